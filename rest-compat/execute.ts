@@ -1,0 +1,40 @@
+import { execute, type GraphQLSchema, parse, type DocumentNode, validate } from 'graphql';
+import type { RequestContext } from '../src/context/request-context.js';
+import { classifyError, type ClassifiedError } from '../src/errors/classify.js';
+
+export class OperationError extends Error {
+  constructor(readonly classified: ClassifiedError, readonly cause: unknown) {
+    super(classified.message);
+  }
+}
+
+const parsed = new Map<string, DocumentNode>();
+
+/** Parses and validates a REST route's operation once; a broken route document fails loudly at first use. */
+function documentFor(schema: GraphQLSchema, source: string): DocumentNode {
+  let document = parsed.get(source);
+  if (!document) {
+    document = parse(source);
+    const problems = validate(schema, document);
+    if (problems.length > 0) throw new Error(`REST operation does not match the schema: ${problems.map((p) => p.message).join('; ')}`);
+    parsed.set(source, document);
+  }
+  return document;
+}
+
+/**
+ * Runs a GraphQL operation against the shared schema with the request's context: the REST routes
+ * reach the business core only through here, so authentication, validation, batching and errors
+ * are the GraphQL ones.
+ */
+export async function executeOperation(schema: GraphQLSchema, context: RequestContext, source: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await execute({ schema, document: documentFor(schema, source), contextValue: context, variableValues: variables });
+  if (result.errors?.length) {
+    const classified = result.errors.map((error) => ({ error, classified: classifyError(error) }));
+    // Report the most specific failure: a client error before an internal one.
+    const chosen = classified.find((entry) => !entry.classified.internal) ?? classified[0]!;
+    if (chosen.classified.internal) context.logger.error({ err: chosen.error.originalError ?? chosen.error, requestId: context.requestId }, 'REST operation failed');
+    throw new OperationError(chosen.classified, chosen.error);
+  }
+  return result.data as Record<string, unknown>;
+}

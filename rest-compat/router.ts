@@ -1,0 +1,42 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { authenticate, requestContext } from '../src/auth/authenticate.js';
+import { tokenRoute } from '../src/auth/token.route.js';
+import type { Config } from '../src/config.js';
+import type { Orm } from '../src/db/orm.js';
+import type { Logger } from '../src/logger.js';
+import { renameKeys, toSnake } from './case.js';
+import { executeOperation, OperationError } from './execute.js';
+import { restErrorHandler, sendError } from './http-errors.js';
+import type { RestRoute } from './route.js';
+import { routes } from './routes.js';
+
+function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const source = typeof route.document === 'function' ? route.document(req) : route.document;
+      const data = await executeOperation(schema, requestContext(res), source, route.variables?.(req) ?? {});
+      if (route.status === 204) {
+        res.status(204).end();
+        return;
+      }
+      res.status(route.status ?? 200).json({ data: renameKeys(data[route.field], toSnake) });
+    } catch (error) {
+      if (error instanceof OperationError) sendError(res, error.classified);
+      else next(error);
+    }
+  };
+}
+
+/** /api/v1: the documented REST paths, each a GraphQL operation on the shared schema. */
+export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config: Config; logger: Logger }): Router {
+  const { schema, orm, config, logger } = deps;
+  const router = Router();
+  router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger));
+  const auth = authenticate(orm, config.tokenTtlSeconds);
+  const json = express.json({ limit: config.jsonBodyLimit });
+  for (const route of routes) router[route.method](route.path, auth, json, handler(schema, route));
+  router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
+  router.use(restErrorHandler(logger));
+  return router;
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { ApolloServer } from '@apollo/server';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import { createRestRouter } from '../rest-compat/router.js';
+import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
+import { authenticate, requestContext } from './auth/authenticate.js';
+import type { Config } from './config.js';
+import type { RequestContext } from './context/request-context.js';
+import type { Orm } from './db/orm.js';
+import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
+import { createApolloServer } from './graphql/apollo.js';
+import { createSchema } from './graphql/schema.js';
+import { healthRoutes } from './health/health.routes.js';
+import type { Logger } from './logger.js';
+
+export interface AppParts {
+  app: Express;
+  apollo: ApolloServer<RequestContext>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+function requestId(req: Request, res: Response): string {
+  const given = req.get('x-request-id');
+  const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/** A browser opening /graphql gets Apollo Sandbox without a token; every operation needs one. */
+function isLandingPageRequest(req: Request): boolean {
+  return req.method === 'GET' && !req.get('authorization') && (req.get('accept') ?? '').includes('text/html');
+}
+
+/** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
+function graphqlAuthErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  if (!(error instanceof DomainError)) return next(error);
+  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+}
+
+export async function createApp({ config, orm, logger }: { config: Config; orm: Orm; logger: Logger }): Promise<AppParts> {
+  const schema = await createSchema();
+  const apollo = createApolloServer(schema, { sandbox: config.env !== 'production' });
+  await apollo.start();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(healthRoutes(orm));
+
+  const auth = authenticate(orm, config.tokenTtlSeconds);
+  app.use(
+    '/graphql',
+    (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
+    express.json({ limit: config.jsonBodyLimit }),
+    expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
+    graphqlAuthErrors,
+  );
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger }));
+
+  app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
+  app.use(restErrorHandler(logger));
+  return { app, apollo };
+}

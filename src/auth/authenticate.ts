@@ -1,0 +1,37 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { createRequestContext, type RequestContext } from '../context/request-context.js';
+import type { Orm } from '../db/orm.js';
+import { DomainError } from '../errors/domain-error.js';
+import type { Logger } from '../logger.js';
+import { TokenService } from './token.service.js';
+
+const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
+
+/**
+ * Authenticates the bearer token, then checks `X-Tenant` against the token's tenant, in that order,
+ * and leaves the request's context in `res.locals.context`. Failures are DomainErrors for the
+ * transport's error handler.
+ */
+export function authenticate(orm: Orm, ttlSeconds: number): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
+      const principal = token ? await new TokenService(orm.em.fork(), ttlSeconds).principal(token) : null;
+      if (!principal) throw new DomainError('UNAUTHENTICATED', 'Unauthenticated.');
+      const tenantHeader = req.get('x-tenant')?.trim();
+      if (!tenantHeader) throw new DomainError('BAD_REQUEST', 'The X-Tenant header is required.');
+      if (tenantHeader !== principal.tenant.identifier) {
+        throw new DomainError('FORBIDDEN', 'This token is not valid for the requested tenant.');
+      }
+      const logger = (req as Request & { log: Logger }).log;
+      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+export function requestContext(res: Response): RequestContext {
+  return res.locals.context as RequestContext;
+}

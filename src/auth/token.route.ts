@@ -1,0 +1,78 @@
+import OAuth2Server from '@node-oauth/oauth2-server';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Orm } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+import type { OAuthClient } from './oauth-client.entity.js';
+import { TokenService } from './token.service.js';
+
+const { Request: OAuthRequest, Response: OAuthResponse, OAuthError, UnsupportedGrantTypeError } = OAuth2Server;
+
+/** The library's model for the client_credentials grant, backed by TokenService. */
+function clientCredentialsModel(orm: Orm, ttlSeconds: number): OAuth2Server.ClientCredentialsModel {
+  const tokens = () => new TokenService(orm.em.fork(), ttlSeconds);
+  return {
+    async getClient(clientId: string, clientSecret: string) {
+      const client = await tokens().findActiveClient(clientId, clientSecret);
+      return client ? { id: client.clientId, grants: ['client_credentials'], record: client } : false;
+    },
+    async getUserFromClient(client) {
+      return { client: client.id };
+    },
+    async generateAccessToken() {
+      return tokens().newToken().accessToken;
+    },
+    async saveToken(token, client, user) {
+      await tokens().record(client.record as OAuthClient, token.accessToken, token.accessTokenExpiresAt!);
+      return { ...token, client, user };
+    },
+    async getAccessToken() {
+      return false;
+    },
+    async verifyScope() {
+      return true;
+    },
+  };
+}
+
+/** RFC 6749 §5.2 error body, with the `message` field Laravel-style clients read. */
+function errorBody(error: InstanceType<typeof OAuthError>) {
+  const description = error.name === 'invalid_client' ? 'Client authentication failed' : error.message;
+  return { error: error.name, error_description: description, message: description };
+}
+
+/** POST /api/v1/oauth/token: client_credentials grant, form-encoded, public. */
+export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger): RequestHandler[] {
+  const server = new OAuth2Server({
+    model: clientCredentialsModel(orm, ttlSeconds),
+    accessTokenLifetime: ttlSeconds,
+    requireClientAuthentication: { client_credentials: true },
+  });
+  const handle: RequestHandler = async (req: Request, res: Response) => {
+    const grantType = (req.body as Record<string, unknown> | undefined)?.grant_type;
+    if (grantType !== undefined && grantType !== 'client_credentials') {
+      // The library would answer unauthorized_client for its other built-in grants; this service has only one.
+      res.status(400).set('Cache-Control', 'no-store').json(errorBody(new UnsupportedGrantTypeError('Unsupported grant type: only client_credentials is supported')));
+      return;
+    }
+    const request = new OAuthRequest({ headers: req.headers as Record<string, string>, method: req.method, query: req.query as Record<string, string>, body: req.body ?? {} });
+    const response = new OAuthResponse({ headers: {} });
+    try {
+      const token = await server.token(request, response, { accessTokenLifetime: ttlSeconds });
+      res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache').json({
+        token_type: 'Bearer',
+        expires_in: ttlSeconds,
+        access_token: token.accessToken,
+      });
+    } catch (error) {
+      if (!(error instanceof OAuthError) || error.code >= 500) {
+        logger.error({ err: (error as { inner?: unknown }).inner ?? error }, 'token endpoint failed');
+        res.status(500).json({ message: 'Server Error' });
+        return;
+      }
+      const status = error.name === 'invalid_client' ? 401 : error.code;
+      if (status === 401) res.set('WWW-Authenticate', 'Basic realm="credential-service"');
+      res.status(status).set('Cache-Control', 'no-store').json(errorBody(error));
+    }
+  };
+  return [express.urlencoded({ extended: false, limit: '16kb' }), handle];
+}

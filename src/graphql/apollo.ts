@@ -1,0 +1,44 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { classifyError } from '../errors/classify.js';
+
+/** Logs failures that are our bug with the request id; the client only sees a generic message. */
+const logInternalErrors: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ contextValue, errors }) {
+        for (const error of errors) {
+          if (classifyError(error).internal) {
+            contextValue.logger.error({ err: error.originalError ?? error, requestId: contextValue.requestId, path: error.path }, 'GraphQL operation failed');
+          }
+        }
+      },
+    };
+  },
+};
+
+function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const { code, message, fieldErrors, internal } = classifyError(error);
+  // Document errors keep graphql-js/Apollo's own codes (GRAPHQL_VALIDATION_FAILED, ...) for GraphQL clients.
+  const documentCode = code === 'BAD_REQUEST' ? formatted.extensions?.code : undefined;
+  const extensions: Record<string, unknown> = { code: documentCode ?? code };
+  if (fieldErrors) extensions.errors = fieldErrors;
+  return { message: internal ? 'Internal server error.' : message, locations: formatted.locations, path: formatted.path, extensions };
+}
+
+export function createApolloServer(schema: GraphQLSchema, options: { sandbox: boolean }): ApolloServer<RequestContext> {
+  return new ApolloServer<RequestContext>({
+    schema,
+    csrfPrevention: true,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+    plugins: [
+      logInternalErrors,
+      options.sandbox ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
+    ],
+  });
+}

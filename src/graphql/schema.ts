@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { DateTimeScalar } from './scalars.js';
+import { resolvers } from './resolvers.js';
+
+/** Builds the executable schema shared by Apollo (/graphql) and the REST layer (rest-compat). */
+export function createSchema(): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers: [...resolvers],
+    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+    validate: { forbidUnknownValues: false, validationError: { target: false, value: false } },
+    emitSchemaFile: false,
+  });
+}
+
+/** The SDL committed as schema/schema.graphql. */
+export function printSdl(schema: GraphQLSchema): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

@@ -1,0 +1,68 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { provision } from './auth/provisioning.js';
+import type { Config } from './config.js';
+import { resolveDatabase } from './db/database.js';
+import { migrate, openOrm, type Orm } from './db/orm.js';
+import type { Logger } from './logger.js';
+
+export interface RunningService {
+  url: string;
+  orm: Orm;
+  /** Stops accepting, lets requests in flight finish (up to the grace period), then releases everything. */
+  stop(): Promise<void>;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function drain(server: http.Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections become idle once their response is sent: close them as they do.
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+  server.closeIdleConnections();
+  await closed;
+  clearInterval(idleSweep);
+  clearTimeout(deadline);
+}
+
+/** Boot in order: database → migrations → provisioning → app → listen. Shutdown in reverse. */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const database = await resolveDatabase(config, logger);
+  let orm: Orm | undefined;
+  try {
+    orm = await openOrm(database.url);
+    const applied = await migrate(orm);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+    await provision(orm, config, logger);
+    const { app, apollo } = await createApp({ config, orm, logger });
+    const server = http.createServer(app);
+    server.keepAliveTimeout = 5_000;
+    await listen(server, config.port, config.host);
+    const { port } = server.address() as AddressInfo;
+    const readyOrm = orm;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      orm: readyOrm,
+      async stop() {
+        await drain(server, config.shutdownGraceMs);
+        await apollo.stop();
+        await readyOrm.close();
+        await database.release();
+      },
+    };
+  } catch (error) {
+    await orm?.close().catch(() => undefined);
+    await database.release().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,19 @@
+import { type Opt } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { uuidv7 } from '../db/uuid.js';
+
+/** An organisation using the service; the value of `X-Tenant` is its `identifier`. */
+@Entity({ tableName: 'tenants' })
+export class Tenant {
+  @PrimaryKey({ type: 'uuid' })
+  uuid: string & Opt = uuidv7();
+
+  @Property({ length: 63, unique: true })
+  identifier!: string;
+
+  @Property({ length: 255 })
+  name!: string;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  createdAt: Date & Opt = new Date();
+}
