@@ -16,8 +16,8 @@ export default {
       module: { type: 'es6' },
     }],
   },
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   maxWorkers: 2,
   testTimeout: 30000,
 };

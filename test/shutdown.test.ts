@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { jest } from '@jest/globals';
+
+jest.setTimeout(60_000);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe('the server process (npm start)', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'credential-service-shutdown-'));
+    await chmod(dataDir, 0o755);
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('on SIGTERM finishes the request in flight, then stops its embedded PostgreSQL and exits 0', async () => {
+    const port = await freePort();
+    const seed = { SEED_TENANT: 'acme', SEED_CLIENT_ID: 'shutdown-client', SEED_CLIENT_SECRET: 'shutdown-secret-0123456789' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...seed };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const exit = exited(child);
+    const base = `http://127.0.0.1:${port}`;
+    await until(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, 'readiness');
+    const postgresPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    expect(alive(postgresPid)).toBe(true);
+
+    const tokenResponse = await fetch(`${base}/api/v1/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: seed.SEED_CLIENT_ID, client_secret: seed.SEED_CLIENT_SECRET }),
+    });
+    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+
+    // A GraphQL request whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ query: '{ viewer { clientId } }' });
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nX-Tenant: acme\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGTERM');
+    await until(() => output.includes('shutting down'), 'the shutdown to begin');
+    const refused = await fetch(`${base}/healthz`).then(() => 'accepted', () => 'refused');
+    socket.write(body.slice(5));
+    await closed;
+
+    expect(reply).toMatch(/^HTTP\/1.1 200/);
+    expect(reply).toContain('"clientId":"shutdown-client"');
+    expect(refused).toBe('refused');
+    expect(await exit).toBe(0);
+    expect(output).toContain('stopped cleanly');
+    expect(alive(postgresPid)).toBe(false);
+  });
+});

@@ -1,0 +1,105 @@
+import { ClientService } from '../../src/auth/client.service.js';
+import { loadConfig } from '../../src/config.js';
+import type { Orm } from '../../src/db/orm.js';
+import { createLogger } from '../../src/logger.js';
+import { startService } from '../../src/service.js';
+import { TenantService } from '../../src/tenants/tenant.service.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestService {
+  url: string;
+  orm: Orm;
+  database: TestDatabase;
+  stop(): Promise<void>;
+}
+
+export const PUBLIC_BASE_URL = 'http://credentials.test';
+
+/** The real service (HTTP server, Apollo, REST, ORM) on a fresh database and a free port. */
+export async function startTestService(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestService> {
+  const db = database ?? (await createTestDatabase());
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL, ...env });
+  const service = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  return {
+    url: service.url,
+    orm: service.orm,
+    database: db,
+    async stop() {
+      await service.stop();
+      if (!database) await db.drop();
+    },
+  };
+}
+
+export interface Credentials {
+  tenant: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export async function provisionClient(orm: Orm, tenant: string): Promise<Credentials> {
+  const em = orm.em.fork();
+  await new TenantService(em).ensure(tenant);
+  return new ClientService(em).create(tenant);
+}
+
+export async function requestToken(baseUrl: string, { clientId, clientSecret }: Pick<Credentials, 'clientId' | 'clientSecret'>): Promise<Response> {
+  return fetch(`${baseUrl}/api/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+  });
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+async function read(response: Response): Promise<ApiResponse> {
+  const text = await response.text();
+  let body: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
+  return { status: response.status, body, headers: response.headers };
+}
+
+/** Talks to the service as one tenant's integration would: bearer token + X-Tenant on every call. */
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string,
+    readonly tenant: string,
+  ) {}
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { authorization: `Bearer ${this.token}`, 'x-tenant': this.tenant, accept: 'application/json', ...extra };
+  }
+
+  async rest(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<ApiResponse> {
+    const init: RequestInit = { method, headers: this.headers(extraHeaders) };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' || body instanceof FormData ? body : JSON.stringify(body);
+      if (!(body instanceof FormData)) (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    }
+    return read(await fetch(`${this.baseUrl}/api/v1${path}`, init));
+  }
+
+  async graphql(query: string, variables: Record<string, unknown> = {}): Promise<ApiResponse> {
+    return read(
+      await fetch(`${this.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: this.headers({ 'content-type': 'application/json' }),
+        body: JSON.stringify({ query, variables }),
+      }),
+    );
+  }
+}
+
+/** A tenant with its own client and a live token, ready to call the API. */
+export async function signIn(service: TestService, tenant: string): Promise<ApiClient> {
+  const credentials = await provisionClient(service.orm, tenant);
+  const response = await requestToken(service.url, credentials);
+  const { access_token } = (await response.json()) as { access_token: string };
+  return new ApiClient(service.url, access_token, tenant);
+}
