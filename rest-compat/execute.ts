@@ -1,6 +1,7 @@
 import { execute, type GraphQLSchema, parse, type DocumentNode, validate } from 'graphql';
 import type { RequestContext } from '../src/context/request-context.js';
 import { classifyError, type ClassifiedError } from '../src/errors/classify.js';
+import { summarize } from '../src/errors/domain-error.js';
 
 export class OperationError extends Error {
   constructor(readonly classified: ClassifiedError, readonly cause: unknown) {
@@ -31,8 +32,12 @@ export async function executeOperation(schema: GraphQLSchema, context: RequestCo
   const result = await execute({ schema, document: documentFor(schema, source), contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const classified = result.errors.map((error) => ({ error, classified: classifyError(error) }));
-    // Report the most specific failure: a client error before an internal one.
+    // Report the most specific failure: a client error before an internal one; all field errors together.
     const chosen = classified.find((entry) => !entry.classified.internal) ?? classified[0]!;
+    if (chosen.classified.code === 'BAD_USER_INPUT') {
+      const fieldErrors = Object.assign({}, ...classified.map((entry) => entry.classified.fieldErrors ?? {}));
+      chosen.classified = { ...chosen.classified, fieldErrors, message: summarize(fieldErrors, chosen.classified.message) };
+    }
     if (chosen.classified.internal) context.logger.error({ err: chosen.error.originalError ?? chosen.error, requestId: context.requestId }, 'REST operation failed');
     throw new OperationError(chosen.classified, chosen.error);
   }

@@ -5,12 +5,12 @@ export interface RestRoute {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express path below /api/v1. */
   path: string;
-  /** The operation's source; a function when the query string shapes the selection (includes). */
+  /** The operation's source, selecting its root field as `result`; a function when the query string shapes it. */
   document: string | ((req: Request) => string);
   /** Path params, then query string, then body become the operation's variables. */
   variables?: (req: Request) => Record<string, unknown>;
-  /** The root field whose value is the response's `data`. */
-  field: string;
+  /** The response body for the operation's `result`; default `{ data: result }` in snake_case. */
+  present?: (result: unknown, req: Request) => unknown;
   /** 200 by default; 201 for creates; 204 answers with no body. */
   status?: 200 | 201 | 204;
 }

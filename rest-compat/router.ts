@@ -8,6 +8,7 @@ import type { Logger } from '../src/logger.js';
 import { renameKeys, toSnake } from './case.js';
 import { executeOperation, OperationError } from './execute.js';
 import { restErrorHandler, sendError } from './http-errors.js';
+import { DomainError } from '../src/errors/domain-error.js';
 import type { RestRoute } from './route.js';
 import { routes } from './routes.js';
 
@@ -15,14 +16,17 @@ function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const source = typeof route.document === 'function' ? route.document(req) : route.document;
-      const data = await executeOperation(schema, requestContext(res), source, route.variables?.(req) ?? {});
+      const variables = route.variables?.(req) ?? {};
+      const data = await executeOperation(schema, requestContext(res), source, variables);
       if (route.status === 204) {
         res.status(204).end();
         return;
       }
-      res.status(route.status ?? 200).json({ data: renameKeys(data[route.field], toSnake) });
+      const result = data.result;
+      res.status(route.status ?? 200).json(route.present ? route.present(result, req) : { data: renameKeys(result, toSnake) });
     } catch (error) {
       if (error instanceof OperationError) sendError(res, error.classified);
+      else if (error instanceof DomainError) sendError(res, error);
       else next(error);
     }
   };
@@ -35,7 +39,7 @@ export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config
   router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger));
   const auth = authenticate(orm, config.tokenTtlSeconds);
   const json = express.json({ limit: config.jsonBodyLimit });
-  for (const route of routes) router[route.method](route.path, auth, json, handler(schema, route));
+  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, handler(schema, route));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

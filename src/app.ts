@@ -47,6 +47,7 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
 
   const app = express();
   app.disable('x-powered-by');
+  app.set('query parser', 'extended'); // where[field]=value, sort[column]=..., includes[relation]=1
   app.set('trust proxy', 'loopback');
   app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
   app.use(healthRoutes(orm));

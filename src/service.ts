@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
+import type { OrmOptions } from '../mikro-orm.config.js';
 
 export interface RunningService {
   url: string;
@@ -36,11 +37,11 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 }
 
 /** Boot in order: database → migrations → provisioning → app → listen. Shutdown in reverse. */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
   try {
-    orm = await openOrm(database.url);
+    orm = await openOrm(database.url, ormOptions);
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     await provision(orm, config, logger);

@@ -1,16 +1,21 @@
 import { type Opt, type Ref } from '@mikro-orm/core';
-import { ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Formula, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { uuidv7 } from './uuid.js';
 
 /** Identity and audit columns every table has. */
+@ObjectType()
 export abstract class BaseEntity {
+  @Field(() => ID)
   @PrimaryKey({ type: 'uuid' })
   uuid: string & Opt = uuidv7();
 
+  @Field(() => Date)
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   createdAt: Date & Opt = new Date();
 
+  @Field(() => Date)
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', onUpdate: () => new Date() })
   updatedAt: Date & Opt = new Date();
 }
@@ -20,10 +25,15 @@ export abstract class BaseEntity {
  * the request's tenant and the tenant stamp fills `tenant` on insert, so services never pass it.
  * `deletedAt` is the soft-delete marker, hidden by the `live` filter.
  */
+@ObjectType()
 export abstract class TenantScopedEntity extends BaseEntity {
   @ManyToOne(() => Tenant, { ref: true, hidden: true, index: true })
   tenant!: Ref<Tenant> & Opt;
 
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
   deletedAt?: Date | null;
+
+  /** Rows in the whole filtered list, computed in the page's own query (db/listing.ts). */
+  @Formula(() => 'count(*) over()', { lazy: true, hidden: true, persist: false })
+  listTotal?: number | string;
 }

@@ -36,6 +36,24 @@ const MISSING_FIELD = /^Field "(\w+)" of required type "[^"]+" was not provided\
 const UNKNOWN_FIELD = /^Field "(\w+)" is not defined by type "[^"]+"\./;
 const NOT_NULL = /^Variable "\$(\w+)" of non-null type "[^"]+" must not be null\.$/;
 
+const TYPE_REASONS: [RegExp, string][] = [
+  [/^String cannot represent/, 'must be a string'],
+  [/^Int cannot represent/, 'must be an integer'],
+  [/^Float cannot represent/, 'must be a number'],
+  [/^Boolean cannot represent/, 'must be true or false'],
+  [/^ID cannot represent/, 'must be a string'],
+  [/^Expected type "\w+" to be an object/, 'must be an object'],
+];
+
+/** Laravel-style wording for graphql-js's coercion reasons. */
+function reasonMessage(field: string, reason: string): string {
+  const name = humanize(field);
+  if (/^Value ".*" does not exist in ".*" enum/.test(reason)) return `The selected ${name} is invalid.`;
+  const typed = TYPE_REASONS.find(([pattern]) => pattern.test(reason));
+  if (typed) return `The ${name} ${typed[1]}.`;
+  return `The ${name} is invalid: ${reason.replace(/\.$/, '')}.`;
+}
+
 /** Turns GraphQL's variable coercion messages into per-field messages ("input.name" → "name"). */
 function coercionFieldErrors(message: string): FieldErrors | undefined {
   const nonNull = NOT_NULL.exec(message);
@@ -43,7 +61,9 @@ function coercionFieldErrors(message: string): FieldErrors | undefined {
   const match = INVALID_VARIABLE.exec(message);
   if (!match) return undefined;
   const [, variable, at, reason] = match;
-  const path = (at ?? variable!).replace(/\[\d+\]/g, '').split('.').slice(at ? 1 : 0);
+  // `input.name` reports as `name`; other variables keep their name (`where.status`, `sort.column`).
+  const path = (at ?? variable!).replace(/\[\d+\]/g, '').split('.');
+  if (path[0] === 'input') path.shift();
   const missing = MISSING_FIELD.exec(reason!);
   if (missing) {
     const field = [...path, missing[1]!].join('.');
@@ -52,8 +72,7 @@ function coercionFieldErrors(message: string): FieldErrors | undefined {
   const unknown = UNKNOWN_FIELD.exec(reason!);
   if (unknown) return { [[...path, unknown[1]!].join('.')]: [`The ${humanize(unknown[1]!)} field is not accepted here.`] };
   const field = path.join('.') || variable!;
-  const last = path.at(-1) ?? variable!;
-  return { [field]: [`The ${humanize(last)} field is invalid: ${reason!.replace(/\.$/, '')}.`] };
+  return { [field]: [reasonMessage(path.at(-1) ?? variable!, reason!)] };
 }
 
 /** One classification of any error raised while serving a GraphQL operation. */

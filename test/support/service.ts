@@ -8,6 +8,8 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestService {
   url: string;
+  /** Every SQL statement the service ran, in order; tests clear it and count. */
+  statements: string[];
   orm: Orm;
   database: TestDatabase;
   stop(): Promise<void>;
@@ -19,9 +21,11 @@ export const PUBLIC_BASE_URL = 'http://credentials.test';
 export async function startTestService(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestService> {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL, ...env });
-  const service = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const statements: string[] = [];
+  const service = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery: (sql) => statements.push(sql) });
   return {
     url: service.url,
+    statements,
     orm: service.orm,
     database: db,
     async stop() {

@@ -1,0 +1,87 @@
+import type { Request } from 'express';
+import { getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, type GraphQLSchema } from 'graphql';
+import { invalid } from '../src/errors/domain-error.js';
+import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE } from '../src/graphql/connection.js';
+import { toCamel } from './case.js';
+
+export interface ListParams {
+  variables: { where?: Record<string, unknown>; sort?: { column: string; order?: string }; first: number; after?: string };
+  page: number;
+  perPage: number;
+}
+
+type Query = Request['query'];
+
+function positiveInteger(raw: unknown, field: string, fallback: number, max?: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(value) || value < 1) throw invalid({ [field]: [`The ${field.replace('_', ' ')} must be an integer of at least 1.`] });
+  if (max !== undefined && value > max) throw invalid({ [field]: [`The ${field.replace('_', ' ')} may not be greater than ${max}.`] });
+  return value;
+}
+
+/** `where[a][b]=x` → [['a.b', 'x']]; aliases rename legacy paths (`user.email` → `email`). */
+function flatten(value: unknown, prefix = ''): [string, unknown][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [[prefix, value]];
+  return Object.entries(value).flatMap(([key, item]) => flatten(item, prefix ? `${prefix}.${key}` : key));
+}
+
+/** A query-string value typed the way the where input field expects it; GraphQL rejects what stays wrong. */
+function typedValue(raw: unknown, inputType: GraphQLInputObjectType, field: string): unknown {
+  if (raw === 'null') return null;
+  const type = inputType.getFields()[field] ? getNamedType(inputType.getFields()[field]!.type) : undefined;
+  if (typeof raw !== 'string' || !type) return raw;
+  if (type === GraphQLBoolean) return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
+  if ((type === GraphQLInt || type === GraphQLFloat) && raw.trim() !== '' && !Number.isNaN(Number(raw))) return Number(raw);
+  return raw;
+}
+
+/** The input object type of a root field's argument (e.g. `institutions(where:)` → InstitutionWhere). */
+export function argumentInputType(schema: GraphQLSchema, root: 'query' | 'mutation', field: string, argument: string): GraphQLInputObjectType {
+  const type = root === 'query' ? schema.getQueryType() : schema.getMutationType();
+  const arg = type?.getFields()[field]?.args.find((candidate) => candidate.name === argument);
+  const named = arg && getNamedType(arg.type);
+  if (!(named instanceof GraphQLInputObjectType)) throw new Error(`${root} ${field}(${argument}:) is not an input object`);
+  return named;
+}
+
+export function whereVariables(query: Query, whereType: GraphQLInputObjectType, aliases: Record<string, string> = {}): Record<string, unknown> | undefined {
+  if (query.where === undefined) return undefined;
+  if (typeof query.where !== 'object' || Array.isArray(query.where)) throw invalid({ where: ['The where parameter must be written where[field]=value.'] });
+  const where: Record<string, unknown> = {};
+  for (const [path, raw] of flatten(query.where)) {
+    const field = aliases[path] ?? path.split('.').map(toCamel).join('.');
+    where[field] = typedValue(raw, whereType, field);
+  }
+  return where;
+}
+
+export function sortVariables(query: Query): ListParams['variables']['sort'] {
+  if (query.sort === undefined) return undefined;
+  const sort = query.sort as Record<string, unknown>;
+  if (typeof sort !== 'object' || typeof sort.column !== 'string') throw invalid({ 'sort.column': ['The sort column field is required when sorting.'] });
+  const order = typeof sort.order === 'string' ? sort.order.toLowerCase() : undefined;
+  return { column: sort.column, ...(order ? { order } : {}) };
+}
+
+/** `includes[relation]=1` → the set of relations to embed in full; unknown names are a 422. */
+export function includedRelations(query: Query, allowed: readonly string[]): Set<string> {
+  const raw = query.includes;
+  if (raw === undefined) return new Set();
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid({ includes: ['The includes parameter must be written includes[relation]=1.'] });
+  const requested = Object.entries(raw).filter(([, value]) => value === '1' || value === 'true').map(([name]) => name);
+  const unknown = requested.filter((name) => !allowed.includes(name));
+  if (unknown.length > 0) {
+    const choices = allowed.length ? allowed.join(', ') : 'none';
+    throw invalid({ includes: [`Unknown relation(s) ${unknown.join(', ')}; this resource can include: ${choices}.`] });
+  }
+  return new Set(requested);
+}
+
+/** page/per_page (Laravel paging) as first/after over the connection's positional cursors. */
+export function pageVariables(query: Query): Pick<ListParams, 'page' | 'perPage'> & { first: number; after?: string } {
+  const page = positiveInteger(query.page, 'page', 1);
+  const perPage = positiveInteger(query.per_page, 'per_page', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const offset = (page - 1) * perPage;
+  return { page, perPage, first: perPage, ...(offset > 0 ? { after: encodeCursor(offset - 1) } : {}) };
+}

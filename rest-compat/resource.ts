@@ -1,0 +1,137 @@
+import type { Request } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { renameKeys, toCamel, toSnake } from './case.js';
+import { listBody } from './list-envelope.js';
+import { argumentInputType, includedRelations, pageVariables, sortVariables, whereVariables } from './query-params.js';
+import type { RestRoute } from './route.js';
+
+/** How one REST collection maps onto its GraphQL queries and mutations. */
+export interface RestResource {
+  /** Collection path below /api/v1, e.g. `/institutions`. */
+  path: string;
+  /** GraphQL names: `Institution` / `Institutions` (→ institution, institutions, createInstitution, ...). */
+  name: string;
+  pluralName: string;
+  /** The REST representation as a GraphQL selection; embedded objects written `course { uuid name }`. */
+  fields: string;
+  /** `includes[relation]=1`: the full selection that replaces (or joins) the embedded one. */
+  includes?: Record<string, string>;
+  /** Legacy where paths → GraphQL where fields (`user.email` → `email`). */
+  whereAliases?: Record<string, string>;
+  /** Fields whose value is client JSON, passed through without renaming keys. */
+  opaqueFields?: string[];
+  /** Routes this collection does not document. */
+  without?: ('replace' | 'batch')[];
+  /** Path params other than `uuid` and the variable each becomes (nested collections). */
+  parentParams?: Record<string, string>;
+}
+
+const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
+
+/** The selection for this request: embedded objects swapped for full records where included. */
+export function selection(resource: RestResource, included: Set<string>): string {
+  let fields = resource.fields;
+  for (const relation of included) {
+    const full = resource.includes![relation]!;
+    const embedded = new RegExp(`\\b${relation} \\{[^{}]*\\}`);
+    fields = embedded.test(fields) ? fields.replace(embedded, full) : `${fields} ${full}`;
+  }
+  return fields;
+}
+
+function includesOf(resource: RestResource, req: Request): Set<string> {
+  return includedRelations(req.query, Object.keys(resource.includes ?? {}));
+}
+
+/** A JSON body as GraphQL input: snake_case → camelCase, keys the input type does not define dropped. */
+export function bodyInput(req: Request, schema: GraphQLSchema, mutation: string, opaque: string[] = []): Record<string, unknown> {
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+  const known = argumentInputType(schema, 'mutation', mutation, 'input').getFields();
+  const renamed = renameKeys(body, toCamel, new Set(opaque)) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(renamed).filter(([key]) => key in known));
+}
+
+function parentVariables(resource: RestResource, req: Request): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(resource.parentParams ?? {}).map(([param, variable]) => [variable, req.params[param]]));
+}
+
+/** list, get, create, PATCH, PUT, DELETE and batch destroy for one collection. */
+export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] {
+  const { name, pluralName, path } = resource;
+  const one = lowerFirst(name);
+  const many = lowerFirst(pluralName);
+  const whereType = argumentInputType(schema, 'query', many, 'where');
+  const sortType = argumentInputType(schema, 'query', many, 'sort');
+  const parentArgs = Object.values(resource.parentParams ?? {});
+  const parentDecl = parentArgs.map((variable) => `, $${variable}: ID!`).join('');
+  const parentPass = parentArgs.map((variable) => `, ${variable}: $${variable}`).join('');
+  const opaque = resource.opaqueFields ?? [];
+  const present = (value: unknown) => ({ data: renameKeys(value, toSnake, new Set(opaque)) });
+  const input = (mutation: string) => (req: Request) => ({ ...parentVariables(resource, req), uuid: req.params.uuid, input: bodyInput(req, schema, mutation, opaque) });
+
+  const routes: RestRoute[] = [
+    {
+      method: 'get',
+      path,
+      document: (req) =>
+        `query List($where: ${whereType.name}, $sort: ${sortType.name}, $first: Int, $after: String${parentDecl}) {
+          result: ${many}(where: $where, sort: $sort, first: $first, after: $after${parentPass}) { totalCount nodes { ${selection(resource, includesOf(resource, req))} } }
+        }`,
+      variables: (req) => {
+        const { page, perPage, ...paging } = pageVariables(req.query);
+        return { ...parentVariables(resource, req), where: whereVariables(req.query, whereType, resource.whereAliases), sort: sortVariables(req.query), ...paging };
+      },
+      present: (result, req) => {
+        const { totalCount, nodes } = result as { totalCount: number; nodes: unknown[] };
+        const { page, perPage } = pageVariables(req.query);
+        return listBody(renameKeys(nodes, toSnake, new Set(opaque)) as unknown[], { page, perPage, total: totalCount }, `${publicBaseUrl}/api/v1`, req);
+      },
+    },
+    {
+      method: 'get',
+      path: `${path}/:uuid`,
+      document: (req) => `query One($uuid: ID!) { result: ${one}(uuid: $uuid) { ${selection(resource, includesOf(resource, req))} } }`,
+      variables: (req) => ({ uuid: req.params.uuid }),
+      present,
+    },
+    {
+      method: 'post',
+      path,
+      status: 201,
+      document: `mutation Create($input: ${name}Input!${parentDecl}) { result: create${name}(input: $input${parentPass}) { ${resource.fields} } }`,
+      variables: input(`create${name}`),
+      present,
+    },
+    {
+      method: 'patch',
+      path: `${path}/:uuid`,
+      document: `mutation Update($uuid: ID!, $input: Update${name}Input!) { result: update${name}(uuid: $uuid, input: $input) { ${resource.fields} } }`,
+      variables: input(`update${name}`),
+      present,
+    },
+    {
+      method: 'delete',
+      path: `${path}/batch/destroy`,
+      status: 204,
+      document: `mutation DeleteMany($uuids: [ID!]!) { result: delete${pluralName}(uuids: $uuids) }`,
+      variables: (req) => ({ uuids: (req.body as { uuids?: unknown } | undefined)?.uuids }),
+    },
+    {
+      method: 'delete',
+      path: `${path}/:uuid`,
+      status: 204,
+      document: `mutation Delete($uuid: ID!) { result: delete${name}(uuid: $uuid) }`,
+      variables: (req) => ({ uuid: req.params.uuid }),
+    },
+  ];
+  if (!resource.without?.includes('replace')) {
+    routes.push({
+      method: 'put',
+      path: `${path}/:uuid`,
+      document: `mutation Replace($uuid: ID!, $input: ${name}Input!) { result: replace${name}(uuid: $uuid, input: $input) { ${resource.fields} } }`,
+      variables: input(`replace${name}`),
+      present,
+    });
+  }
+  return resource.without?.includes('batch') ? routes.filter((route) => !route.path.endsWith('/batch/destroy')) : routes;
+}

@@ -1,0 +1,54 @@
+import type { EntityClass, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalid } from '../errors/domain-error.js';
+import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, type SortOrder } from '../graphql/connection.js';
+import type { TenantScopedEntity } from './base.entity.js';
+import { isUuid } from './uuid.js';
+
+const camelCase = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+export interface ListOptions<Column extends string = string> {
+  sort?: { column: Column; order?: SortOrder };
+  first?: number;
+  after?: string;
+}
+
+/**
+ * One page of a filtered, sorted list. The total comes from `count(*) over()` in the same statement,
+ * so a page costs one query; uuid (time-ordered) breaks ties so pages never overlap.
+ */
+export async function findPage<T extends TenantScopedEntity>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  filter: FilterQuery<T>,
+  { sort, first, after }: ListOptions,
+  sortColumns: Record<string, string> = {},
+): Promise<Page<T>> {
+  const position = decodeCursor(after);
+  if (Number.isNaN(position)) throw invalid({ after: ['The after cursor is invalid.'] });
+  const offset = position === undefined ? 0 : position! + 1;
+  const orderBy: Record<string, string>[] = [];
+  if (sort) orderBy.push({ [sortColumns[sort.column] ?? camelCase(sort.column)]: sort.order ?? 'asc' });
+  orderBy.push({ uuid: 'asc' });
+  const rows = await em.find(entity, filter, { orderBy: orderBy as never, limit: first ?? DEFAULT_PAGE_SIZE, offset, populate: ['listTotal'] as never });
+  const counted = rows[0]?.listTotal;
+  const total = counted !== undefined ? Number(counted) : offset === 0 ? 0 : await em.count(entity, filter);
+  return { rows, total, offset };
+}
+
+/**
+ * Equality filter from a GraphQL `where` input: present keys only; an explicit null means IS NULL.
+ * `columns` renames input fields to entity properties (courseUuid → course); `uuidFields` are
+ * checked for shape so a malformed uuid is a 422, not a database error.
+ */
+export function equalityFilter(where: object | undefined, columns: Record<string, string> = {}, uuidFields: string[] = []): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(where ?? {})) {
+    if (value === undefined) continue;
+    if (uuidFields.includes(field) && value !== null && !isUuid(value)) {
+      throw invalid({ [`where.${field}`]: [`The where ${field} must be a valid UUID.`] });
+    }
+    filter[columns[field] ?? field] = value;
+  }
+  return filter;
+}

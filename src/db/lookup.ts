@@ -1,0 +1,51 @@
+import type { EntityClass, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { humanize } from '../errors/classify.js';
+import { invalid, notFound } from '../errors/domain-error.js';
+import type { TenantScopedEntity } from './base.entity.js';
+import { isUuid } from './uuid.js';
+
+/** A live row of the request's tenant, or 404 — a foreign or malformed uuid reads exactly like a missing one. */
+export async function findOrFail<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, uuid: string, label: string): Promise<T> {
+  const row = isUuid(uuid) ? await em.findOne(entity, { uuid } as FilterQuery<T>) : null;
+  if (!row) throw notFound(label);
+  return row;
+}
+
+/** A related row named in an input (`courseUuid`), or a 422 on that field. */
+export async function requireRelated<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, uuid: string, field: string): Promise<T> {
+  const row = isUuid(uuid) ? await em.findOne(entity, { uuid } as FilterQuery<T>) : null;
+  if (!row) throw invalid({ [field]: [`The selected ${humanize(field)} is invalid.`] });
+  return row;
+}
+
+export async function softDelete(em: EntityManager, row: TenantScopedEntity): Promise<void> {
+  row.deletedAt = new Date();
+  await em.flush();
+}
+
+/**
+ * Batch destroy, all or nothing: every uuid must name a live row of this tenant, otherwise a 422
+ * lists the unknown ones and nothing is deleted.
+ */
+export async function softDeleteMany<T extends TenantScopedEntity>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  uuids: string[],
+  beforeDelete?: (rows: T[], em: EntityManager) => Promise<void>,
+): Promise<number> {
+  const unique = [...new Set(uuids)];
+  if (unique.length === 0) throw invalid({ uuids: ['The uuids field must contain at least one uuid.'] });
+  return em.transactional(async (tx) => {
+    const valid = unique.filter(isUuid);
+    const rows = valid.length ? await tx.find(entity, { uuid: { $in: valid } } as unknown as FilterQuery<T>, { lockMode: 4 /* PESSIMISTIC_WRITE */ }) : [];
+    const found = new Set(rows.map((row) => row.uuid));
+    const missing = unique.filter((uuid) => !found.has(uuid));
+    if (missing.length > 0) throw invalid({ uuids: [`These uuids do not exist: ${missing.join(', ')}.`] });
+    await beforeDelete?.(rows, tx);
+    const now = new Date();
+    for (const row of rows) row.deletedAt = now;
+    await tx.flush();
+    return rows.length;
+  });
+}

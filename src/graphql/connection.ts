@@ -1,0 +1,95 @@
+import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Max, Min } from 'class-validator';
+import type { ClassType } from 'type-graphql';
+
+export enum SortOrder {
+  asc = 'asc',
+  desc = 'desc',
+}
+registerEnumType(SortOrder, { name: 'SortOrder' });
+
+export const DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_SIZE = 100;
+
+@ObjectType()
+export class PageInfo {
+  @Field()
+  hasNextPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+/** `first`/`after` as GraphQL connections take them. Cursors are opaque; they encode a position. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { nullable: true, description: `Page size, 1-${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.` })
+  @Min(1, { message: 'The first field must be at least 1.' })
+  @Max(MAX_PAGE_SIZE, { message: `The first field may not be greater than ${MAX_PAGE_SIZE}.` })
+  first?: number;
+
+  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
+  after?: string;
+}
+
+export function encodeCursor(position: number): string {
+  return Buffer.from(`pos:${position}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined || cursor === null) return undefined;
+  const match = /^pos:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+/** One page of rows plus the total the whole filtered list has. */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  offset: number;
+}
+
+export interface Connection<T> {
+  nodes: T[];
+  edges: { cursor: string; node: T }[];
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+export function toConnection<T>({ rows, total, offset }: Page<T>): Connection<T> {
+  const edges = rows.map((node, index) => ({ cursor: encodeCursor(offset + index), node }));
+  return {
+    nodes: rows,
+    edges,
+    pageInfo: { hasNextPage: offset + rows.length < total, endCursor: edges.at(-1)?.cursor ?? null },
+    totalCount: total,
+  };
+}
+
+/** `<Name>Connection` and `<Name>Edge` object types for a node type. */
+export function ConnectionType<T extends object>(node: ClassType<T>, name: string): ClassType<Connection<T>> {
+  @ObjectType(`${name}Edge`)
+  class Edge {
+    @Field()
+    cursor!: string;
+
+    @Field(() => node)
+    node!: T;
+  }
+
+  @ObjectType(`${name}Connection`)
+  class ConnectionOf {
+    @Field(() => [node])
+    nodes!: T[];
+
+    @Field(() => [Edge])
+    edges!: Edge[];
+
+    @Field(() => PageInfo)
+    pageInfo!: PageInfo;
+
+    @Field(() => Int)
+    totalCount!: number;
+  }
+  return ConnectionOf;
+}

@@ -1,0 +1,52 @@
+import { type Opt } from '@mikro-orm/core';
+import { Entity, Enum, Property } from '@mikro-orm/decorators/legacy';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+
+export enum InstitutionStatus {
+  active = 'active',
+  inactive = 'inactive',
+  suspended = 'suspended',
+}
+registerEnumType(InstitutionStatus, { name: 'InstitutionStatus' });
+
+/** The issuing body: courses, modules, templates and certificates belong to one. */
+@ObjectType()
+@Entity({ tableName: 'institutions' })
+export class Institution extends TenantScopedEntity {
+  @Field()
+  @Property({ length: 255 })
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'Official legal entity name.' })
+  @Property({ length: 255, nullable: true })
+  legalName?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Tax registration number.' })
+  @Property({ length: 64, nullable: true })
+  taxId?: string | null;
+
+  @Field({ description: 'Country of registration.' })
+  @Property({ length: 100 })
+  country!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 2048, nullable: true })
+  website?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Professional-network organization slug.' })
+  @Property({ length: 255, nullable: true })
+  networkOrganization?: string | null;
+
+  @Field(() => InstitutionStatus)
+  @Enum({ items: () => InstitutionStatus, nativeEnumName: 'institution_status' })
+  status: InstitutionStatus & Opt = InstitutionStatus.active;
+
+  @Field(() => Boolean, { description: 'Whether Open Badges 2.0 are issued with its certificates.' })
+  @Property({ type: 'boolean' })
+  isBadgesEnabled: boolean & Opt = false;
+
+  @Field(() => ID, { nullable: true, description: 'Uploaded file used as the badge image; required while badges are enabled.' })
+  @Property({ type: 'uuid', nullable: true })
+  badgeImageUuid?: string | null;
+}

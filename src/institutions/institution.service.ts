@@ -1,0 +1,35 @@
+import type { RequestContext } from '../context/request-context.js';
+import { invalid } from '../errors/domain-error.js';
+import { assignPresent, ResourceService } from '../resources/resource.service.js';
+import { isUuid } from '../db/uuid.js';
+import { Institution, InstitutionStatus } from './institution.entity.js';
+import type { InstitutionInput } from './institution.inputs.js';
+
+const SCALARS = ['name', 'country', 'legalName', 'taxId', 'website', 'networkOrganization', 'status', 'isBadgesEnabled', 'badgeImageUuid'] as const;
+
+/** Institutions: the badge rule (enabling badges needs a badge image) lives here. */
+export class InstitutionService extends ResourceService<Institution, InstitutionInput> {
+  protected readonly entity = Institution;
+  protected readonly label = 'Institution';
+  protected readonly defaults: Partial<InstitutionInput> = {
+    legalName: null,
+    taxId: null,
+    website: null,
+    networkOrganization: null,
+    status: InstitutionStatus.active,
+    isBadgesEnabled: false,
+    badgeImageUuid: null,
+  };
+
+  protected async apply(ctx: RequestContext, row: Institution, input: Partial<InstitutionInput>): Promise<void> {
+    if (input.badgeImageUuid != null && !isUuid(input.badgeImageUuid)) {
+      throw invalid({ badgeImageUuid: ['The selected badge image uuid is invalid.'] });
+    }
+    assignPresent(row, input, SCALARS);
+    if (row.isBadgesEnabled && !row.badgeImageUuid) {
+      throw invalid({ badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] });
+    }
+  }
+}
+
+export const institutions = new InstitutionService();
