@@ -22,8 +22,11 @@ export interface RestResource {
   opaqueFields?: string[];
   /** Routes this collection does not document. */
   without?: ('replace' | 'batch')[];
-  /** Path params other than `uuid` and the variable each becomes (nested collections). */
-  parentParams?: Record<string, string>;
+  /**
+   * Nested collections (`/courses/:courseUuid/modules/groups`): the path param naming the parent. It
+   * filters the list, fills the create/replace input, and guards item operations (another parent's row is a 404).
+   */
+  parent?: string;
 }
 
 const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
@@ -44,15 +47,15 @@ function includesOf(resource: RestResource, req: Request): Set<string> {
 }
 
 /** A JSON body as GraphQL input: snake_case → camelCase, keys the input type does not define dropped. */
-export function bodyInput(req: Request, schema: GraphQLSchema, mutation: string, opaque: string[] = []): Record<string, unknown> {
+export function bodyInput(req: Request, schema: GraphQLSchema, mutation: string, opaque: string[] = [], fromPath: Record<string, string> = {}): Record<string, unknown> {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
   const known = argumentInputType(schema, 'mutation', mutation, 'input').getFields();
-  const renamed = renameKeys(body, toCamel, new Set(opaque)) as Record<string, unknown>;
+  const renamed = { ...(renameKeys(body, toCamel, new Set(opaque)) as Record<string, unknown>), ...fromPath };
   return Object.fromEntries(Object.entries(renamed).filter(([key]) => key in known));
 }
 
-function parentVariables(resource: RestResource, req: Request): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(resource.parentParams ?? {}).map(([param, variable]) => [variable, req.params[param]]));
+function parentOf(resource: RestResource, req: Request): Record<string, string> {
+  return resource.parent ? { [resource.parent]: req.params[resource.parent] as string } : {};
 }
 
 /** list, get, create, PATCH, PUT, DELETE and batch destroy for one collection. */
@@ -62,24 +65,30 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
   const many = lowerFirst(pluralName);
   const whereType = argumentInputType(schema, 'query', many, 'where');
   const sortType = argumentInputType(schema, 'query', many, 'sort');
-  const parentArgs = Object.values(resource.parentParams ?? {});
-  const parentDecl = parentArgs.map((variable) => `, $${variable}: ID!`).join('');
-  const parentPass = parentArgs.map((variable) => `, ${variable}: $${variable}`).join('');
+  const guardDecl = resource.parent ? `, $${resource.parent}: ID` : '';
+  const guardPass = resource.parent ? `, ${resource.parent}: $${resource.parent}` : '';
   const opaque = resource.opaqueFields ?? [];
   const present = (value: unknown) => ({ data: renameKeys(value, toSnake, new Set(opaque)) });
-  const input = (mutation: string) => (req: Request) => ({ ...parentVariables(resource, req), uuid: req.params.uuid, input: bodyInput(req, schema, mutation, opaque) });
+  const input = (mutation: string) => (req: Request) => ({
+    ...parentOf(resource, req),
+    uuid: req.params.uuid,
+    input: bodyInput(req, schema, mutation, opaque, parentOf(resource, req)),
+  });
+  const item = (req: Request) => ({ uuid: req.params.uuid, ...parentOf(resource, req) });
 
   const routes: RestRoute[] = [
     {
       method: 'get',
       path,
       document: (req) =>
-        `query List($where: ${whereType.name}, $sort: ${sortType.name}, $first: Int, $after: String${parentDecl}) {
-          result: ${many}(where: $where, sort: $sort, first: $first, after: $after${parentPass}) { totalCount nodes { ${selection(resource, includesOf(resource, req))} } }
+        `query List($where: ${whereType.name}, $sort: ${sortType.name}, $first: Int, $after: String) {
+          result: ${many}(where: $where, sort: $sort, first: $first, after: $after) { totalCount nodes { ${selection(resource, includesOf(resource, req))} } }
         }`,
       variables: (req) => {
         const { page, perPage, ...paging } = pageVariables(req.query);
-        return { ...parentVariables(resource, req), where: whereVariables(req.query, whereType, resource.whereAliases), sort: sortVariables(req.query), ...paging };
+        const where = whereVariables(req.query, whereType, resource.whereAliases);
+        const scoped = resource.parent ? { ...where, ...parentOf(resource, req) } : where;
+        return { where: scoped, sort: sortVariables(req.query), ...paging };
       },
       present: (result, req) => {
         const { totalCount, nodes } = result as { totalCount: number; nodes: unknown[] };
@@ -90,22 +99,22 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
     {
       method: 'get',
       path: `${path}/:uuid`,
-      document: (req) => `query One($uuid: ID!) { result: ${one}(uuid: $uuid) { ${selection(resource, includesOf(resource, req))} } }`,
-      variables: (req) => ({ uuid: req.params.uuid }),
+      document: (req) => `query One($uuid: ID!${guardDecl}) { result: ${one}(uuid: $uuid${guardPass}) { ${selection(resource, includesOf(resource, req))} } }`,
+      variables: item,
       present,
     },
     {
       method: 'post',
       path,
       status: 201,
-      document: `mutation Create($input: ${name}Input!${parentDecl}) { result: create${name}(input: $input${parentPass}) { ${resource.fields} } }`,
+      document: `mutation Create($input: ${name}Input!) { result: create${name}(input: $input) { ${resource.fields} } }`,
       variables: input(`create${name}`),
       present,
     },
     {
       method: 'patch',
       path: `${path}/:uuid`,
-      document: `mutation Update($uuid: ID!, $input: Update${name}Input!) { result: update${name}(uuid: $uuid, input: $input) { ${resource.fields} } }`,
+      document: `mutation Update($uuid: ID!, $input: Update${name}Input!${guardDecl}) { result: update${name}(uuid: $uuid, input: $input${guardPass}) { ${resource.fields} } }`,
       variables: input(`update${name}`),
       present,
     },
@@ -120,15 +129,15 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
       method: 'delete',
       path: `${path}/:uuid`,
       status: 204,
-      document: `mutation Delete($uuid: ID!) { result: delete${name}(uuid: $uuid) }`,
-      variables: (req) => ({ uuid: req.params.uuid }),
+      document: `mutation Delete($uuid: ID!${guardDecl}) { result: delete${name}(uuid: $uuid${guardPass}) }`,
+      variables: item,
     },
   ];
   if (!resource.without?.includes('replace')) {
     routes.push({
       method: 'put',
       path: `${path}/:uuid`,
-      document: `mutation Replace($uuid: ID!, $input: ${name}Input!) { result: replace${name}(uuid: $uuid, input: $input) { ${resource.fields} } }`,
+      document: `mutation Replace($uuid: ID!, $input: ${name}Input!${guardDecl}) { result: replace${name}(uuid: $uuid, input: $input${guardPass}) { ${resource.fields} } }`,
       variables: input(`replace${name}`),
       present,
     });

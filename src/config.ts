@@ -11,8 +11,21 @@ export interface Config {
   logLevel: string;
   seed?: { tenant: string; clientId: string; clientSecret: string };
   smtpUrl?: string;
+  /** Sender of student notifications. */
+  mailFrom: string;
+  /** Whether this process runs the notification worker (NOTIFICATION_WORKER=off when it runs elsewhere). */
+  notificationWorker: boolean;
+  notificationPollMs: number;
+  /** How long a claimed notification stays reserved for its worker before another may retry it. */
+  notificationLeaseMs: number;
   tokenTtlSeconds: number;
   jsonBodyLimit: string;
+  /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
+  uploadMaxFileBytes: number;
+  uploadMaxFiles: number;
+  /** Where file content lives: `postgres` (default, API nodes stay stateless) or `filesystem` under `filesDir`. */
+  fileStorage: 'postgres' | 'filesystem';
+  filesDir: string;
   shutdownGraceMs: number;
 }
 
@@ -28,6 +41,26 @@ function integer(name: string, raw: string | undefined, fallback: number): numbe
 function environment(raw: string | undefined): Config['env'] {
   if (raw === 'production' || raw === 'test') return raw;
   return 'development';
+}
+
+function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(`${name} must be "on" or "off", got "${raw}"`);
+}
+
+function fileStorage(raw: string | undefined): Config['fileStorage'] {
+  if (raw === undefined || raw === '' || raw === 'postgres') return 'postgres';
+  if (raw === 'filesystem') return 'filesystem';
+  throw new ConfigError(`FILE_STORAGE must be "postgres" or "filesystem", got "${raw}"`);
+}
+
+/** A file's size is stored as a 32-bit integer, so the limit stays below 2 GiB. */
+function fileSizeLimit(raw: string | undefined): number {
+  const bytes = integer('UPLOAD_MAX_FILE_BYTES', raw, 20 * 1024 * 1024);
+  if (bytes < 1 || bytes > 2 ** 31 - 1) throw new ConfigError(`UPLOAD_MAX_FILE_BYTES must be between 1 and ${2 ** 31 - 1}, got "${raw}"`);
+  return bytes;
 }
 
 function seed(env: NodeJS.ProcessEnv): Config['seed'] {
@@ -50,8 +83,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     seed: seed(env),
     smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Credentials <no-reply@localhost>',
+    notificationWorker: onOff('NOTIFICATION_WORKER', env.NOTIFICATION_WORKER, true),
+    notificationPollMs: integer('NOTIFICATION_POLL_MS', env.NOTIFICATION_POLL_MS, 1000),
+    notificationLeaseMs: integer('NOTIFICATION_LEASE_MS', env.NOTIFICATION_LEASE_MS, 300_000),
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
+    uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),
+    uploadMaxFiles: integer('UPLOAD_MAX_FILES', env.UPLOAD_MAX_FILES, 20),
+    fileStorage: fileStorage(env.FILE_STORAGE),
+    filesDir: path.join(path.resolve(env.DATA_DIR || '.data'), 'files'),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10000),
   };
 }

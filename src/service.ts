@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
+import { startNotificationWorker } from './notifications/notification.worker.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 
 export interface RunningService {
@@ -36,7 +37,10 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
   clearTimeout(deadline);
 }
 
-/** Boot in order: database → migrations → provisioning → app → listen. Shutdown in reverse. */
+/**
+ * Boot in order: database → migrations → provisioning → app → listen → notification worker.
+ * Shutdown: drain HTTP first (so refusing new requests is not delayed), then the worker, ORM, database.
+ */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
@@ -51,12 +55,14 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     await listen(server, config.port, config.host);
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
+    const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
+        await notificationWorker?.stop();
         await readyOrm.close();
         await database.release();
       },

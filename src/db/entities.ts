@@ -1,7 +1,30 @@
 import { AccessToken } from '../auth/access-token.entity.js';
 import { OAuthClient } from '../auth/oauth-client.entity.js';
+import { Cohort } from '../courses/cohort.entity.js';
+import { CourseModule } from '../courses/course-module.entity.js';
+import { Course } from '../courses/course.entity.js';
+import { ModuleGroup } from '../courses/module-group.entity.js';
+import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { Module } from '../modules/module.entity.js';
+import { Student } from '../students/student.entity.js';
+import { CertificateTemplate } from '../templates/certificate-template.entity.js';
+import { Notification } from '../notifications/notification.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 /** Every entity the ORM knows; listed explicitly so builds and tests need no file discovery. */
-export const entities = [Tenant, OAuthClient, AccessToken, Institution];
+export const entities = [
+  Tenant,
+  OAuthClient,
+  AccessToken,
+  Institution,
+  Module,
+  Course,
+  ModuleGroup,
+  CourseModule,
+  Cohort,
+  Student,
+  Enrollment,
+  CertificateTemplate,
+  Notification,
+];

@@ -19,11 +19,6 @@ export async function requireRelated<T extends TenantScopedEntity>(em: EntityMan
   return row;
 }
 
-export async function softDelete(em: EntityManager, row: TenantScopedEntity): Promise<void> {
-  row.deletedAt = new Date();
-  await em.flush();
-}
-
 /**
  * Batch destroy, all or nothing: every uuid must name a live row of this tenant, otherwise a 422
  * lists the unknown ones and nothing is deleted.
@@ -48,4 +43,10 @@ export async function softDeleteMany<T extends TenantScopedEntity>(
     await tx.flush();
     return rows.length;
   });
+}
+
+/** 422 on `field` when another live row of this tenant already matches `where`. */
+export async function ensureUnique<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, where: FilterQuery<T>, self: string, field: string): Promise<void> {
+  const clash = await em.findOne(entity, { $and: [where, { uuid: { $ne: self } }] } as unknown as FilterQuery<T>);
+  if (clash) throw invalid({ [field]: [`The ${humanize(field)} has already been taken.`] });
 }

@@ -1,5 +1,23 @@
+import { CohortResolver } from '../courses/cohort.resolver.js';
+import { CourseModuleResolver, CourseResolver } from '../courses/course.resolver.js';
+import { ModuleGroupResolver } from '../courses/module-group.resolver.js';
+import { EnrollmentResolver } from '../enrollments/enrollment.resolver.js';
 import { InstitutionResolver } from '../institutions/institution.resolver.js';
+import { ModuleResolver } from '../modules/module.resolver.js';
+import { StudentResolver } from '../students/student.resolver.js';
+import { CertificateTemplateResolver } from '../templates/certificate-template.resolver.js';
 import { ViewerResolver } from '../viewer/viewer.resolver.js';
 
 /** Every resolver of the schema; a domain adds its resolver here. */
-export const resolvers = [ViewerResolver, InstitutionResolver] as const;
+export const resolvers = [
+  ViewerResolver,
+  InstitutionResolver,
+  ModuleResolver,
+  CourseResolver,
+  CourseModuleResolver,
+  ModuleGroupResolver,
+  CohortResolver,
+  StudentResolver,
+  EnrollmentResolver,
+  CertificateTemplateResolver,
+] as const;

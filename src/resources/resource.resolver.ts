@@ -16,9 +16,22 @@ export interface ResourceApi<T extends TenantScopedEntity, Input extends object>
   service: ResourceService<T, Input>;
   /** PUT semantics (`replace<Name>`); students have none. */
   replaceable?: boolean;
+  /**
+   * For nested collections (module groups under a course): an optional argument naming the parent;
+   * when given, a row under another parent is NOT_FOUND.
+   */
+  parentArg?: string;
 }
 
 const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
+
+/** Applies decorators by hand so the argument list can depend on the resource (parent guard, PUT). */
+type ParamDecorator = (target: object, method: string, index: number) => void;
+
+function define(target: object, method: string, decorator: MethodDecorator, ...params: ParamDecorator[]): void {
+  params.forEach((param, index) => param(target, method, index));
+  decorator(target, method, Object.getOwnPropertyDescriptor(target, method)!);
+}
 
 /**
  * The queries and mutations every catalogue resource has, named as CONTRACT.md lists them:
@@ -26,49 +39,50 @@ const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
  * `deleteX`, `deleteXs`. Domain resolvers extend it and add their relation fields.
  */
 export function ResourceResolver<T extends TenantScopedEntity, Input extends object>(api: ResourceApi<T, Input>) {
-  const { name, pluralName, type, service } = api;
+  const { name, pluralName, type, service, parentArg } = api;
 
   @Resolver(() => type)
   abstract class BaseResourceResolver {
-    @Query(() => type, { name: lowerFirst(name), description: `One ${name} of this tenant by uuid.` })
-    one(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<T> {
-      return service.get(ctx, uuid);
+    one(uuid: string, ctx: RequestContext, parent?: string): Promise<T> {
+      return service.get(ctx, uuid, parent);
     }
 
-    @Query(() => api.connection, { name: lowerFirst(pluralName), description: `${pluralName} of this tenant, filtered, sorted and paged.` })
-    async many(@Args(() => api.listArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<T>> {
+    async many(args: ListArgs, ctx: RequestContext): Promise<Connection<T>> {
       return toConnection(await service.list(ctx, args));
     }
 
-    @Mutation(() => type, { name: `create${name}` })
-    create(@Arg('input', () => api.input) input: Input, @Ctx() ctx: RequestContext): Promise<T> {
+    create(input: Input, ctx: RequestContext): Promise<T> {
       return service.create(ctx, input);
     }
 
-    @Mutation(() => type, { name: `update${name}`, description: 'Changes only the fields sent (PATCH).' })
-    update(@Arg('uuid', () => ID) uuid: string, @Arg('input', () => api.updateInput) input: Partial<Input>, @Ctx() ctx: RequestContext): Promise<T> {
-      return service.update(ctx, uuid, input);
+    update(uuid: string, input: Partial<Input>, ctx: RequestContext, parent?: string): Promise<T> {
+      return service.update(ctx, uuid, input, parent);
     }
 
-    @Mutation(() => Boolean, { name: `delete${name}`, description: 'Soft delete.' })
-    delete(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<boolean> {
-      return service.delete(ctx, uuid);
+    replace(uuid: string, input: Input, ctx: RequestContext, parent?: string): Promise<T> {
+      return service.replace(ctx, uuid, input, parent);
     }
 
-    @Mutation(() => Int, { name: `delete${pluralName}`, description: 'Soft-deletes all of them or, if any uuid is unknown, none.' })
-    deleteMany(@Arg('uuids', () => [ID]) uuids: string[], @Ctx() ctx: RequestContext): Promise<number> {
+    delete(uuid: string, ctx: RequestContext, parent?: string): Promise<boolean> {
+      return service.delete(ctx, uuid, parent);
+    }
+
+    deleteMany(uuids: string[], ctx: RequestContext): Promise<number> {
       return service.deleteMany(ctx, uuids);
     }
   }
 
-  if (api.replaceable === false) return BaseResourceResolver;
-
-  @Resolver(() => type)
-  abstract class ReplaceableResourceResolver extends BaseResourceResolver {
-    @Mutation(() => type, { name: `replace${name}`, description: 'Replaces every field (PUT): optional fields not sent return to their defaults.' })
-    replace(@Arg('uuid', () => ID) uuid: string, @Arg('input', () => api.input) input: Input, @Ctx() ctx: RequestContext): Promise<T> {
-      return service.replace(ctx, uuid, input);
-    }
+  const proto = BaseResourceResolver.prototype;
+  const uuidArg = Arg('uuid', () => ID);
+  const guard = parentArg ? [Arg(parentArg, () => ID, { nullable: true, description: 'When given, the row must belong to this parent.' })] : [];
+  define(proto, 'one', Query(() => type, { name: lowerFirst(name), description: `One ${name} of this tenant by uuid.` }), uuidArg, Ctx(), ...guard);
+  define(proto, 'many', Query(() => api.connection, { name: lowerFirst(pluralName), description: `${pluralName} of this tenant, filtered, sorted and paged.` }), Args(() => api.listArgs), Ctx());
+  define(proto, 'create', Mutation(() => type, { name: `create${name}` }), Arg('input', () => api.input), Ctx());
+  define(proto, 'update', Mutation(() => type, { name: `update${name}`, description: 'Changes only the fields sent (PATCH).' }), uuidArg, Arg('input', () => api.updateInput), Ctx(), ...guard);
+  if (api.replaceable !== false) {
+    define(proto, 'replace', Mutation(() => type, { name: `replace${name}`, description: 'Replaces every field (PUT): optional fields not sent return to their defaults.' }), uuidArg, Arg('input', () => api.input), Ctx(), ...guard);
   }
-  return ReplaceableResourceResolver;
+  define(proto, 'delete', Mutation(() => Boolean, { name: `delete${name}`, description: 'Soft delete.' }), uuidArg, Ctx(), ...guard);
+  define(proto, 'deleteMany', Mutation(() => Int, { name: `delete${pluralName}`, description: 'Soft-deletes all of them or, if any uuid is unknown, none.' }), Arg('uuids', () => [ID]), Ctx());
+  return BaseResourceResolver;
 }

@@ -1,9 +1,9 @@
-import { type EntityClass, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type EntityClass, ref, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
-import { findOrFail, softDelete, softDeleteMany } from '../db/lookup.js';
-import { invalid, type FieldErrors } from '../errors/domain-error.js';
+import { findOrFail, requireRelated, softDeleteMany } from '../db/lookup.js';
+import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../graphql/connection.js';
 
 export type WriteMode = 'create' | 'update' | 'replace';
@@ -26,6 +26,8 @@ export abstract class ResourceService<T extends TenantScopedEntity, Input extend
   /** `where` input field → entity property, when they differ (courseUuid → course). */
   protected readonly whereColumns: Record<string, string> = {};
   protected readonly uuidWhereFields: string[] = [];
+  /** The relation a nested collection hangs from (`course` for module groups); guards lookups by parent. */
+  protected readonly parentField?: string;
   /** Unique constraint name → the field and message a violation reports (races past `apply`'s checks). */
   protected readonly uniqueViolations: Record<string, FieldErrors> = {};
 
@@ -44,58 +46,80 @@ export abstract class ResourceService<T extends TenantScopedEntity, Input extend
     return equalityFilter(where, this.whereColumns, this.uuidWhereFields);
   }
 
-  get(ctx: RequestContext, uuid: string): Promise<T> {
-    return findOrFail(ctx.em, this.entity, uuid, this.label);
-  }
-
-  async create(ctx: RequestContext, input: Input): Promise<T> {
-    const row = new this.entity();
-    await this.apply(ctx, row, { ...this.defaults, ...input }, 'create');
-    ctx.em.persist(row);
-    await this.flush(ctx);
+  /** A live row of this tenant; with `parentUuid`, also under that parent (else 404, as for a foreign uuid). */
+  async get(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<T> {
+    const row = await findOrFail(ctx.em, this.entity, uuid, this.label);
+    const parent = this.parentField && parentUuid !== undefined && parentUuid !== null ? (row as Record<string, unknown>)[this.parentField] : undefined;
+    if (parent !== undefined && (parent as { uuid: string }).uuid !== parentUuid) throw notFound(this.label);
     return row;
   }
 
-  async update(ctx: RequestContext, uuid: string, input: Partial<Input>): Promise<T> {
-    const row = await this.get(ctx, uuid);
-    await this.apply(ctx, row, input, 'update');
-    await this.flush(ctx);
-    return row;
+  create(ctx: RequestContext, input: Input): Promise<T> {
+    return this.write(ctx, async (tx) => {
+      const row = new this.entity();
+      await this.apply(tx, row, { ...this.defaults, ...input }, 'create');
+      tx.em.persist(row);
+      return row;
+    });
   }
 
-  async replace(ctx: RequestContext, uuid: string, input: Input): Promise<T> {
-    const row = await this.get(ctx, uuid);
-    await this.apply(ctx, row, { ...this.defaults, ...input }, 'replace');
-    await this.flush(ctx);
-    return row;
+  update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T> {
+    return this.write(ctx, async (tx) => {
+      const row = await this.get(tx, uuid, parentUuid);
+      await this.apply(tx, row, input, 'update');
+      return row;
+    });
   }
 
-  async delete(ctx: RequestContext, uuid: string): Promise<boolean> {
-    const row = await this.get(ctx, uuid);
-    await this.beforeDelete(ctx, [row]);
-    await softDelete(ctx.em, row);
-    return true;
+  replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T> {
+    return this.write(ctx, async (tx) => {
+      const row = await this.get(tx, uuid, parentUuid);
+      await this.apply(tx, row, { ...this.defaults, ...input }, 'replace');
+      return row;
+    });
+  }
+
+  delete(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<boolean> {
+    return this.write(ctx, async (tx) => {
+      const row = await this.get(tx, uuid, parentUuid);
+      await this.beforeDelete(tx, [row]);
+      row.deletedAt = new Date();
+      return true;
+    });
   }
 
   deleteMany(ctx: RequestContext, uuids: string[]): Promise<number> {
-    return softDeleteMany(ctx.em, this.entity, uuids, (rows) => this.beforeDelete(ctx, rows));
+    return softDeleteMany(ctx.em, this.entity, uuids, (rows, em) => this.beforeDelete({ ...ctx, em }, rows));
   }
 
-  /** Refuse or prepare a delete (e.g. a used file); runs inside the delete's transaction for batches. */
+  /** Refuse or prepare a delete (e.g. a used file); runs inside the delete's transaction. */
   protected async beforeDelete(_ctx: RequestContext, _rows: T[]): Promise<void> {}
 
-  protected async flush(ctx: RequestContext): Promise<void> {
+  /**
+   * Runs a state change in one transaction on a fork of the request's EntityManager (committed with
+   * everything it touched, or not at all); unique-index races become the resource's 422.
+   */
+  protected async write<R>(ctx: RequestContext, work: (tx: RequestContext) => Promise<R>): Promise<R> {
     try {
-      await ctx.em.flush();
+      return await ctx.em.transactional((em) => work({ ...ctx, em }));
     } catch (error) {
       const constraint = (error as { constraint?: string }).constraint;
       const violation = constraint ? this.uniqueViolations[constraint] : undefined;
-      if (error instanceof UniqueConstraintViolationException && violation) {
-        ctx.em.clear();
-        throw invalid(violation);
-      }
+      if (error instanceof UniqueConstraintViolationException && violation) throw invalid(violation);
       throw error;
     }
+  }
+
+  /**
+   * Points `row[property]` at the related row named by `input[field]` when the field is present:
+   * a live row of this tenant (else 422 on the field), or nothing when the field is null.
+   */
+  protected async relate<R extends TenantScopedEntity>(ctx: RequestContext, row: T, property: string, entity: EntityClass<R>, input: object, field: string): Promise<R | null | undefined> {
+    if (!(field in input)) return undefined;
+    const uuid = (input as Record<string, unknown>)[field] as string | null | undefined;
+    const related = uuid == null ? null : await requireRelated(ctx.em, entity, uuid, field);
+    (row as Record<string, unknown>)[property] = related ? ref(related) : null;
+    return related;
   }
 }
 

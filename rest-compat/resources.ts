@@ -1,0 +1,80 @@
+import type { RestResource } from './resource.js';
+
+/** The REST representation of each collection, as GraphQL selections (renamed to snake_case on the way out). */
+const INSTITUTION = 'uuid name legalName taxId country website networkOrganization status isBadgesEnabled badgeImageUuid createdAt updatedAt';
+const MODULE = 'uuid code name description syllabus workload credits modality level isActive isRequired institution { uuid name } createdAt updatedAt';
+const COURSE = `uuid name code description workload isActive institution { uuid name }
+  modules { order module { uuid code name workload credits isRequired } group { uuid name order } } createdAt updatedAt`;
+const MODULE_GROUP = 'uuid name order isActive course { uuid name } createdAt updatedAt';
+const COHORT = 'uuid code modality startDate endDate course { uuid name } createdAt updatedAt';
+const STUDENT = 'uuid name email dateOfBirth gender socialName createdAt updatedAt';
+const ENROLLMENT = 'uuid completionStatus grade enrolledAt completedAt student { uuid name } course { uuid name } cohort { uuid code } createdAt updatedAt';
+const TEMPLATE = 'uuid name version path previewImagePath designConfig isDefault status institution { uuid name } createdAt updatedAt';
+
+const withoutEmbedded = (fields: string) => fields.replace(/\s\w+ \{[^{}]*(\{[^{}]*\}[^{}]*)*\}/g, '');
+
+export const institutions: RestResource = { path: '/institutions', name: 'Institution', pluralName: 'Institutions', fields: INSTITUTION };
+
+export const modules: RestResource = {
+  path: '/modules',
+  name: 'Module',
+  pluralName: 'Modules',
+  fields: MODULE,
+  includes: { institution: `institution { ${INSTITUTION} }` },
+};
+
+export const courses: RestResource = {
+  path: '/courses',
+  name: 'Course',
+  pluralName: 'Courses',
+  fields: COURSE,
+  includes: { institution: `institution { ${INSTITUTION} }`, groups: `moduleGroups { ${withoutEmbedded(MODULE_GROUP)} }` },
+};
+
+export const moduleGroups: RestResource = {
+  path: '/courses/:courseUuid/modules/groups',
+  name: 'ModuleGroup',
+  pluralName: 'ModuleGroups',
+  fields: MODULE_GROUP,
+  parent: 'courseUuid',
+  without: ['batch'],
+};
+
+export const cohorts: RestResource = {
+  path: '/cohorts',
+  name: 'Cohort',
+  pluralName: 'Cohorts',
+  fields: COHORT,
+  includes: { course: `course { ${withoutEmbedded(COURSE)} }` },
+};
+
+export const students: RestResource = {
+  path: '/students',
+  name: 'Student',
+  pluralName: 'Students',
+  fields: STUDENT,
+  includes: { enrollments: `enrollments { ${ENROLLMENT.replace(/student \{ uuid name \} /, '')} }` },
+  whereAliases: { 'user.email': 'email' },
+  without: ['replace'],
+};
+
+export const enrollments: RestResource = {
+  path: '/enrollments',
+  name: 'Enrollment',
+  pluralName: 'Enrollments',
+  fields: ENROLLMENT,
+  includes: {
+    student: `student { ${STUDENT} }`,
+    course: `course { ${withoutEmbedded(COURSE)} institution { uuid name } }`,
+    cohort: `cohort { ${withoutEmbedded(COHORT)} }`,
+  },
+};
+
+export const certificateTemplates: RestResource = {
+  path: '/certificate-templates',
+  name: 'CertificateTemplate',
+  pluralName: 'CertificateTemplates',
+  fields: TEMPLATE,
+  includes: { institution: `institution { ${INSTITUTION} }` },
+  opaqueFields: ['designConfig'],
+};

@@ -1,0 +1,37 @@
+import { type Ref } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { Course } from './course.entity.js';
+
+export enum CohortModality {
+  presential = 'presential',
+  remote = 'remote',
+  hybrid = 'hybrid',
+}
+registerEnumType(CohortModality, { name: 'CohortModality' });
+
+/** An intake of a course; its code is unique within the course. */
+@ObjectType()
+@Entity({ tableName: 'cohorts' })
+@Index({ name: 'cohorts_code_unique', expression: 'create unique index "cohorts_code_unique" on "cohorts" ("course_uuid", lower("code")) where "deleted_at" is null' })
+export class Cohort extends TenantScopedEntity {
+  @ManyToOne(() => Course, { ref: true, index: true })
+  course!: Ref<Course>;
+
+  @Field()
+  @Property({ length: 50 })
+  code!: string;
+
+  @Field(() => CohortModality, { nullable: true })
+  @Enum({ items: () => CohortModality, nativeEnumName: 'cohort_modality', nullable: true })
+  modality?: CohortModality | null;
+
+  @Field(() => Date, { nullable: true })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  startDate?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'Expected graduation.' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  endDate?: Date | null;
+}

@@ -1,0 +1,26 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { ConnectionType } from '../graphql/connection.js';
+import { loadOne } from '../graphql/relations.js';
+import { ResourceResolver } from '../resources/resource.resolver.js';
+import { Cohort } from './cohort.entity.js';
+import { CohortInput, CohortListArgs, UpdateCohortInput } from './cohort.inputs.js';
+import { cohorts } from './cohort.service.js';
+import { Course } from './course.entity.js';
+
+@Resolver(() => Cohort)
+export class CohortResolver extends ResourceResolver({
+  name: 'Cohort',
+  pluralName: 'Cohorts',
+  type: Cohort,
+  connection: ConnectionType(Cohort, 'Cohort'),
+  listArgs: CohortListArgs,
+  input: CohortInput,
+  updateInput: UpdateCohortInput,
+  service: cohorts,
+}) {
+  @FieldResolver(() => Course)
+  course(@Root() cohort: Cohort, @Ctx() ctx: RequestContext): Promise<Course> {
+    return loadOne(ctx, Course, cohort.course);
+  }
+}

@@ -1,0 +1,26 @@
+import { type Ref } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { Module } from '../modules/module.entity.js';
+import { Course } from './course.entity.js';
+import { ModuleGroup } from './module-group.entity.js';
+
+/** A module attached to a course, in a group (or none) at a position. */
+@ObjectType({ description: 'A module as attached to a course.' })
+@Entity({ tableName: 'course_modules' })
+@Index({ name: 'course_modules_unique', expression: 'create unique index "course_modules_unique" on "course_modules" ("course_uuid", "module_uuid") where "deleted_at" is null' })
+export class CourseModule extends TenantScopedEntity {
+  @ManyToOne(() => Course, { ref: true, index: true })
+  course!: Ref<Course>;
+
+  @ManyToOne(() => Module, { ref: true, index: true })
+  module!: Ref<Module>;
+
+  @ManyToOne(() => ModuleGroup, { ref: true, nullable: true, index: true })
+  group?: Ref<ModuleGroup> | null;
+
+  @Field(() => Int, { description: 'Position within its group.' })
+  @Property({ type: 'integer' })
+  order!: number;
+}

@@ -1,0 +1,33 @@
+import { type Opt, type Ref } from '@mikro-orm/core';
+import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { Institution } from '../institutions/institution.entity.js';
+
+/** A programme of an institution; its modules are attached in groups and order (CourseModule). */
+@ObjectType()
+@Entity({ tableName: 'courses' })
+export class Course extends TenantScopedEntity {
+  @ManyToOne(() => Institution, { ref: true, index: true })
+  institution!: Ref<Institution>;
+
+  @Field()
+  @Property({ length: 255 })
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 50, nullable: true })
+  code?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Total hours.' })
+  @Property({ type: 'integer', nullable: true })
+  workload?: number | null;
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  isActive: boolean & Opt = true;
+}

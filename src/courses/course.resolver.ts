@@ -1,0 +1,75 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { ConnectionType } from '../graphql/connection.js';
+import { loadOne, loadOptional } from '../graphql/relations.js';
+import { Institution } from '../institutions/institution.entity.js';
+import { Module } from '../modules/module.entity.js';
+import { ResourceResolver } from '../resources/resource.resolver.js';
+import { CourseModule } from './course-module.entity.js';
+import { Course } from './course.entity.js';
+import { CourseInput, CourseListArgs, ModuleAttachmentInput, UpdateCourseInput } from './course.inputs.js';
+import { courses } from './course.service.js';
+import { ModuleGroup } from './module-group.entity.js';
+
+@Resolver(() => Course)
+export class CourseResolver extends ResourceResolver({
+  name: 'Course',
+  pluralName: 'Courses',
+  type: Course,
+  connection: ConnectionType(Course, 'Course'),
+  listArgs: CourseListArgs,
+  input: CourseInput,
+  updateInput: UpdateCourseInput,
+  service: courses,
+}) {
+  @FieldResolver(() => Institution)
+  institution(@Root() course: Course, @Ctx() ctx: RequestContext): Promise<Institution> {
+    return loadOne(ctx, Institution, course.institution);
+  }
+
+  @FieldResolver(() => [CourseModule], { description: 'Attached modules by group order, then position.' })
+  async modules(@Root() course: Course, @Ctx() ctx: RequestContext): Promise<CourseModule[]> {
+    const attachments = await ctx.loaders.manyBy(CourseModule, 'course', { order: 'asc' }).load(course.uuid);
+    const groups = await Promise.all(attachments.map((row) => loadOptional(ctx, ModuleGroup, row.group)));
+    const rank = (index: number) => {
+      const group = groups[index];
+      return group ? [0, group.order ?? Number.MAX_SAFE_INTEGER, group.name] : [1, 0, ''];
+    };
+    return attachments
+      .map((row, index) => ({ row, key: [...rank(index), row.order] as (number | string)[] }))
+      .sort((a, b) => a.key.map((part, i) => (part < b.key[i]! ? -1 : part > b.key[i]! ? 1 : 0)).find((c) => c !== 0) ?? 0)
+      .map(({ row }) => row);
+  }
+
+  @FieldResolver(() => [ModuleGroup])
+  moduleGroups(@Root() course: Course, @Ctx() ctx: RequestContext): Promise<ModuleGroup[]> {
+    return ctx.loaders.manyBy(ModuleGroup, 'course', { order: 'asc' }).load(course.uuid);
+  }
+
+  @Mutation(() => Course, { description: 'Attaches modules (or moves attached ones) into groups and positions of the course.' })
+  attachModulesToCourse(
+    @Arg('courseUuid', () => ID) courseUuid: string,
+    @Arg('modules', () => [ModuleAttachmentInput]) attachments: ModuleAttachmentInput[],
+    @Ctx() ctx: RequestContext,
+  ): Promise<Course> {
+    return courses.attachModules(ctx, courseUuid, attachments);
+  }
+
+  @Mutation(() => Course)
+  detachModulesFromCourse(@Arg('courseUuid', () => ID) courseUuid: string, @Arg('moduleUuids', () => [ID]) moduleUuids: string[], @Ctx() ctx: RequestContext): Promise<Course> {
+    return courses.detachModules(ctx, courseUuid, moduleUuids);
+  }
+}
+
+@Resolver(() => CourseModule)
+export class CourseModuleResolver {
+  @FieldResolver(() => Module)
+  module(@Root() attachment: CourseModule, @Ctx() ctx: RequestContext): Promise<Module> {
+    return loadOne(ctx, Module, attachment.module);
+  }
+
+  @FieldResolver(() => ModuleGroup, { nullable: true })
+  group(@Root() attachment: CourseModule, @Ctx() ctx: RequestContext): Promise<ModuleGroup | null> {
+    return loadOptional(ctx, ModuleGroup, attachment.group);
+  }
+}

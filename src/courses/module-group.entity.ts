@@ -1,0 +1,25 @@
+import { type Opt, type Ref } from '@mikro-orm/core';
+import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { Course } from './course.entity.js';
+
+/** A section of a course's modules ("Core", "Electives"). */
+@ObjectType()
+@Entity({ tableName: 'module_groups' })
+export class ModuleGroup extends TenantScopedEntity {
+  @ManyToOne(() => Course, { ref: true, index: true })
+  course!: Ref<Course>;
+
+  @Field()
+  @Property({ length: 255 })
+  name!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Display order within the course.' })
+  @Property({ type: 'integer', nullable: true })
+  order?: number | null;
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  isActive: boolean & Opt = true;
+}

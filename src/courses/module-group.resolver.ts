@@ -1,0 +1,27 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { ConnectionType } from '../graphql/connection.js';
+import { loadOne } from '../graphql/relations.js';
+import { ResourceResolver } from '../resources/resource.resolver.js';
+import { Course } from './course.entity.js';
+import { ModuleGroup } from './module-group.entity.js';
+import { ModuleGroupInput, ModuleGroupListArgs, UpdateModuleGroupInput } from './module-group.inputs.js';
+import { moduleGroups } from './module-group.service.js';
+
+@Resolver(() => ModuleGroup)
+export class ModuleGroupResolver extends ResourceResolver({
+  name: 'ModuleGroup',
+  pluralName: 'ModuleGroups',
+  type: ModuleGroup,
+  connection: ConnectionType(ModuleGroup, 'ModuleGroup'),
+  listArgs: ModuleGroupListArgs,
+  input: ModuleGroupInput,
+  updateInput: UpdateModuleGroupInput,
+  service: moduleGroups,
+  parentArg: 'courseUuid',
+}) {
+  @FieldResolver(() => Course)
+  course(@Root() group: ModuleGroup, @Ctx() ctx: RequestContext): Promise<Course> {
+    return loadOne(ctx, Course, group.course);
+  }
+}

@@ -1,0 +1,71 @@
+import { certificateIdentity } from './certificate-info.js';
+import { Oid } from './cms-oids.js';
+import { contextTag, decodeOid, decodeTime, readDer, Tag, type DerElement } from './der.js';
+
+/** What a verifier needs from the one signer of a CMS SignedData. */
+export interface CmsSigner {
+  /** DER of every embedded certificate. */
+  certificates: Buffer[];
+  /** Certificates matching the signer's issuer and serial number (all of them when none match). */
+  candidates: Buffer[];
+  digestAlgorithm: string;
+  signatureAlgorithm: string;
+  signature: Buffer;
+  /** The signed attributes re-tagged as the SET OF that the signature covers, exactly as encoded. */
+  signedAttributes?: Buffer;
+  messageDigest?: Buffer;
+  signingTime?: Date;
+}
+
+export class CmsError extends Error {}
+
+/** Reads the first signer of a ContentInfo wrapping SignedData; throws CmsError/DerError when malformed. */
+export function readCmsSigner(der: Buffer): CmsSigner {
+  const contentInfo = readDer(der);
+  const [type, wrapped] = contentInfo.children;
+  if (type?.tag !== Tag.OID || decodeOid(type.value) !== Oid.signedData || !wrapped?.children[0]) {
+    throw new CmsError('not a CMS SignedData');
+  }
+  const signedData = wrapped.children[0].children;
+  const certificates = signedData.find((part) => part.tag === contextTag(0))?.children.map((cert) => cert.raw) ?? [];
+  const signerInfo = signedData[signedData.length - 1]?.children[0];
+  if (!signerInfo || signerInfo.tag !== Tag.SEQUENCE) throw new CmsError('SignedData without a signer');
+  return { certificates, ...readSignerInfo(signerInfo, certificates) };
+}
+
+function readSignerInfo(info: DerElement, certificates: Buffer[]): Omit<CmsSigner, 'certificates'> {
+  const [, sid, digestAlgorithm, ...rest] = info.children;
+  const attributes = rest[0]?.tag === contextTag(0) ? rest.shift() : undefined;
+  const [signatureAlgorithm, signature] = rest;
+  if (!sid || !digestAlgorithm || !signatureAlgorithm || signature?.tag !== Tag.OCTET_STRING) {
+    throw new CmsError('SignerInfo incomplete');
+  }
+  const matching = certificates.filter((cert) => identifies(sid, cert));
+  return {
+    candidates: matching.length > 0 ? matching : certificates,
+    digestAlgorithm: decodeOid(digestAlgorithm.children[0].value),
+    signatureAlgorithm: decodeOid(signatureAlgorithm.children[0].value),
+    signature: signature.value,
+    ...(attributes ? readSignedAttributes(attributes) : {}),
+  };
+}
+
+function readSignedAttributes(attributes: DerElement) {
+  const valueOf = (type: string) =>
+    attributes.children.find((attribute) => decodeOid(attribute.children[0].value) === type)?.children[1]
+      ?.children[0];
+  const messageDigest = valueOf(Oid.messageDigest);
+  const signingTime = valueOf(Oid.signingTime);
+  return {
+    signedAttributes: Buffer.concat([Buffer.from([Tag.SET]), attributes.raw.subarray(1)]),
+    messageDigest: messageDigest?.tag === Tag.OCTET_STRING ? messageDigest.value : undefined,
+    signingTime: signingTime ? decodeTime(signingTime) : undefined,
+  };
+}
+
+/** Whether an IssuerAndSerialNumber sid names this certificate. */
+function identifies(sid: DerElement, certificate: Buffer): boolean {
+  if (sid.tag !== Tag.SEQUENCE) return false;
+  const { issuer, serial } = certificateIdentity(certificate);
+  return sid.children[0]?.raw.equals(issuer) === true && sid.children[1]?.raw.equals(serial) === true;
+}

@@ -1,0 +1,34 @@
+/** The last signature of a PDF as raw bytes: where it claims to cover, and the CMS in its hole. */
+export interface LocatedSignature {
+  /** [start1, length1, start2, length2] as written in /ByteRange. */
+  byteRange: [number, number, number, number];
+  /** The CMS bytes from /Contents, zero padding included. */
+  cms: Buffer;
+}
+
+const BYTE_RANGE = Buffer.from('/ByteRange');
+const RANGE_PATTERN = /^\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/;
+const HEX_HOLE = /^<([0-9A-Fa-f\s]*)>$/;
+
+/**
+ * Finds the last /ByteRange and reads the hole it leaves. The hole must be exactly one hex string
+ * (the /Contents value); anything else there would be unsigned content a viewer might still show.
+ */
+export function locateLastSignature(pdf: Buffer): LocatedSignature | undefined {
+  const at = pdf.lastIndexOf(BYTE_RANGE);
+  if (at < 0) return undefined;
+  const text = pdf.subarray(at + BYTE_RANGE.length, at + BYTE_RANGE.length + 80).toString('latin1');
+  const match = RANGE_PATTERN.exec(text);
+  if (!match) return undefined;
+  const byteRange = match.slice(1, 5).map(Number) as LocatedSignature['byteRange'];
+  const [start1, length1, start2, length2] = byteRange;
+  if (start1 + length1 >= start2 || start2 + length2 > pdf.length) return undefined;
+  const hole = HEX_HOLE.exec(pdf.subarray(start1 + length1, start2).toString('latin1'));
+  if (!hole) return undefined;
+  return { byteRange, cms: Buffer.from(hole[1].replace(/\s+/g, ''), 'hex') };
+}
+
+/** The two covered parts, in order, without copying. */
+export function coveredParts(pdf: Buffer, [start1, length1, start2, length2]: LocatedSignature['byteRange']) {
+  return [pdf.subarray(start1, start1 + length1), pdf.subarray(start2, start2 + length2)];
+}

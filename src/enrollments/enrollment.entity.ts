@@ -1,0 +1,44 @@
+import { DecimalType, type Opt, type Ref } from '@mikro-orm/core';
+import { Entity, Enum, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
+import { Cohort } from '../courses/cohort.entity.js';
+import { Course } from '../courses/course.entity.js';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { Student } from '../students/student.entity.js';
+
+export enum CompletionStatus {
+  enrolled = 'enrolled',
+  completed = 'completed',
+  dropped = 'dropped',
+}
+registerEnumType(CompletionStatus, { name: 'CompletionStatus' });
+
+/** A student's registration in a course (optionally in one of its cohorts), with the final grade. */
+@ObjectType()
+@Entity({ tableName: 'enrollments' })
+export class Enrollment extends TenantScopedEntity {
+  @ManyToOne(() => Student, { ref: true, index: true })
+  student!: Ref<Student>;
+
+  @ManyToOne(() => Course, { ref: true, index: true })
+  course!: Ref<Course>;
+
+  @ManyToOne(() => Cohort, { ref: true, nullable: true, index: true })
+  cohort?: Ref<Cohort> | null;
+
+  @Field(() => CompletionStatus)
+  @Enum({ items: () => CompletionStatus, nativeEnumName: 'completion_status' })
+  completionStatus: CompletionStatus & Opt = CompletionStatus.enrolled;
+
+  @Field(() => Float, { nullable: true, description: 'Final grade, 0 to 10, two decimals.' })
+  @Property({ type: new DecimalType('number'), precision: 4, scale: 2, nullable: true })
+  grade?: number | null;
+
+  @Field(() => Date)
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  enrolledAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  completedAt?: Date | null;
+}

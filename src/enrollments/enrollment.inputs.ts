@@ -1,0 +1,64 @@
+import { Field, Float, ID, InputType } from 'type-graphql';
+import { ListArgsType } from '../graphql/list-args.js';
+import { AtLeast, AtMost, Nullable, Present } from '../graphql/validators.js';
+import { CompletionStatus } from './enrollment.entity.js';
+
+@InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
+export class UpdateEnrollmentInput {
+  @Field(() => ID, { nullable: true })
+  @Present()
+  studentUuid?: string;
+
+  @Field(() => ID, { nullable: true })
+  @Present()
+  courseUuid?: string;
+
+  @Field(() => ID, { nullable: true, description: 'A cohort of the enrollment’s course.' })
+  cohortUuid?: string | null;
+
+  @Field(() => CompletionStatus, { nullable: true, description: 'Default `enrolled`.' })
+  @Present()
+  completionStatus?: CompletionStatus;
+
+  @Field(() => Float, { nullable: true, description: '0 to 10, at most two decimals.' })
+  @Nullable()
+  @AtLeast(0)
+  @AtMost(10)
+  grade?: number | null;
+
+  @Field(() => Date, { nullable: true, description: 'A date, `YYYY-MM-DD`.' })
+  @Present()
+  enrolledAt?: Date;
+
+  @Field(() => Date, { nullable: true, description: 'A date, `YYYY-MM-DD`.' })
+  completedAt?: Date | null;
+}
+
+@InputType({ description: 'Every field of an enrollment: create and PUT.' })
+export class EnrollmentInput extends UpdateEnrollmentInput {
+  @Field(() => ID)
+  declare studentUuid: string;
+
+  @Field(() => ID)
+  declare courseUuid: string;
+
+  @Field(() => Date)
+  declare enrolledAt: Date;
+}
+
+@InputType()
+export class EnrollmentWhere {
+  @Field(() => ID, { nullable: true })
+  studentUuid?: string;
+
+  @Field(() => ID, { nullable: true })
+  courseUuid?: string;
+
+  @Field(() => ID, { nullable: true })
+  cohortUuid?: string | null;
+
+  @Field(() => CompletionStatus, { nullable: true })
+  completionStatus?: CompletionStatus;
+}
+
+export const EnrollmentListArgs = ListArgsType('Enrollment', EnrollmentWhere, ['enrolled_at', 'completed_at', 'grade', 'completion_status', 'created_at', 'updated_at']);

@@ -1,0 +1,38 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { Cohort } from '../courses/cohort.entity.js';
+import { Course } from '../courses/course.entity.js';
+import { ConnectionType } from '../graphql/connection.js';
+import { loadOne, loadOptional } from '../graphql/relations.js';
+import { ResourceResolver } from '../resources/resource.resolver.js';
+import { Student } from '../students/student.entity.js';
+import { Enrollment } from './enrollment.entity.js';
+import { EnrollmentInput, EnrollmentListArgs, UpdateEnrollmentInput } from './enrollment.inputs.js';
+import { enrollments } from './enrollment.service.js';
+
+@Resolver(() => Enrollment)
+export class EnrollmentResolver extends ResourceResolver({
+  name: 'Enrollment',
+  pluralName: 'Enrollments',
+  type: Enrollment,
+  connection: ConnectionType(Enrollment, 'Enrollment'),
+  listArgs: EnrollmentListArgs,
+  input: EnrollmentInput,
+  updateInput: UpdateEnrollmentInput,
+  service: enrollments,
+}) {
+  @FieldResolver(() => Student)
+  student(@Root() enrollment: Enrollment, @Ctx() ctx: RequestContext): Promise<Student> {
+    return loadOne(ctx, Student, enrollment.student);
+  }
+
+  @FieldResolver(() => Course)
+  course(@Root() enrollment: Enrollment, @Ctx() ctx: RequestContext): Promise<Course> {
+    return loadOne(ctx, Course, enrollment.course);
+  }
+
+  @FieldResolver(() => Cohort, { nullable: true })
+  cohort(@Root() enrollment: Enrollment, @Ctx() ctx: RequestContext): Promise<Cohort | null> {
+    return loadOptional(ctx, Cohort, enrollment.cohort);
+  }
+}

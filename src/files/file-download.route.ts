@@ -1,0 +1,75 @@
+import { pipeline } from 'node:stream/promises';
+import { type Request, type Response, Router } from 'express';
+import type { Orm } from '../db/orm.js';
+import { notFound } from '../errors/domain-error.js';
+import type { StoredFile } from './file.entity.js';
+import { findFileAcrossTenants } from './file.service.js';
+import { fileRuntime } from './file-runtime.js';
+import { SVG } from './file-type.js';
+
+/** RFC 6266 with RFC 5987 `filename*` for the real name and a plain ASCII `filename` for old clients. */
+export function contentDisposition(name: string): string {
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** If-None-Match uses the weak comparison: `W/"x"` matches `"x"`, `*` matches anything. */
+function isFresh(req: Request, etag: string): boolean {
+  const header = req.get('if-none-match');
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value.replace(/^W\//, '') === etag;
+  });
+}
+
+function headersFor(file: StoredFile, etag: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    ETag: etag,
+    // Content never changes for a uuid, but the file may be deleted: caches revalidate (cheap with the ETag).
+    'Cache-Control': 'public, no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  // An SVG opened directly is a document that could run script on this origin.
+  if (file.mimeType === SVG.mimeType) headers['Content-Security-Policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+  return headers;
+}
+
+async function download(orm: Orm, req: Request, res: Response): Promise<void> {
+  const em = orm.em.fork();
+  const file = await findFileAcrossTenants(em, String(req.params.uuid));
+  if (!file) throw notFound('File');
+  const etag = `"${file.hash}"`;
+  res.set(headersFor(file, etag));
+  if (isFresh(req, etag)) {
+    res.status(304).end();
+    return;
+  }
+  const content = await fileRuntime(em).driver(file.storage).open(em, file.uuid);
+  res.status(200).set({ 'Content-Type': file.mimeType, 'Content-Length': String(file.size), 'Content-Disposition': contentDisposition(file.originalName) });
+  if (req.method === 'HEAD') {
+    content.destroy();
+    res.end();
+    return;
+  }
+  await pipeline(content, res);
+}
+
+/** GET /files/{uuid}/download: public (no token, no tenant), mounted before the authenticated REST routes. */
+export function fileDownloadRoutes(orm: Orm): Router {
+  const router = Router();
+  router.get('/files/:uuid/download', async (req, res, next) => {
+    try {
+      await download(orm, req, res);
+    } catch (error) {
+      // Once the body has started, the only honest signal left is a cut connection.
+      if (res.headersSent) res.destroy();
+      else next(error);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TENANT_FILTER } from '../db/tenant-scope.js';
+import type { FileType } from './file-type.js';
+
+/**
+ * The statements on `files` that must be single conditional SQL statements to be race-free
+ * (dedup insert, take, release). Every one names the tenant explicitly: raw SQL bypasses the filters.
+ */
+
+export function tenantOf(em: EntityManager): string {
+  const tenant = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
+  if (!tenant) throw new Error('file records are written through a tenant-scoped EntityManager');
+  return tenant;
+}
+
+function run<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
+}
+
+export interface NewFileRecord {
+  uuid: string;
+  originalName: string;
+  type: FileType;
+  size: number;
+  hash: string;
+  storage: string;
+  /** For server-generated files born attached to a certificate. */
+  usedByUuid?: string;
+}
+
+const insertSql = (used: boolean) => `insert into "files"
+  ("uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at")
+  values (?, ?, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())
+  on conflict ("tenant_uuid", "hash") where "deleted_at" is null do nothing
+  returning "uuid"`;
+
+/**
+ * Inserts the record unless the tenant already has live content with this hash, and returns the uuid
+ * that holds the content: the new one, or the existing one. A concurrent upload of the same bytes
+ * waits on the unique index until the first commits, then takes the winner's record.
+ */
+export async function insertUnlessDuplicate(em: EntityManager, file: NewFileRecord): Promise<string> {
+  const tenant = tenantOf(em);
+  const values = [file.uuid, tenant, file.originalName, file.type.mimeType, file.type.extension, file.size, file.hash, file.storage, file.usedByUuid ?? null];
+  // A winner soft-deleted between our conflict and our lookup frees the hash again: try once more.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [inserted] = await run<{ uuid: string }>(em, insertSql(file.usedByUuid !== undefined), values);
+    if (inserted) return inserted.uuid;
+    const [existing] = await run<{ uuid: string }>(em, 'select "uuid" from "files" where "tenant_uuid" = ? and "hash" = ? and "deleted_at" is null', [tenant, file.hash]);
+    if (existing) return existing.uuid;
+  }
+  throw new Error(`could not store or find the file with hash ${file.hash}`);
+}
+
+/**
+ * Marks a live, unused PDF as held by `holderUuid` in one conditional UPDATE: of concurrent takers
+ * exactly one gets the row. Taking a file its holder already holds is a no-op that succeeds.
+ */
+export async function markUsed(em: EntityManager, fileUuid: string, holderUuid: string): Promise<boolean> {
+  const rows = await run(
+    em,
+    `update "files" set "used_at" = coalesce("used_at", clock_timestamp()), "used_by_uuid" = ?, "updated_at" = clock_timestamp()
+     where "uuid" = ? and "tenant_uuid" = ? and "deleted_at" is null and "mime_type" = 'application/pdf'
+       and ("used_at" is null or "used_by_uuid" = ?)
+     returning "uuid"`,
+    [holderUuid, fileUuid, tenantOf(em), holderUuid],
+  );
+  return rows.length === 1;
+}
+
+/** Frees a file; with `holderUuid`, only when that holder has it. */
+export async function markUnused(em: EntityManager, fileUuid: string, holderUuid?: string): Promise<boolean> {
+  const rows = await run(
+    em,
+    `update "files" set "used_at" = null, "used_by_uuid" = null, "updated_at" = clock_timestamp()
+     where "uuid" = ? and "tenant_uuid" = ? and "used_at" is not null ${holderUuid ? 'and "used_by_uuid" = ?' : ''}
+     returning "uuid"`,
+    holderUuid ? [fileUuid, tenantOf(em), holderUuid] : [fileUuid, tenantOf(em)],
+  );
+  return rows.length === 1;
+}

@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config.js';
+import type { Orm } from '../db/orm.js';
+import type { BlobStorage } from './storage/blob-storage.js';
+import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
+import { PostgresBlobStorage } from './storage/postgres-storage.js';
+
+export interface FileSettings {
+  publicBaseUrl: string;
+  maxFileBytes: number;
+  maxFiles: number;
+}
+
+/** What the files domain needs from its service's configuration: limits, URLs and storage drivers. */
+export interface FileRuntime {
+  settings: FileSettings;
+  /** The driver new content goes to (FILE_STORAGE). */
+  storage: BlobStorage;
+  /** The driver a stored file names; both stay readable whichever one is configured. */
+  driver(name: string): BlobStorage;
+}
+
+/**
+ * One runtime per ORM instance (keyed by its Configuration, which every fork and transaction of it
+ * shares), so services keep the `(em, ...)` signatures the other domains call with, and two
+ * services in one process (tests) keep their own limits and storage.
+ */
+const runtimes = new WeakMap<object, FileRuntime>();
+
+export function attachFileRuntime(orm: Orm, config: Config): FileRuntime {
+  const drivers = { postgres: new PostgresBlobStorage(), filesystem: new FilesystemBlobStorage(config.filesDir) };
+  const runtime: FileRuntime = {
+    settings: { publicBaseUrl: config.publicBaseUrl, maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles },
+    storage: drivers[config.fileStorage],
+    driver(name) {
+      const driver = drivers[name as keyof typeof drivers];
+      if (!driver) throw new Error(`unknown file storage driver "${name}"`);
+      return driver;
+    },
+  };
+  runtimes.set(orm.config, runtime);
+  return runtime;
+}
+
+export function fileRuntime(em: EntityManager): FileRuntime {
+  const runtime = runtimes.get(em.config);
+  if (!runtime) throw new Error('files are not configured for this ORM: attachFileRuntime() runs at startup (src/app.ts)');
+  return runtime;
+}
+
+export function downloadUrl(settings: FileSettings, uuid: string): string {
+  return `${settings.publicBaseUrl}/api/v1/files/${uuid}/download`;
+}

@@ -1,0 +1,46 @@
+import { type Opt } from '@mikro-orm/core';
+import { Entity, Index, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+
+/**
+ * An uploaded (or server-generated) document: PDF, PNG or SVG. Content lives in blob storage under
+ * the file's uuid; `hash` (SHA-256 of the content) deduplicates per tenant among live files.
+ */
+@ObjectType('File')
+@Entity({ tableName: 'files' })
+@Unique({ name: 'files_tenant_hash_live_unique', properties: ['tenant', 'hash'], where: '"deleted_at" is null' })
+@Index({ name: 'files_tenant_used_at_index', properties: ['tenant', 'usedAt'] })
+export class StoredFile extends TenantScopedEntity {
+  @Field({ description: 'The name the file was uploaded with (or renamed to).' })
+  @Property({ length: 255 })
+  originalName!: string;
+
+  @Field({ description: 'Detected from the content: application/pdf, image/png or image/svg+xml.' })
+  @Property({ length: 100 })
+  mimeType!: string;
+
+  @Field({ description: 'pdf, png or svg, from the detected type.' })
+  @Property({ length: 10 })
+  extension!: string;
+
+  @Field(() => Int, { description: 'Bytes.' })
+  @Property({ type: 'integer' })
+  size!: number;
+
+  @Field(() => Date, { nullable: true, description: 'Null while available; set while a certificate holds the file.' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  usedAt?: Date | null;
+
+  /** The certificate holding the file (no foreign key: certificates are a later domain). */
+  @Property({ type: 'uuid', nullable: true, hidden: true })
+  usedByUuid?: (string & Opt) | null;
+
+  /** SHA-256 of the content, lowercase hex; the download's ETag. Never exposed in the API. */
+  @Property({ length: 64, hidden: true })
+  hash!: string;
+
+  /** The storage driver holding the content (`postgres` or `filesystem`), so switching drivers keeps old files readable. */
+  @Property({ length: 16, hidden: true })
+  storage!: string;
+}

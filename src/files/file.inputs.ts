@@ -1,0 +1,35 @@
+import { Field, InputType } from 'type-graphql';
+import { ListArgsType } from '../graphql/list-args.js';
+import { MaxChars, NotBlank, Present } from '../graphql/validators.js';
+
+@InputType({ description: 'The metadata to change (PATCH): only the name; content never changes.' })
+export class UpdateFileInput {
+  @Field({ nullable: true })
+  @Present()
+  @NotBlank()
+  @MaxChars(255)
+  originalName?: string;
+}
+
+@InputType({ description: 'Every changeable field of a file (PUT): the name.' })
+export class FileInput extends UpdateFileInput {
+  @Field()
+  declare originalName: string;
+}
+
+@InputType()
+export class FileWhere {
+  @Field(() => Date, { nullable: true, description: '`null` selects files no certificate uses.' })
+  usedAt?: Date | null;
+
+  @Field({ nullable: true })
+  mimeType?: string;
+
+  @Field({ nullable: true })
+  extension?: string;
+
+  @Field({ nullable: true })
+  originalName?: string;
+}
+
+export const FileListArgs = ListArgsType('File', FileWhere, ['original_name', 'mime_type', 'extension', 'size', 'used_at', 'created_at', 'updated_at']);

@@ -1,0 +1,59 @@
+import { type FileUpload, GraphQLUpload } from 'graphql-upload-ts';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
+import type { ListArgs } from '../resources/resource.service.js';
+import { StoredFile } from './file.entity.js';
+import { FileInput, FileListArgs, UpdateFileInput } from './file.inputs.js';
+import { files } from './file.service.js';
+import { downloadUrl, fileRuntime } from './file-runtime.js';
+import { incomingUpload } from './file-upload.js';
+
+const FileConnection = ConnectionType(StoredFile, 'File');
+
+/** Files have no `createFile`: they come in through `uploadFiles`. */
+@Resolver(() => StoredFile)
+export class FileResolver {
+  @Query(() => StoredFile, { name: 'file', description: 'One File of this tenant by uuid.' })
+  one(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<StoredFile> {
+    return files.get(ctx, uuid);
+  }
+
+  @Query(() => FileConnection, { name: 'files', description: 'Files of this tenant, filtered, sorted and paged.' })
+  async many(@Args(() => FileListArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<StoredFile>> {
+    return toConnection(await files.list(ctx, args));
+  }
+
+  @Mutation(() => [StoredFile], {
+    description: 'Stores PDF, PNG or SVG files, all or none; content already stored in this tenant returns its existing File. Send as a GraphQL multipart request.',
+  })
+  uploadFiles(@Arg('files', () => [GraphQLUpload]) uploads: Promise<FileUpload>[], @Ctx() ctx: RequestContext): Promise<StoredFile[]> {
+    const { settings } = fileRuntime(ctx.em);
+    return files.upload(ctx, uploads.map((upload) => incomingUpload(upload, settings)));
+  }
+
+  @Mutation(() => StoredFile, { description: 'Renames (PATCH); content never changes.' })
+  updateFile(@Arg('uuid', () => ID) uuid: string, @Arg('input', () => UpdateFileInput) input: UpdateFileInput, @Ctx() ctx: RequestContext): Promise<StoredFile> {
+    return files.update(ctx, uuid, input);
+  }
+
+  @Mutation(() => StoredFile, { description: 'Replaces the metadata (PUT): the name.' })
+  replaceFile(@Arg('uuid', () => ID) uuid: string, @Arg('input', () => FileInput) input: FileInput, @Ctx() ctx: RequestContext): Promise<StoredFile> {
+    return files.replace(ctx, uuid, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Soft delete; refused (CONFLICT) while a certificate uses the file.' })
+  deleteFile(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return files.delete(ctx, uuid);
+  }
+
+  @Mutation(() => Int, { description: 'Soft-deletes all of them or none: any unknown uuid (BAD_USER_INPUT) or used file (CONFLICT) refuses the batch.' })
+  deleteFiles(@Arg('uuids', () => [ID]) uuids: string[], @Ctx() ctx: RequestContext): Promise<number> {
+    return files.deleteMany(ctx, uuids);
+  }
+
+  @FieldResolver(() => String, { name: 'file', description: 'Absolute download URL; public, no token needed.' })
+  downloadUrl(@Root() file: StoredFile, @Ctx() ctx: RequestContext): string {
+    return downloadUrl(fileRuntime(ctx.em).settings, file.uuid);
+  }
+}

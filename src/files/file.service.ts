@@ -1,0 +1,147 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../context/request-context.js';
+import { requireRelated } from '../db/lookup.js';
+import { TENANT_FILTER } from '../db/tenant-scope.js';
+import { isUuid, uuidv7 } from '../db/uuid.js';
+import { humanize } from '../errors/classify.js';
+import { conflict, invalid } from '../errors/domain-error.js';
+import { ResourceService } from '../resources/resource.service.js';
+import { StoredFile } from './file.entity.js';
+import type { FileInput } from './file.inputs.js';
+import { intake, type IncomingFile } from './file-intake.js';
+import { insertUnlessDuplicate, markUnused, markUsed } from './file-records.js';
+import { fileRuntime, type FileRuntime } from './file-runtime.js';
+import { PDF, PNG, SVG, type FileType } from './file-type.js';
+import { tooManyFiles } from './upload-limits.js';
+
+/** A client's file name as shown and downloaded: no path, no control characters, at most 255 characters. */
+export function displayName(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  return Array.from(base.replace(/[\u0000-\u001f\u007f]/g, '').trim()).slice(0, 255).join('');
+}
+
+interface StoreOptions {
+  maxBytes: number;
+  usedByUuid?: string;
+  /** Refuse content of any other type (server-generated files state what they are). */
+  expected?: FileType;
+}
+
+/**
+ * Streams one file into storage and writes (or finds) its record, inside `em`'s transaction.
+ * `written` collects blob keys so a rollback can clean storage outside the database.
+ */
+async function store(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], options: StoreOptions): Promise<string> {
+  const key = uuidv7();
+  written.push(key);
+  const { hash, size, type } = await intake(file, await runtime.storage.create(em, key), options.maxBytes);
+  if (options.expected && options.expected !== type) throw new Error(`generated content is ${type.mimeType}, not ${options.expected.mimeType}`);
+  const name = displayName(file.filename) || `file.${type.extension}`;
+  const uuid = await insertUnlessDuplicate(em, { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name, usedByUuid: options.usedByUuid });
+  if (uuid !== key) await runtime.storage.remove(em, key);
+  return uuid;
+}
+
+/** Runs `work` in a transaction; when it fails, storage outside the database forgets what it wrote. */
+async function storing<T>(em: EntityManager, work: (tx: EntityManager, written: string[]) => Promise<T>): Promise<T> {
+  const written: string[] = [];
+  try {
+    return await em.transactional((tx) => work(tx, written));
+  } catch (error) {
+    await fileRuntime(em).storage.discard(written).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Files: uploads (typed by content, deduplicated per tenant, all or nothing), metadata edits, use by certificates. */
+export class FileService extends ResourceService<StoredFile, FileInput> {
+  protected readonly entity = StoredFile;
+  protected readonly label = 'File';
+
+  protected async apply(_ctx: RequestContext, row: StoredFile, input: Partial<FileInput>): Promise<void> {
+    if (input.originalName === undefined) return;
+    const name = displayName(input.originalName);
+    if (!name) throw invalid({ originalName: ['The original name field is required.'] });
+    row.originalName = name;
+  }
+
+  /**
+   * Stores every file of one request or none: a file of another type (415) or over the limit (413)
+   * rolls back the others. Content already stored live in the tenant returns its existing record.
+   */
+  async upload(ctx: RequestContext, incoming: Array<() => Promise<IncomingFile>>): Promise<StoredFile[]> {
+    const runtime = fileRuntime(ctx.em);
+    const { maxFiles, maxFileBytes } = runtime.settings;
+    if (incoming.length === 0) throw invalid({ files: ['The files field is required.'] });
+    if (incoming.length > maxFiles) throw tooManyFiles(maxFiles);
+    return storing(ctx.em, async (tx, written) => {
+      const uuids: string[] = [];
+      for (const next of incoming) uuids.push(await store(tx, runtime, await next(), written, { maxBytes: maxFileBytes }));
+      const rows = new Map((await tx.find(StoredFile, { uuid: { $in: uuids } })).map((row) => [row.uuid, row]));
+      return uuids.map((uuid) => rows.get(uuid)!);
+    });
+  }
+
+  /**
+   * Stores bytes the service produced (signed PDFs, transcripts) as a file of the tenant `em` is scoped
+   * to, inside the caller's transaction when there is one. With `usedByUuid` it is born in use.
+   */
+  storeGenerated(em: EntityManager, file: { bytes: Uint8Array; originalName: string; mimeType: string; usedByUuid?: string }): Promise<StoredFile> {
+    const expected = [PDF, PNG, SVG].find((type) => type.mimeType === file.mimeType);
+    if (!expected) throw new Error(`cannot store generated ${file.mimeType}`);
+    return storing(em, async (tx, written) => {
+      const content = { filename: file.originalName, content: [file.bytes] };
+      const uuid = await store(tx, fileRuntime(em), content, written, { maxBytes: Number.POSITIVE_INFINITY, usedByUuid: file.usedByUuid, expected });
+      return tx.findOneOrFail(StoredFile, { uuid });
+    });
+  }
+
+  /**
+   * Attaches an unused live PDF of the tenant to a certificate; of concurrent takers exactly one wins,
+   * the others get a 422 on `fileUuid`. Idempotent for the certificate already holding it.
+   */
+  async take(em: EntityManager, fileUuid: string, certificateUuid: string): Promise<void> {
+    if (isUuid(fileUuid) && (await markUsed(em, fileUuid, certificateUuid))) return this.refreshManaged(em, fileUuid);
+    const file = isUuid(fileUuid) ? await em.findOne(StoredFile, { uuid: fileUuid }, { refresh: true }) : null;
+    if (!file) throw invalid({ fileUuid: ['The selected file uuid is invalid.'] });
+    if (file.mimeType !== PDF.mimeType) throw invalid({ fileUuid: ['The file uuid must be a file of type: pdf.'] });
+    throw invalid({ fileUuid: ['The file uuid has already been used.'] });
+  }
+
+  /** Frees a file again (certificate deleted or revoked); with `certificateUuid`, only if that certificate holds it. */
+  async release(em: EntityManager, fileUuid: string, certificateUuid?: string): Promise<void> {
+    if (await markUnused(em, fileUuid, certificateUuid)) await this.refreshManaged(em, fileUuid);
+  }
+
+  /** 422 on `field` unless it names a live PNG or SVG file of the tenant (badge images). */
+  async requireImage(em: EntityManager, uuid: string, field: string): Promise<StoredFile> {
+    const file = await requireRelated(em, StoredFile, uuid, field);
+    if (file.mimeType !== PNG.mimeType && file.mimeType !== SVG.mimeType) throw invalid({ [field]: [`The ${humanize(field)} must be a file of type: png, svg.`] });
+    return file;
+  }
+
+  /** Deleting is refused while a certificate holds the file; the row lock keeps a concurrent `take` out. */
+  protected async beforeDelete(ctx: RequestContext, rows: StoredFile[]): Promise<void> {
+    const locked = await ctx.em.find(StoredFile, { uuid: { $in: rows.map((row) => row.uuid) } }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const used = locked.find((row) => row.usedAt);
+    if (used) throw conflict(`The file ${used.uuid} is used by certificate ${used.usedByUuid} and cannot be deleted; delete or revoke that certificate first.`);
+  }
+
+  /** Raw updates bypass the identity map: reload a copy this EntityManager already holds. */
+  private async refreshManaged(em: EntityManager, uuid: string): Promise<void> {
+    const managed = em.getUnitOfWork().getById<StoredFile>(StoredFile.name, uuid);
+    if (managed) await em.refresh(managed);
+  }
+}
+
+export const files = new FileService();
+
+/**
+ * The one lookup that crosses tenants: the public download finds a live file by uuid alone,
+ * with the tenant filter explicitly off.
+ */
+export function findFileAcrossTenants(em: EntityManager, uuid: string): Promise<StoredFile | null> {
+  if (!isUuid(uuid)) return Promise.resolve(null);
+  return em.findOne(StoredFile, { uuid }, { filters: { [TENANT_FILTER]: false } });
+}

@@ -1,0 +1,26 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { ConnectionType } from '../graphql/connection.js';
+import { loadOne } from '../graphql/relations.js';
+import { Institution } from '../institutions/institution.entity.js';
+import { ResourceResolver } from '../resources/resource.resolver.js';
+import { Module } from './module.entity.js';
+import { ModuleInput, ModuleListArgs, UpdateModuleInput } from './module.inputs.js';
+import { modules } from './module.service.js';
+
+@Resolver(() => Module)
+export class ModuleResolver extends ResourceResolver({
+  name: 'Module',
+  pluralName: 'Modules',
+  type: Module,
+  connection: ConnectionType(Module, 'Module'),
+  listArgs: ModuleListArgs,
+  input: ModuleInput,
+  updateInput: UpdateModuleInput,
+  service: modules,
+}) {
+  @FieldResolver(() => Institution)
+  institution(@Root() module: Module, @Ctx() ctx: RequestContext): Promise<Institution> {
+    return loadOne(ctx, Institution, module.institution);
+  }
+}

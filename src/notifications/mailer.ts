@@ -1,0 +1,72 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+
+/** One message ready to leave; `id` (the notification's uuid) makes the Message-ID stable across retries. */
+export interface OutgoingMail {
+  id: string;
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  html?: string | null;
+}
+
+/** Where student mail goes: an SMTP server, or `.eml` files when none is configured. */
+export interface Mailer {
+  /** Resolves once the message is accepted; rejects with the reason otherwise. */
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+// Bounded so a silent server cannot hold a delivery (and its lease) for minutes.
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+function domainOf(from: string): string {
+  return /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+}
+
+function compose(mail: OutgoingMail, from: string): SendMailOptions {
+  return {
+    from,
+    to: { name: mail.to.name, address: mail.to.address },
+    subject: mail.subject,
+    text: mail.text,
+    ...(mail.html ? { html: mail.html } : {}),
+    // A receiver can drop a duplicate of an at-least-once redelivery by this header.
+    messageId: `<${mail.id}@${domainOf(from)}>`,
+  };
+}
+
+function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+  return {
+    async send(mail) {
+      await transport.sendMail(compose(mail, from));
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Development without SMTP_URL: each message becomes `DATA_DIR/outbox/<notification uuid>.eml`. */
+function fileMailer(outbox: string, from: string, logger: Logger): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const { message } = await transport.sendMail(compose(mail, from));
+      await mkdir(outbox, { recursive: true });
+      const file = path.join(outbox, `${mail.id}.eml`);
+      // Written aside and renamed, so a reader never sees half a message; a redelivery overwrites it.
+      await writeFile(`${file}.tmp`, message as Buffer);
+      await rename(`${file}.tmp`, file);
+      logger.info({ notification: mail.id, subject: mail.subject, file }, 'notification written to the outbox directory (SMTP_URL not set)');
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger): Mailer {
+  if (config.smtpUrl) return smtpMailer(config.smtpUrl, config.mailFrom);
+  return fileMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
+}

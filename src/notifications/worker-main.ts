@@ -1,0 +1,40 @@
+/**
+ * The notification worker on its own, for deployments whose API processes run with
+ * NOTIFICATION_WORKER=off: `node dist/src/notifications/worker-main.js`. Same configuration and
+ * database as the server; it leaves migrations to the server and refuses to start before they ran.
+ */
+import { loadConfig } from '../config.js';
+import { resolveDatabase } from '../db/database.js';
+import { openOrm, pendingMigrationCount } from '../db/orm.js';
+import { createLogger } from '../logger.js';
+import { startNotificationWorker } from './notification.worker.js';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+const database = await resolveDatabase(config, logger);
+const orm = await openOrm(database.url, { poolMax: 4 });
+
+if ((await pendingMigrationCount(orm)) > 0) {
+  logger.fatal('migrations are pending: start the server once to apply them, then the worker');
+  await orm.close();
+  await database.release();
+  process.exitCode = 1;
+} else {
+  const worker = startNotificationWorker(config, orm, database.url, logger);
+  logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'notification worker running');
+  let stopping: Promise<void> | undefined;
+  const shutdown = (signal: NodeJS.Signals) => {
+    stopping ??= (async () => {
+      logger.info({ signal }, 'notification worker stopping: finishing the delivery in progress');
+      await worker.stop();
+      await orm.close();
+      await database.release();
+      logger.info('notification worker stopped cleanly');
+    })().catch((error) => {
+      logger.error({ err: error }, 'notification worker shutdown failed');
+      process.exitCode = 1;
+    });
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}

@@ -1,0 +1,30 @@
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
+import { Field, ObjectType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { DateScalar } from '../graphql/scalars.js';
+
+/** A certificate recipient, registered per tenant; the email (kept lowercase) is unique among live students. */
+@ObjectType()
+@Entity({ tableName: 'students' })
+@Index({ name: 'students_email_unique', expression: 'create unique index "students_email_unique" on "students" ("tenant_uuid", "email") where "deleted_at" is null' })
+export class Student extends TenantScopedEntity {
+  @Field({ description: 'Full legal name.' })
+  @Property({ length: 255 })
+  name!: string;
+
+  @Field({ description: 'Unique within the tenant; stored and compared lowercase.' })
+  @Property({ length: 255 })
+  email!: string;
+
+  @Field(() => DateScalar)
+  @Property({ type: 'date' })
+  dateOfBirth!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 50, nullable: true })
+  gender?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Preferred name, printed on certificates when set.' })
+  @Property({ length: 255, nullable: true })
+  socialName?: string | null;
+}

@@ -1,0 +1,26 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { Enrollment } from '../enrollments/enrollment.entity.js';
+import { ConnectionType } from '../graphql/connection.js';
+import { ResourceResolver } from '../resources/resource.resolver.js';
+import { Student } from './student.entity.js';
+import { StudentInput, StudentListArgs, UpdateStudentInput } from './student.inputs.js';
+import { students } from './student.service.js';
+
+@Resolver(() => Student)
+export class StudentResolver extends ResourceResolver({
+  name: 'Student',
+  pluralName: 'Students',
+  type: Student,
+  connection: ConnectionType(Student, 'Student'),
+  listArgs: StudentListArgs,
+  input: StudentInput,
+  updateInput: UpdateStudentInput,
+  service: students,
+  replaceable: false,
+}) {
+  @FieldResolver(() => [Enrollment])
+  enrollments(@Root() student: Student, @Ctx() ctx: RequestContext): Promise<Enrollment[]> {
+    return ctx.loaders.manyBy(Enrollment, 'student').load(student.uuid);
+  }
+}

@@ -1,0 +1,52 @@
+import { type Opt, type Ref } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { Institution } from '../institutions/institution.entity.js';
+
+export enum TemplateStatus {
+  active = 'active',
+  inactive = 'inactive',
+}
+registerEnumType(TemplateStatus, { name: 'TemplateStatus' });
+
+/** The visual design certificates of an institution use; at most one per institution is the default. */
+@ObjectType()
+@Entity({ tableName: 'certificate_templates' })
+@Index({
+  name: 'certificate_templates_default_unique',
+  expression: 'create unique index "certificate_templates_default_unique" on "certificate_templates" ("institution_uuid") where "is_default" and "deleted_at" is null',
+})
+export class CertificateTemplate extends TenantScopedEntity {
+  @ManyToOne(() => Institution, { ref: true, index: true })
+  institution!: Ref<Institution>;
+
+  @Field()
+  @Property({ length: 255 })
+  name!: string;
+
+  @Field({ description: 'Version identifier of the design.' })
+  @Property({ length: 50 })
+  version!: string;
+
+  @Field({ description: 'Internal path of the template document.' })
+  @Property({ length: 1024 })
+  path!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 1024, nullable: true })
+  previewImagePath?: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Design-tool configuration, stored as given.' })
+  @Property({ type: 'json', nullable: true })
+  designConfig?: Record<string, unknown> | null;
+
+  @Field(() => Boolean, { description: 'The template certificates of this institution get when none is named.' })
+  @Property({ type: 'boolean' })
+  isDefault: boolean & Opt = false;
+
+  @Field(() => TemplateStatus)
+  @Enum({ items: () => TemplateStatus, nativeEnumName: 'template_status' })
+  status: TemplateStatus & Opt = TemplateStatus.active;
+}
