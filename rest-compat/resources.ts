@@ -65,7 +65,7 @@ export const enrollments: RestResource = {
   fields: ENROLLMENT,
   includes: {
     student: `student { ${STUDENT} }`,
-    course: `course { ${withoutEmbedded(COURSE)} institution { uuid name } }`,
+    course: `course { ${withoutEmbedded(COURSE)} }`,
     cohort: `cohort { ${withoutEmbedded(COHORT)} }`,
   },
 };

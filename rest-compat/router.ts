@@ -8,6 +8,7 @@ import type { Logger } from '../src/logger.js';
 import { renameKeys, toSnake } from './case.js';
 import { executeOperation, OperationError } from './execute.js';
 import { restErrorHandler, sendError } from './http-errors.js';
+import { multipartBody } from './multipart.js';
 import { DomainError } from '../src/errors/domain-error.js';
 import type { RestRoute } from './route.js';
 import { routes } from './routes.js';
@@ -39,7 +40,8 @@ export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config
   router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger));
   const auth = authenticate(orm, config.tokenTtlSeconds);
   const json = express.json({ limit: config.jsonBodyLimit });
-  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, handler(schema, route));
+  const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
+  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, multipart, handler(schema, route));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { renameKeys, toCamel } from './case.js';
+import { fileRoutes } from './file-routes.js';
 import { resourceRoutes } from './resource.js';
 import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
@@ -56,5 +57,6 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     },
     ...courseModuleRoutes(),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
+    ...fileRoutes(schema, publicBaseUrl),
   ];
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { pinoHttp } from 'pino-http';
 import { createRestRouter } from '../rest-compat/router.js';
 import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
@@ -10,6 +11,9 @@ import type { Config } from './config.js';
 import type { RequestContext } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
 import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
+import { fileDownloadRoutes } from './files/file-download.route.js';
+import { attachFileRuntime } from './files/file-runtime.js';
+import { graphqlUploadErrors } from './files/file-upload.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -45,6 +49,7 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   const apollo = createApolloServer(schema, { sandbox: config.env !== 'production' });
   await apollo.start();
 
+  const { settings: uploads } = attachFileRuntime(orm, config);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended'); // where[field]=value, sort[column]=..., includes[relation]=1
@@ -56,10 +61,15 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
+    // GraphQL multipart requests (uploadFiles); Apollo's CSRF prevention still demands a preflight header.
+    // busboy reports its size limit when a file reaches it, so a file of exactly the maximum needs one byte more.
+    graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
+    graphqlUploadErrors(uploads),
     express.json({ limit: config.jsonBodyLimit }),
     expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
     graphqlAuthErrors,
   );
+  app.use('/api/v1', fileDownloadRoutes(orm)); // public: before the REST router authenticates
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

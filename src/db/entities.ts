@@ -5,6 +5,8 @@ import { CourseModule } from '../courses/course-module.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { ModuleGroup } from '../courses/module-group.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
+import { StoredFile } from '../files/file.entity.js';
+import { FileChunk } from '../files/storage/file-chunk.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
 import { Student } from '../students/student.entity.js';
@@ -27,4 +29,6 @@ export const entities = [
   Enrollment,
   CertificateTemplate,
   Notification,
+  StoredFile,
+  FileChunk,
 ];

@@ -1,6 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { Oid } from './cms-oids.js';
-import { contextTag, decodeOid, decodeString, readDer } from './der.js';
+import { contextTag, decodeOid, decodeString, decodeTime, readDer } from './der.js';
 
 /** What the service records about a signing certificate. */
 export interface CertificateSummary {
@@ -12,11 +12,12 @@ export interface CertificateSummary {
 }
 
 export function describeCertificate(der: Buffer): CertificateSummary {
-  const x509 = new X509Certificate(der);
+  const notAfter = decodeTime(certificateIdentity(der).validity.children[1]);
+  if (!notAfter) throw new Error('certificate validity unreadable');
   return {
-    certificatePem: x509.toString(),
+    certificatePem: new X509Certificate(der).toString(),
     fingerprintSha256: fingerprintSha256(der),
-    notAfter: x509.validToDate,
+    notAfter,
     commonName: commonName(der),
   };
 }
@@ -25,13 +26,14 @@ export function fingerprintSha256(der: Buffer): string {
   return createHash('sha256').update(der).digest('hex');
 }
 
-/** Issuer, serial number and subject of a certificate, as raw DER. */
+/** Parts of a certificate's TBSCertificate, as DER elements. */
 export function certificateIdentity(der: Buffer) {
   const tbs = readDer(der).children[0];
   const offset = tbs.children[0].tag === contextTag(0) ? 1 : 0;
   return {
     serial: tbs.children[offset].raw,
     issuer: tbs.children[offset + 2].raw,
+    validity: tbs.children[offset + 3],
     subject: tbs.children[offset + 4],
   };
 }

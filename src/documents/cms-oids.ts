@@ -6,6 +6,7 @@ export const Oid = {
   messageDigest: '1.2.840.113549.1.9.4',
   signingTime: '1.2.840.113549.1.9.5',
   rsaEncryption: '1.2.840.113549.1.1.1',
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
   commonName: '2.5.4.3',
 } as const;
 

@@ -27,7 +27,7 @@ export function buildDetachedSignature(input: DetachedSignatureInput): Buffer {
     issuerAndSerialNumber(input.certificate),
     sha256,
     tlv(contextTag(0), ...attributes),
-    sequence(oid(Oid.rsaEncryption), derNull()),
+    signatureAlgorithm(input.privateKey),
     octetString(signature),
   );
   const signedData = sequence(
@@ -47,6 +47,12 @@ function signedAttributes(digest: Buffer, signingTime: Date): Buffer[] {
     sequence(oid(Oid.signingTime), set(time(signingTime))),
     sequence(oid(Oid.messageDigest), set(octetString(digest))),
   ].sort(Buffer.compare);
+}
+
+function signatureAlgorithm(privateKey: KeyObject): Buffer {
+  return privateKey.asymmetricKeyType === 'ec'
+    ? sequence(oid(Oid.ecdsaWithSha256))
+    : sequence(oid(Oid.rsaEncryption), derNull());
 }
 
 function issuerAndSerialNumber(certificate: Buffer): Buffer {

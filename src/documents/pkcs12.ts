@@ -10,6 +10,7 @@ export interface SigningKeyMaterial {
 }
 
 const { oids } = forge.pki;
+const SUPPORTED_KEY_TYPES = new Set(['rsa', 'ec']);
 
 /** Bundles a key and its certificate; AES-256 so OpenSSL 3 reads it without the legacy provider. */
 export function writePkcs12(privateKeyPem: string, certificate: forge.pki.Certificate, passphrase: string): Buffer {
@@ -18,7 +19,7 @@ export function writePkcs12(privateKeyPem: string, certificate: forge.pki.Certif
     algorithm: 'aes256',
     generateLocalKeyId: true,
   });
-  return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
+  return der(asn1);
 }
 
 /** Opens a PKCS#12 bundle; slow (forge decrypts in JavaScript), so callers cache the result. */
@@ -28,19 +29,32 @@ export function readPkcs12(p12: Uint8Array, passphrase: string): SigningKeyMater
     .flatMap((bagType) => bundle.getBags({ bagType })[bagType] ?? [])
     .at(0);
   if (!keyBag) throw new DocumentError('IDENTITY_INCOMPLETE', 'The PKCS#12 bundle holds no private key.');
-  if (!keyBag.key) {
-    throw new DocumentError('IDENTITY_UNSUPPORTED', 'Only RSA signing keys are supported in PKCS#12 bundles.');
-  }
-  const privateKey = createPrivateKey(forge.pki.privateKeyToPem(keyBag.key));
-  const certificates = (bundle.getBags({ bagType: oids.certBag })[oids.certBag] ?? []).flatMap((bag) =>
-    bag.cert ? [Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes(), 'binary')] : [],
+  const privateKey = nodeKey(keyBag);
+  // forge parses RSA only; other keys and certificates come back as raw ASN.1, which Node reads.
+  const certificates = (bundle.getBags({ bagType: oids.certBag })[oids.certBag] ?? []).map((bag) =>
+    der(bag.cert ? forge.pki.certificateToAsn1(bag.cert) : bag.asn1),
   );
   const publicKey = createPublicKey(privateKey);
-  const certificate = certificates.find((der) => new X509Certificate(der).publicKey.equals(publicKey));
+  const certificate = certificates.find((cert) => new X509Certificate(cert).publicKey.equals(publicKey));
   if (!certificate) {
     throw new DocumentError('IDENTITY_INCOMPLETE', 'The PKCS#12 bundle holds no certificate for its private key.');
   }
-  return { privateKey, certificate, chain: certificates.filter((der) => der !== certificate) };
+  return { privateKey, certificate, chain: certificates.filter((cert) => cert !== certificate) };
+}
+
+function nodeKey(bag: forge.pkcs12.Bag): KeyObject {
+  let key: KeyObject | undefined;
+  try {
+    key = bag.key
+      ? createPrivateKey(forge.pki.privateKeyToPem(bag.key))
+      : createPrivateKey({ key: der(bag.asn1), format: 'der', type: 'pkcs8' });
+  } catch {
+    key = undefined;
+  }
+  if (!key?.asymmetricKeyType || !SUPPORTED_KEY_TYPES.has(key.asymmetricKeyType)) {
+    throw new DocumentError('IDENTITY_UNSUPPORTED', 'Only RSA and EC signing keys are supported.');
+  }
+  return key;
 }
 
 function decrypt(p12: Uint8Array, passphrase: string): forge.pkcs12.Pkcs12Pfx {
@@ -56,4 +70,8 @@ function decrypt(p12: Uint8Array, passphrase: string): forge.pkcs12.Pkcs12Pfx {
       cause: error,
     });
   }
+}
+
+function der(asn1: forge.asn1.Asn1): Buffer {
+  return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
 }

@@ -1,4 +1,4 @@
-import { EncryptedPDFError, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { DocumentError } from './document-error.js';
 
 /** Where a signed file points back to: its certificate and the page that verifies it. */
@@ -14,16 +14,23 @@ const VERIFICATION_URL = PDFName.of('VerificationUrl');
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocument> {
   let document: PDFDocument;
   try {
-    // updateMetadata: false keeps the author's Producer/Creator/dates instead of pdf-lib's.
-    document = await PDFDocument.load(bytes, { updateMetadata: false });
+    // updateMetadata: false keeps the author's Producer/Creator/dates instead of pdf-lib's. Encryption
+    // is checked below: pdf-lib's own EncryptedPDFError does not survive instanceof (ES5 build).
+    document = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
   } catch (error) {
-    if (error instanceof EncryptedPDFError) {
-      throw new DocumentError('PDF_ENCRYPTED', 'The PDF is encrypted; upload it without a password.', { cause: error });
-    }
+    if (declaresEncryption(bytes)) throw encrypted(error);
     throw new DocumentError('PDF_UNREADABLE', 'The file cannot be read as a PDF.', { cause: error });
   }
+  if (document.isEncrypted) throw encrypted();
   if (pageCount(document) === 0) throw new DocumentError('PDF_WITHOUT_PAGES', 'The PDF has no pages.');
   return document;
+}
+
+const encrypted = (cause?: unknown) =>
+  new DocumentError('PDF_ENCRYPTED', 'The PDF is encrypted; upload it without a password.', { cause });
+
+function declaresEncryption(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).lastIndexOf('/Encrypt') >= 0;
 }
 
 function pageCount(document: PDFDocument): number {

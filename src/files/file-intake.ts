@@ -6,7 +6,7 @@ import { fileTooLarge, unsupportedType } from './upload-limits.js';
 /** A file on its way in: its client-given name and its content, read once. */
 export interface IncomingFile {
   filename: string;
-  content: AsyncIterable<Uint8Array>;
+  content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 }
 
 export interface Intake {

@@ -130,7 +130,7 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
 
   /** Raw updates bypass the identity map: reload a copy this EntityManager already holds. */
   private async refreshManaged(em: EntityManager, uuid: string): Promise<void> {
-    const managed = em.getUnitOfWork().getById<StoredFile>(StoredFile.name, uuid);
+    const managed = em.getUnitOfWork().getById(StoredFile, uuid);
     if (managed) await em.refresh(managed);
   }
 }

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Max, Min } from 'class-validator';
+import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
 
 export enum SortOrder {
@@ -24,6 +24,7 @@ export class PageInfo {
 @ArgsType()
 export class PageArgs {
   @Field(() => Int, { nullable: true, description: `Page size, 1-${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.` })
+  @IsOptional()
   @Min(1, { message: 'The first field must be at least 1.' })
   @Max(MAX_PAGE_SIZE, { message: `The first field may not be greater than ${MAX_PAGE_SIZE}.` })
   first?: number;

@@ -2,6 +2,7 @@ import { CohortResolver } from '../courses/cohort.resolver.js';
 import { CourseModuleResolver, CourseResolver } from '../courses/course.resolver.js';
 import { ModuleGroupResolver } from '../courses/module-group.resolver.js';
 import { EnrollmentResolver } from '../enrollments/enrollment.resolver.js';
+import { FileResolver } from '../files/file.resolver.js';
 import { InstitutionResolver } from '../institutions/institution.resolver.js';
 import { ModuleResolver } from '../modules/module.resolver.js';
 import { StudentResolver } from '../students/student.resolver.js';
@@ -20,4 +21,5 @@ export const resolvers = [
   StudentResolver,
   EnrollmentResolver,
   CertificateTemplateResolver,
+  FileResolver,
 ] as const;

@@ -9,7 +9,8 @@ export function createSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: [...resolvers],
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-    validate: { forbidUnknownValues: false, validationError: { target: false, value: false } },
+    // Every optional input field says how it treats null (Nullable or Present), so nothing is skipped implicitly.
+    validate: { forbidUnknownValues: false, skipMissingProperties: false, validationError: { target: false, value: false } },
     emitSchemaFile: false,
   });
 }

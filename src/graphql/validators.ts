@@ -1,16 +1,24 @@
-import { IsEmail, IsOptional, IsUrl, Matches, Max, MaxLength, Min, ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
+import { IsOptional, isEmail, isURL, matches, max, maxLength, min, ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
 import { humanize } from '../errors/classify.js';
 
-/** class-validator rules with the messages a Laravel API gives, so both styles read the same. */
+/**
+ * Input rules with the messages a Laravel API gives, so both styles read the same. Each rule judges
+ * values only; absent and null are the business of `Present` / `Nullable`, so a field reports one
+ * message for one mistake.
+ */
 const label = (args: ValidationArguments) => humanize(args.property);
 
-export const MaxChars = (max: number) => MaxLength(max, { message: (args) => `The ${label(args)} may not be greater than ${max} characters.` });
-export const AtLeast = (min: number) => Min(min, { message: (args) => `The ${label(args)} must be at least ${min}.` });
-export const AtMost = (max: number) => Max(max, { message: (args) => `The ${label(args)} may not be greater than ${max}.` });
-export const Email = () => IsEmail({}, { message: (args) => `The ${label(args)} must be a valid email address.` });
-export const Url = () => IsUrl({ require_protocol: true }, { message: (args) => `The ${label(args)} must be a valid URL.` });
-export const NotBlank = () => Matches(/\S/, { message: (args) => `The ${label(args)} field is required.` });
-export const Slug = () => Matches(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { message: (args) => `The ${label(args)} may only contain lowercase letters, numbers and single hyphens.` });
+function rule(name: string, check: (value: unknown) => boolean, message: (field: string) => string): PropertyDecorator {
+  return ValidateBy({ name, validator: { validate: (value) => value == null || check(value), defaultMessage: (args) => message(label(args!)) } });
+}
+
+export const MaxChars = (limit: number) => rule('maxChars', (v) => maxLength(v, limit), (f) => `The ${f} may not be greater than ${limit} characters.`);
+export const AtLeast = (floor: number) => rule('atLeast', (v) => min(v, floor), (f) => `The ${f} must be at least ${floor}.`);
+export const AtMost = (ceiling: number) => rule('atMost', (v) => max(v, ceiling), (f) => `The ${f} may not be greater than ${ceiling}.`);
+export const Email = () => rule('email', (v) => isEmail(v), (f) => `The ${f} must be a valid email address.`);
+export const Url = () => rule('url', (v) => isURL(v as string, { require_protocol: true }), (f) => `The ${f} must be a valid URL.`);
+export const NotBlank = () => rule('notBlank', (v) => matches(v as string, /\S/), (f) => `The ${f} field is required.`);
+export const Slug = () => rule('slug', (v) => matches(v as string, /^[a-z0-9]+(?:-[a-z0-9]+)*$/), (f) => `The ${f} may only contain lowercase letters, numbers and single hyphens.`);
 
 /**
  * For PATCH inputs: an absent field skips validation, an explicit null is refused (the column has

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../context/request-context.js';
 import { invalid } from '../errors/domain-error.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
-import { isUuid } from '../db/uuid.js';
+import { files } from '../files/file.service.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';
 
@@ -22,9 +22,7 @@ export class InstitutionService extends ResourceService<Institution, Institution
   };
 
   protected async apply(ctx: RequestContext, row: Institution, input: Partial<InstitutionInput>): Promise<void> {
-    if (input.badgeImageUuid != null && !isUuid(input.badgeImageUuid)) {
-      throw invalid({ badgeImageUuid: ['The selected badge image uuid is invalid.'] });
-    }
+    if (input.badgeImageUuid != null) await files.requireImage(ctx.em, input.badgeImageUuid, 'badgeImageUuid');
     assignPresent(row, input, SCALARS);
     if (row.isBadgesEnabled && !row.badgeImageUuid) {
       throw invalid({ badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] });

@@ -1,0 +1,97 @@
+import busboy from 'busboy';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { type FileUpload, Upload, WriteStream } from 'graphql-upload-ts';
+import { DomainError } from '../src/errors/domain-error.js';
+import { fileTooLarge, tooManyFiles } from '../src/files/upload-limits.js';
+
+export interface MultipartLimits {
+  maxFileBytes: number;
+  maxFiles: number;
+  /** Bytes of one text field. */
+  maxFieldBytes: number;
+}
+
+const MAX_FIELDS = 100;
+
+/** `files[]` and `files[0]` collect into `files`, as PHP/Laravel read form fields. */
+function collect(body: Record<string, unknown>, field: string, value: unknown): void {
+  const match = /^(.*?)\[\d*\]$/.exec(field);
+  if (!match) {
+    body[field] = value;
+    return;
+  }
+  const name = match[1]!;
+  const list = Array.isArray(body[name]) ? (body[name] as unknown[]) : (body[name] = []);
+  (list as unknown[]).push(value);
+}
+
+/** The `Upload` scalar's value for one file part: content spools to a temporary file as it arrives, never to memory. */
+function uploadOf(field: string, filename: string, mimetype: string, encoding: string, capacitor: WriteStream): Upload {
+  const upload = new Upload();
+  const file: FileUpload = { fieldName: field, filename, mimetype, encoding, capacitor, createReadStream: (options) => capacitor.createReadStream(options) };
+  upload.resolve(file);
+  return upload;
+}
+
+/**
+ * Body parser for `multipart/form-data` (the REST twin of graphql-upload-ts on /graphql): text fields
+ * become `req.body` entries and file parts graphql-upload-ts `Upload`s, so a route passes them as
+ * `Upload` variables to its GraphQL operation. Limits answer 413 and keep nothing; the temporary
+ * files go when the response ends.
+ */
+export function multipartBody(limits: MultipartLimits): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!req.is('multipart/form-data')) return next();
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        // busboy reports `limit` when a file reaches the size, so a file of exactly the maximum needs one byte more.
+        limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: limits.maxFieldBytes },
+      });
+    } catch {
+      return next(new DomainError('BAD_REQUEST', 'The multipart body could not be read.'));
+    }
+    const body: Record<string, unknown> = {};
+    const capacitors: WriteStream[] = [];
+    let settled = false;
+    res.once('close', () => capacitors.forEach((capacitor) => capacitor.release()));
+
+    const fail = (error: DomainError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      parser.destroy();
+      capacitors.forEach((capacitor) => capacitor.destroy());
+      // Read the rest of the body away so the client, still sending, gets to read the answer.
+      req.resume();
+      next(error);
+    };
+
+    parser.on('file', (field, stream, { filename, mimeType, encoding }) => {
+      if (settled) return stream.resume();
+      const capacitor = new WriteStream();
+      capacitors.push(capacitor);
+      capacitor.on('error', () => stream.resume());
+      stream.on('error', () => fail(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
+      stream.on('limit', () => fail(fileTooLarge(limits.maxFileBytes)));
+      stream.pipe(capacitor);
+      collect(body, field, uploadOf(field, filename ?? '', mimeType, encoding, capacitor));
+    });
+    parser.on('field', (field, value, { valueTruncated }) => {
+      if (valueTruncated) fail(new DomainError('PAYLOAD_TOO_LARGE', `The ${field} field is too large.`));
+      else collect(body, field, value);
+    });
+    parser.on('filesLimit', () => fail(tooManyFiles(limits.maxFiles)));
+    parser.on('fieldsLimit', () => fail(new DomainError('PAYLOAD_TOO_LARGE', `No more than ${MAX_FIELDS} form fields are accepted.`)));
+    parser.on('error', () => fail(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      req.body = body;
+      next();
+    });
+    req.pipe(parser);
+  };
+}

@@ -1,0 +1,16 @@
+/** The document layer of certificates: signing identities, PDF signing and inspection, transcripts. */
+export { DocumentError, type DocumentErrorReason } from './document-error.js';
+export {
+  createSigningIdentity,
+  loadSigningIdentity,
+  type SigningIdentity,
+  type SigningIdentityBundle,
+  type SigningIdentityMetadata,
+  type SigningIdentityOptions,
+} from './signing-identity.js';
+export { prepareSigner, PreparedSigner } from './prepared-signer.js';
+export { signPdf, type SignatureDetails } from './pdf-signer.js';
+export { inspectSignedPdf, type SignatureInspection } from './signature-inspector.js';
+export type { CredentialReference } from './source-pdf.js';
+export { renderTranscript } from './transcript.js';
+export type { TranscriptData, TranscriptModule, TranscriptModuleGroup } from './transcript-content.js';

@@ -1,0 +1,497 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { scopeToTenant } from '../src/db/tenant-scope.js';
+import { files } from '../src/files/file.service.js';
+import { detectFileType } from '../src/files/file-type.js';
+import { pdfBytes, pngBytes, sha256, svgBytes, upload, uploadForm, type Part } from './support/files.js';
+import { PUBLIC_BASE_URL, signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+
+let service: TestService;
+let acme: ApiClient;
+let globex: ApiClient;
+
+beforeAll(async () => {
+  service = await startTestService();
+  [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
+});
+afterAll(() => service.stop());
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+async function sql<T = Record<string, any>>(target: TestService, query: string, params: unknown[] = []): Promise<T[]> {
+  return target.orm.em.getConnection().execute(query, params);
+}
+
+async function rowsWithHash(target: TestService, bytes: Uint8Array): Promise<number> {
+  const [row] = await sql(target, 'select count(*)::int as n from files where hash = ?', [sha256(bytes)]);
+  return row!.n;
+}
+
+/** Chunks whose file record does not exist: what a rolled-back or deduplicated upload must not leave. */
+async function orphanChunks(target: TestService): Promise<number> {
+  const [row] = await sql(target, 'select count(*)::int as n from file_chunks c where not exists (select 1 from files f where f.uuid = c.file_uuid)');
+  return row!.n;
+}
+
+async function tenantEm(target: TestService, identifier: string) {
+  const [tenant] = await sql<{ uuid: string }>(target, 'select uuid from tenants where identifier = ?', [identifier]);
+  return scopeToTenant(target.orm.em.fork(), tenant!.uuid);
+}
+
+async function uploaded(api: ApiClient, parts: Part[]) {
+  const response = await upload(api, parts);
+  expect(response.status).toBe(201);
+  return response.body.data as Record<string, any>[];
+}
+
+/** A GraphQL multipart request (jaydenseric spec): `operations`, `map`, then one part per file. */
+function graphqlUpload(api: ApiClient, parts: Part[], headers: Record<string, string> = { 'apollo-require-preflight': 'true' }) {
+  const form = new FormData();
+  form.append('operations', JSON.stringify({
+    query: 'mutation($files: [Upload!]!) { uploadFiles(files: $files) { uuid originalName mimeType extension size usedAt file } }',
+    variables: { files: parts.map(() => null) },
+  }));
+  form.append('map', JSON.stringify(Object.fromEntries(parts.map((_, index) => [String(index), [`variables.files.${index}`]]))));
+  parts.forEach(([content, filename], index) => form.append(String(index), new Blob([new Uint8Array(content)]), filename));
+  return fetch(`${api.baseUrl}/graphql`, { method: 'POST', headers: api.headers(headers), body: form });
+}
+
+describe('uploading over REST', () => {
+  it('stores several files from one multipart request and answers 201 with every file object', async () => {
+    const [pdf, png, svg] = [pdfBytes(), pngBytes(), svgBytes()];
+    const response = await upload(acme, [[pdf, 'Diploma.pdf'], [png, 'seal.png'], [svg, 'badge.svg']]);
+    expect(response.status).toBe(201);
+    const data = response.body.data;
+    expect(data).toHaveLength(3);
+    expect(data[0]).toEqual({
+      uuid: expect.stringMatching(UUID),
+      original_name: 'Diploma.pdf',
+      mime_type: 'application/pdf',
+      extension: 'pdf',
+      size: pdf.length,
+      used_at: null,
+      file: `${PUBLIC_BASE_URL}/api/v1/files/${data[0].uuid}/download`,
+      created_at: expect.stringMatching(TIMESTAMP),
+      updated_at: expect.stringMatching(TIMESTAMP),
+    });
+    expect(data.slice(1).map((file: any) => [file.original_name, file.mime_type, file.extension, file.size])).toEqual([
+      ['seal.png', 'image/png', 'png', png.length],
+      ['badge.svg', 'image/svg+xml', 'svg', svg.length],
+    ]);
+    const fetched = await acme.rest('GET', `/files/${data[1].uuid}`);
+    expect(fetched.body).toEqual({ data: data[1] });
+  });
+
+  it('returns the existing record for content the tenant already has, without a duplicate', async () => {
+    const pdf = pdfBytes();
+    const [first] = await uploaded(acme, [[pdf, 'first.pdf']]);
+    const [again, sameRequest] = await uploaded(acme, [[pdf, 'renamed copy.pdf'], [pdf, 'third.pdf']]);
+    expect(again).toEqual(first);
+    expect(sameRequest.uuid).toBe(first!.uuid);
+    expect(await rowsWithHash(service, pdf)).toBe(1);
+    expect(await orphanChunks(service)).toBe(0);
+  });
+
+  it('ends 8 concurrent uploads of the same bytes with exactly one record, returned to all of them', async () => {
+    const pdf = pdfBytes(randomUUID(), 3 * 1024 * 1024);
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, index) => upload(acme, [[pdf, `race-${index}.pdf`]])));
+    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(201));
+    const uuids = new Set(responses.map((response) => response.body.data[0].uuid));
+    expect(uuids.size).toBe(1);
+    expect(await rowsWithHash(service, pdf)).toBe(1);
+    const [chunks] = await sql(service, 'select count(*)::int as n, sum(length(data))::int as bytes from file_chunks where file_uuid = ?', [[...uuids][0]]);
+    expect(chunks!.bytes).toBe(pdf.length);
+    expect(await orphanChunks(service)).toBe(0);
+  });
+
+  it('never deduplicates across tenants: the same bytes make one record in each', async () => {
+    const png = pngBytes();
+    const [mine] = await uploaded(acme, [[png, 'a.png']]);
+    const [theirs] = await uploaded(globex, [[png, 'b.png']]);
+    expect(theirs!.uuid).not.toBe(mine!.uuid);
+    expect(await rowsWithHash(service, png)).toBe(2);
+    expect((await globex.rest('GET', `/files/${theirs!.uuid}`)).body.data.original_name).toBe('b.png');
+  });
+
+  it('keeps only the base name of a client path', async () => {
+    const [file] = await uploaded(acme, [[pdfBytes(), 'C:\\fakepath\\Relatório final.pdf']]);
+    expect(file!.original_name).toBe('Relatório final.pdf');
+    const renamed = await acme.rest('PATCH', `/files/${file!.uuid}`, { original_name: '../etc/\u0007passwd.pdf' });
+    expect(renamed.body.data.original_name).toBe('passwd.pdf');
+  });
+
+  it('answers 415 for content that is not PDF, PNG or SVG, whatever the name says, and keeps nothing of the request', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+    const refused = await upload(acme, [[jpeg, 'photo.pdf']]);
+    expect(refused.status).toBe(415);
+    expect(refused.body).toEqual({ message: 'The file "photo.pdf" must be a file of type: pdf, png, svg.' });
+
+    const text = await upload(acme, [[Buffer.from('just some text, no svg here'), 'notes.svg']]);
+    expect([text.status, text.body.message]).toEqual([415, 'The file "notes.svg" must be a file of type: pdf, png, svg.']);
+
+    const pdf = pdfBytes();
+    const mixed = await upload(acme, [[pdf, 'fine.pdf'], [jpeg, 'photo.jpg']]);
+    expect(mixed.status).toBe(415);
+    expect(await rowsWithHash(service, pdf)).toBe(0);
+    expect(await orphanChunks(service)).toBe(0);
+  });
+
+  it('answers 422 when no file part is sent', async () => {
+    const response = await acme.rest('POST', '/files', { files: [] });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ message: 'The files field is required.', errors: { files: ['The files field is required.'] } });
+  });
+
+  it('stores a 20 MiB file (the default limit) intact', async () => {
+    const big = pdfBytes(randomUUID(), 20 * 1024 * 1024);
+    big.fill(0x61, 64, big.length - 64); // not one repeated byte: a shifted chunk would change the hash
+    for (let at = 64; at < big.length - 64; at += 4093) big[at] = at & 0xff;
+    const [file] = await uploaded(acme, [[big, 'big.pdf']]);
+    expect(file!.size).toBe(big.length);
+    const download = await fetch(file!.file.replace(PUBLIC_BASE_URL, service.url));
+    const received = Buffer.from(await download.arrayBuffer());
+    expect(received.length).toBe(big.length);
+    expect(sha256(received)).toBe(sha256(big));
+  });
+});
+
+describe('limits', () => {
+  let small: TestService;
+  let api: ApiClient;
+  beforeAll(async () => {
+    small = await startTestService({ UPLOAD_MAX_FILE_BYTES: '2048', UPLOAD_MAX_FILES: '2' });
+    api = await signIn(small, 'acme');
+  });
+  afterAll(() => small.stop());
+
+  async function nothingStored() {
+    const [row] = await sql(small, 'select (select count(*) from files)::int as files, (select count(*) from file_chunks)::int as chunks');
+    expect(row).toEqual({ files: 0, chunks: 0 });
+  }
+
+  it('answers 413 for a file over the size limit, and keeps none of the request', async () => {
+    const response = await upload(api, [[pdfBytes(), 'ok.pdf'], [pdfBytes(randomUUID(), 2049), 'big.pdf']]);
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ message: 'The file may not be greater than 2 kilobytes.' });
+    await nothingStored();
+    expect((await upload(api, [[pdfBytes(randomUUID(), 2048), 'exact.pdf']])).status).toBe(201);
+    await sql(small, 'truncate files, file_chunks');
+  });
+
+  it('answers 413 for more files than allowed in one request', async () => {
+    const response = await upload(api, [[pdfBytes(), '1.pdf'], [pdfBytes(), '2.pdf'], [pdfBytes(), '3.pdf']]);
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ message: 'No more than 2 files may be uploaded at once.' });
+    await nothingStored();
+  });
+
+  it('applies the same limits to GraphQL uploads', async () => {
+    const tooMany = await graphqlUpload(api, [[pdfBytes(), '1.pdf'], [pdfBytes(), '2.pdf'], [pdfBytes(), '3.pdf']]);
+    expect(tooMany.status).toBe(413);
+    expect(await tooMany.json()).toEqual({ errors: [{ message: 'No more than 2 files may be uploaded at once.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+
+    const tooBig = await graphqlUpload(api, [[pdfBytes(), 'ok.pdf'], [pdfBytes(randomUUID(), 4096), 'big.pdf']]);
+    const body = (await tooBig.json()) as any;
+    expect(body.errors[0]).toMatchObject({ message: 'The file may not be greater than 2 kilobytes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(body.data).toBeNull();
+    await nothingStored();
+  });
+});
+
+describe('downloading', () => {
+  let file: Record<string, any>;
+  const pdf = pdfBytes('download');
+  beforeAll(async () => {
+    [file] = (await uploaded(acme, [[pdf, 'draft.pdf']])) as [Record<string, any>];
+    // Browsers and fetch escape `"` in multipart file names, so the quote arrives through a rename.
+    await acme.rest('PATCH', `/files/${file.uuid}`, { original_name: 'Histórico "final" 100%.pdf' });
+  });
+
+  it('streams the content to anyone, without token or tenant, with type, length, name and ETag', async () => {
+    expect(file.file).toBe(`${PUBLIC_BASE_URL}/api/v1/files/${file.uuid}/download`);
+    const response = await fetch(`${service.url}/api/v1/files/${file.uuid}/download`);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-length')).toBe(String(pdf.length));
+    expect(response.headers.get('etag')).toBe(`"${sha256(pdf)}"`);
+    expect(response.headers.get('content-disposition')).toBe(`inline; filename="Historico _final_ 100_.pdf"; filename*=UTF-8''Hist%C3%B3rico%20%22final%22%20100%25.pdf`);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers 304 without a body when If-None-Match holds the ETag', async () => {
+    const etag = `"${sha256(pdf)}"`;
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const response = await fetch(`${service.url}/api/v1/files/${file.uuid}/download`, { headers: { 'if-none-match': header } });
+      expect([response.status, await response.text(), response.headers.get('etag')]).toEqual([304, '', etag]);
+    }
+    const stale = await fetch(`${service.url}/api/v1/files/${file.uuid}/download`, { headers: { 'if-none-match': '"other"' } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+  });
+
+  it('answers 404 JSON for unknown, malformed and deleted uuids', async () => {
+    for (const uuid of [randomUUID(), 'not-a-uuid']) {
+      const response = await fetch(`${service.url}/api/v1/files/${uuid}/download`);
+      expect([response.status, await response.json()]).toEqual([404, { message: 'File not found.' }]);
+    }
+    const [gone] = await uploaded(acme, [[pdfBytes(), 'gone.pdf']]);
+    expect((await acme.rest('DELETE', `/files/${gone!.uuid}`)).status).toBe(204);
+    const response = await fetch(`${service.url}/api/v1/files/${gone!.uuid}/download`);
+    expect([response.status, await response.json()]).toEqual([404, { message: 'File not found.' }]);
+  });
+
+  it('serves SVG with a sandboxing Content-Security-Policy', async () => {
+    const [svg] = await uploaded(acme, [[svgBytes(), 'badge.svg']]);
+    const response = await fetch(`${service.url}/api/v1/files/${svg!.uuid}/download`);
+    expect(response.headers.get('content-type')).toBe('image/svg+xml');
+    expect(response.headers.get('content-security-policy')).toContain('sandbox');
+    await response.arrayBuffer();
+  });
+});
+
+describe('metadata, lists and deletion', () => {
+  it('PATCH and PUT change the original name only; PUT requires it', async () => {
+    const [file] = await uploaded(acme, [[pdfBytes(), 'draft.pdf']]);
+    const patched = await acme.rest('PATCH', `/files/${file!.uuid}`, { original_name: 'Final.pdf', mime_type: 'image/png', size: 1 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toEqual({ ...file, original_name: 'Final.pdf', updated_at: expect.stringMatching(TIMESTAMP) });
+
+    const missing = await acme.rest('PUT', `/files/${file!.uuid}`, {});
+    expect([missing.status, missing.body.errors]).toEqual([422, { original_name: ['The original name field is required.'] }]);
+    const blank = await acme.rest('PATCH', `/files/${file!.uuid}`, { original_name: '  ' });
+    expect([blank.status, blank.body.errors]).toEqual([422, { original_name: ['The original name field is required.'] }]);
+
+    const replaced = await acme.rest('PUT', `/files/${file!.uuid}`, { original_name: 'Replaced.pdf' });
+    expect(replaced.body.data.original_name).toBe('Replaced.pdf');
+    const download = await fetch(`${service.url}/api/v1/files/${file!.uuid}/download`);
+    expect(download.headers.get('content-disposition')).toContain('filename="Replaced.pdf"');
+    await download.arrayBuffer();
+  });
+
+  it('lists with where[used_at]=null, where[mime_type], sorting and paging', async () => {
+    const lister = await signIn(service, 'file-lister');
+    const [a, b, c] = await uploaded(lister, [[pdfBytes('a', 300), 'a.pdf'], [pngBytes(), 'b.png'], [pdfBytes('c', 200), 'c.pdf']]);
+    await files.take(await tenantEm(service, 'file-lister'), a!.uuid, randomUUID());
+
+    const unused = await lister.rest('GET', '/files?where[used_at]=null&sort[column]=original_name');
+    expect(unused.body.data.map((file: any) => file.original_name)).toEqual(['b.png', 'c.pdf']);
+    const pdfs = await lister.rest('GET', '/files?where[mime_type]=application/pdf&sort[column]=size&sort[order]=desc');
+    expect(pdfs.body.data.map((file: any) => [file.original_name, file.used_at === null])).toEqual([['a.pdf', false], ['c.pdf', true]]);
+    const paged = await lister.rest('GET', '/files?sort[column]=original_name&per_page=2&page=2');
+    expect(paged.body.data.map((file: any) => file.uuid)).toEqual([c!.uuid]);
+    expect(paged.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+
+    const graphql = await lister.graphql('{ files(where: { usedAt: null }, sort: { column: original_name }) { totalCount nodes { uuid file } } }');
+    expect(graphql.body.data.files).toEqual({
+      totalCount: 2,
+      nodes: [b, c].map((file) => ({ uuid: file!.uuid, file: file!.file })),
+    });
+  });
+
+  it('soft-deletes an unused file (204), refuses a used one with 409 naming its certificate, and has no batch destroy', async () => {
+    const [unused, used] = await uploaded(acme, [[pdfBytes(), 'unused.pdf'], [pdfBytes(), 'used.pdf']]);
+    const deleted = await acme.rest('DELETE', `/files/${unused!.uuid}`);
+    expect([deleted.status, deleted.body]).toEqual([204, '']);
+    expect((await acme.rest('GET', `/files/${unused!.uuid}`)).body).toEqual({ message: 'File not found.' });
+    const [row] = await sql(service, 'select deleted_at from files where uuid = ?', [unused!.uuid]);
+    expect(row!.deleted_at).not.toBeNull();
+
+    const certificate = randomUUID();
+    const em = await tenantEm(service, 'acme');
+    await files.take(em, used!.uuid, certificate);
+    const refused = await acme.rest('DELETE', `/files/${used!.uuid}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ message: `The file ${used!.uuid} is used by certificate ${certificate} and cannot be deleted; delete or revoke that certificate first.` });
+    const graphql = await acme.graphql('mutation($uuid: ID!) { deleteFile(uuid: $uuid) }', { uuid: used!.uuid });
+    expect(graphql.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect((await acme.rest('GET', `/files/${used!.uuid}`)).body.data.used_at).toMatch(TIMESTAMP);
+
+    await files.release(em, used!.uuid);
+    expect((await acme.rest('GET', `/files/${used!.uuid}`)).body.data.used_at).toBeNull();
+    expect((await acme.rest('DELETE', `/files/${used!.uuid}`)).status).toBe(204);
+
+    const batch = await acme.rest('DELETE', '/files/batch/destroy', { uuids: [used!.uuid] });
+    expect([batch.status, batch.body]).toEqual([404, { message: 'Not found.' }]);
+  });
+
+  it('uploading content again after its record was deleted creates a new record', async () => {
+    const pdf = pdfBytes();
+    const [first] = await uploaded(acme, [[pdf, 'v1.pdf']]);
+    await acme.rest('DELETE', `/files/${first!.uuid}`);
+    const [second] = await uploaded(acme, [[pdf, 'v2.pdf']]);
+    expect(second!.uuid).not.toBe(first!.uuid);
+    expect(second!.original_name).toBe('v2.pdf');
+  });
+});
+
+describe('use by certificates (take, release, storeGenerated)', () => {
+  it('lets exactly one of concurrent takers have an unused PDF; the others get 422', async () => {
+    const [file] = await uploaded(acme, [[pdfBytes(), 'contested.pdf']]);
+    const attempts = await Promise.allSettled(Array.from({ length: 6 }, async () => files.take(await tenantEm(service, 'acme'), file!.uuid, randomUUID())));
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
+    const failures = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected');
+    expect(failures.map((failure) => [failure.reason.code, failure.reason.fieldErrors])).toEqual(
+      Array(5).fill(['BAD_USER_INPUT', { fileUuid: ['The file uuid has already been used.'] }]),
+    );
+  });
+
+  it('refuses unknown, foreign and non-PDF files, and is idempotent for the holder', async () => {
+    const em = await tenantEm(service, 'acme');
+    await expect(files.take(em, randomUUID(), randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The selected file uuid is invalid.'] } });
+    const [foreign] = await uploaded(globex, [[pdfBytes(), 'theirs.pdf']]);
+    await expect(files.take(em, foreign!.uuid, randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The selected file uuid is invalid.'] } });
+    const [png] = await uploaded(acme, [[pngBytes(), 'image.png']]);
+    await expect(files.take(em, png!.uuid, randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The file uuid must be a file of type: pdf.'] } });
+
+    const [pdf] = await uploaded(acme, [[pdfBytes(), 'mine.pdf']]);
+    const holder = randomUUID();
+    await files.take(em, pdf!.uuid, holder);
+    await files.take(em, pdf!.uuid, holder);
+    await files.release(em, pdf!.uuid, randomUUID()); // not the holder: nothing changes
+    expect((await acme.rest('GET', `/files/${pdf!.uuid}`)).body.data.used_at).toMatch(TIMESTAMP);
+  });
+
+  it('stores generated bytes inside the caller transaction: kept on commit, gone on rollback', async () => {
+    const em = await tenantEm(service, 'acme');
+    const kept = pdfBytes('signed');
+    const stored = await em.transactional((tx) => files.storeGenerated(tx, { bytes: kept, originalName: 'signed.pdf', mimeType: 'application/pdf', usedByUuid: randomUUID() }));
+    expect(stored).toMatchObject({ originalName: 'signed.pdf', mimeType: 'application/pdf', size: kept.length, usedAt: expect.any(Date) });
+    const download = await fetch(`${service.url}/api/v1/files/${stored.uuid}/download`);
+    expect(Buffer.from(await download.arrayBuffer()).equals(kept)).toBe(true);
+
+    const lost = pdfBytes('rolled back');
+    await expect(
+      em.transactional(async (tx) => {
+        await files.storeGenerated(tx, { bytes: lost, originalName: 'lost.pdf', mimeType: 'application/pdf' });
+        throw new Error('issuance failed');
+      }),
+    ).rejects.toThrow('issuance failed');
+    expect(await rowsWithHash(service, lost)).toBe(0);
+    expect(await orphanChunks(service)).toBe(0);
+  });
+});
+
+describe('uploading over GraphQL', () => {
+  it('uploadFiles takes a GraphQL multipart request with the preflight header', async () => {
+    const [pdf, svg] = [pdfBytes(), svgBytes()];
+    const response = await graphqlUpload(acme, [[pdf, 'one.pdf'], [svg, 'two.svg']]);
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as any;
+    expect(data.uploadFiles).toEqual([
+      { uuid: expect.stringMatching(UUID), originalName: 'one.pdf', mimeType: 'application/pdf', extension: 'pdf', size: pdf.length, usedAt: null, file: expect.stringContaining('/download') },
+      { uuid: expect.stringMatching(UUID), originalName: 'two.svg', mimeType: 'image/svg+xml', extension: 'svg', size: svg.length, usedAt: null, file: expect.stringContaining('/download') },
+    ]);
+    const [again] = await uploaded(acme, [[pdf, 'same.pdf']]);
+    expect(again!.uuid).toBe(data.uploadFiles[0].uuid);
+  });
+
+  it('refuses a multipart request without the preflight header (CSRF prevention) and stores nothing', async () => {
+    const pdf = pdfBytes();
+    const response = await graphqlUpload(acme, [[pdf, 'csrf.pdf']], {});
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('Cross-Site Request Forgery');
+    expect(await rowsWithHash(service, pdf)).toBe(0);
+  });
+
+  it('reports unsupported content with UNSUPPORTED_MEDIA_TYPE', async () => {
+    const response = await graphqlUpload(acme, [[Buffer.from('GIF89a........'), 'anim.gif']]);
+    const body = (await response.json()) as any;
+    expect(body.errors[0]).toMatchObject({ message: 'The file "anim.gif" must be a file of type: pdf, png, svg.', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+  });
+
+  it('needs a token like every operation', async () => {
+    const form = uploadForm([[pdfBytes(), 'x.pdf']]);
+    const response = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'apollo-require-preflight': 'true', 'x-tenant': 'acme' }, body: form });
+    expect(response.status).toBe(401);
+    const rest = await fetch(`${service.url}/api/v1/files`, { method: 'POST', headers: { 'x-tenant': 'acme' }, body: uploadForm([[pdfBytes(), 'x.pdf']]) });
+    expect([rest.status, await rest.json()]).toEqual([401, { message: 'Unauthenticated.' }]);
+  });
+});
+
+describe('tenant isolation', () => {
+  it("one tenant's file is a 404 for another on GET, PATCH, PUT and DELETE, and absent from its lists", async () => {
+    const [mine] = await uploaded(acme, [[pdfBytes(), 'acme-only.pdf']]);
+    for (const [method, body] of [['GET'], ['PATCH', { original_name: 'x.pdf' }], ['PUT', { original_name: 'x.pdf' }], ['DELETE']] as const) {
+      const response = await globex.rest(method, `/files/${mine!.uuid}`, body);
+      expect([method, response.status, response.body]).toEqual([method, 404, { message: 'File not found.' }]);
+    }
+    const list = await globex.rest('GET', '/files?per_page=100');
+    expect(list.body.data.map((file: any) => file.uuid)).not.toContain(mine!.uuid);
+    const graphql = await globex.graphql('query($uuid: ID!) { file(uuid: $uuid) { uuid } }', { uuid: mine!.uuid });
+    expect(graphql.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await acme.rest('GET', `/files/${mine!.uuid}`)).body.data.original_name).toBe('acme-only.pdf');
+  });
+});
+
+describe('badge images', () => {
+  it('badge_image_uuid must name a live PNG or SVG file of the tenant', async () => {
+    const [pdf, png] = await uploaded(acme, [[pdfBytes(), 'doc.pdf'], [pngBytes(), 'badge.png']]);
+    const [foreign] = await uploaded(globex, [[svgBytes(), 'theirs.svg']]);
+    const attempt = (badge: string) => acme.rest('POST', '/institutions', { name: 'Badged', country: 'BR', is_badges_enabled: true, badge_image_uuid: badge });
+
+    expect((await attempt(pdf!.uuid)).body.errors).toEqual({ badge_image_uuid: ['The badge image uuid must be a file of type: png, svg.'] });
+    expect((await attempt(foreign!.uuid)).body.errors).toEqual({ badge_image_uuid: ['The selected badge image uuid is invalid.'] });
+    expect((await attempt('nope')).body.errors).toEqual({ badge_image_uuid: ['The selected badge image uuid is invalid.'] });
+    const created = await attempt(png!.uuid);
+    expect([created.status, created.body.data.badge_image_uuid]).toEqual([201, png!.uuid]);
+  });
+});
+
+describe('filesystem storage', () => {
+  let disk: TestService;
+  let api: ApiClient;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'files-test-'));
+    disk = await startTestService({ FILE_STORAGE: 'filesystem', DATA_DIR: dataDir });
+    api = await signIn(disk, 'acme');
+  });
+  afterAll(async () => {
+    await disk.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const blobs = async () => (await readdir(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+
+  it('keeps content in files under DATA_DIR, served by the same download route', async () => {
+    const pdf = pdfBytes(randomUUID(), 700 * 1024);
+    const [file] = await uploaded(api, [[pdf, 'on-disk.pdf']]);
+    expect(await blobs()).toEqual([file!.uuid]);
+    expect(await sql(disk, 'select count(*)::int as n from file_chunks')).toEqual([{ n: 0 }]);
+    const response = await fetch(`${disk.url}/api/v1/files/${file!.uuid}/download`);
+    expect(sha256(Buffer.from(await response.arrayBuffer()))).toBe(sha256(pdf));
+  });
+
+  it('removes what a failed request wrote, and the copy a duplicate upload wrote', async () => {
+    const before = await blobs();
+    expect((await upload(api, [[pdfBytes(), 'a.pdf'], [Buffer.from('plain text'), 'b.txt']])).status).toBe(415);
+    const known = pdfBytes();
+    await uploaded(api, [[known, 'first.pdf']]);
+    await uploaded(api, [[known, 'again.pdf']]);
+    expect((await blobs()).length).toBe(before.length + 1);
+  });
+});
+
+describe('content detection', () => {
+  const svg = (text: string) => detectFileType(Buffer.from(text))?.extension;
+
+  it('recognises SVG after a BOM, XML declaration, comments and a doctype with an internal subset', () => {
+    expect(svg('\uFEFF  <?xml version="1.0"?>\n<!-- made by hand -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" [ <!ENTITY x "y"> ]>\n<svg xmlns="http://www.w3.org/2000/svg"/>')).toBe('svg');
+    expect(svg('<svg>')).toBe('svg');
+    expect(svg('<svgx/>')).toBeUndefined();
+    expect(svg('<html><svg/></html>')).toBeUndefined();
+    expect(svg(`<!-- ${'x'.repeat(2000)} --><svg/>`)).toBeUndefined();
+    expect(svg('')).toBeUndefined();
+  });
+
+  it('recognises PDF and PNG by their magic bytes only', () => {
+    expect(detectFileType(Buffer.from('%PDF-1.4'))?.mimeType).toBe('application/pdf');
+    expect(detectFileType(Buffer.from(' %PDF-1.4'))).toBeUndefined();
+    expect(detectFileType(pngBytes())?.mimeType).toBe('image/png');
+    expect(detectFileType(Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBeUndefined();
+  });
+});
