@@ -62,8 +62,11 @@ export function multipartBody(limits: MultipartLimits): RequestHandler {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      parser.destroy();
-      capacitors.forEach((capacitor) => capacitor.destroy());
+      // Limits are reported from inside busboy's parsing loop, which must not see its parser destroyed under it.
+      setImmediate(() => {
+        parser.destroy();
+        capacitors.forEach((capacitor) => capacitor.destroy());
+      });
       // Read the rest of the body away so the client, still sending, gets to read the answer.
       req.resume();
       next(error);

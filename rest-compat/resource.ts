@@ -36,7 +36,7 @@ export function selection(resource: RestResource, included: Set<string>): string
   let fields = resource.fields;
   for (const relation of included) {
     const full = resource.includes![relation]!;
-    const embedded = new RegExp(`\\b${relation} \\{[^{}]*\\}`);
+    const embedded = new RegExp(`\\b${relation}(?:: \\w+)? \\{[^{}]*\\}`);
     fields = embedded.test(fields) ? fields.replace(embedded, full) : `${fields} ${full}`;
   }
   return fields;

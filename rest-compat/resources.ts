@@ -78,3 +78,22 @@ export const certificateTemplates: RestResource = {
   includes: { institution: `institution { ${INSTITUTION} }` },
   opaqueFields: ['designConfig'],
 };
+
+const FILE = 'uuid originalName mimeType extension size usedAt file createdAt updatedAt';
+const CERTIFICATE = `uuid status issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl
+  institution { uuid name } course { uuid name } student: recipient { uuid name: displayName }
+  cohort { uuid code } enrollment { uuid completionStatus grade } template { uuid name version }
+  files { type uuid } createdAt updatedAt`;
+
+export const certificates: RestResource = {
+  path: '/certificates',
+  name: 'Certificate',
+  pluralName: 'Certificates',
+  fields: CERTIFICATE,
+  includes: {
+    student: `student { ${STUDENT} }`,
+    course: `course { ${withoutEmbedded(COURSE)} }`,
+    institution: `institution { ${INSTITUTION} }`,
+    files: `files { type ${FILE.replace(' usedAt', '').replace(' updatedAt', '')} }`,
+  },
+};

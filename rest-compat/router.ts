@@ -38,7 +38,7 @@ export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config
   const { schema, orm, config, logger } = deps;
   const router = Router();
   router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger));
-  const auth = authenticate(orm, config.tokenTtlSeconds);
+  const auth = authenticate(orm, config);
   const json = express.json({ limit: config.jsonBodyLimit });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, multipart, handler(schema, route));

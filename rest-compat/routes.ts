@@ -15,6 +15,7 @@ const COLLECTIONS = [
   resources.students,
   resources.enrollments,
   resources.certificateTemplates,
+  resources.certificates,
 ];
 
 type Body = Record<string, unknown>;
@@ -47,6 +48,21 @@ const courseModuleRoutes = (): RestRoute[] => [
   },
 ];
 
+const certificateRoutes = (): RestRoute[] => [
+  {
+    method: 'post',
+    path: '/certificates/:uuid/revoke',
+    document: `mutation Revoke($uuid: ID!, $reason: String!) { result: revokeCertificate(uuid: $uuid, reason: $reason) { ${resources.certificates.fields} } }`,
+    variables: (req) => ({ uuid: req.params.uuid, reason: bodyOf(req).reason }),
+  },
+  {
+    method: 'post',
+    path: '/certificates/:uuid/issue',
+    document: `mutation Issue($uuid: ID!) { result: issueCertificate(uuid: $uuid) { ${resources.certificates.fields} } }`,
+    variables: (req) => ({ uuid: req.params.uuid }),
+  },
+];
+
 /** The route table: every REST path this service answers besides the token endpoint. */
 export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] {
   return [
@@ -56,6 +72,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
       document: 'query Viewer { result: viewer { clientId tenant { identifier name } } }',
     },
     ...courseModuleRoutes(),
+    ...certificateRoutes(),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
   ];

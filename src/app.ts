@@ -17,6 +17,7 @@ import { graphqlUploadErrors } from './files/file-upload.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
+import { verificationApi, verificationPages } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
 export interface AppParts {
@@ -57,7 +58,7 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
   app.use(healthRoutes(orm));
 
-  const auth = authenticate(orm, config.tokenTtlSeconds);
+  const auth = authenticate(orm, config);
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
@@ -69,7 +70,10 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
     expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
     graphqlAuthErrors,
   );
-  app.use('/api/v1', fileDownloadRoutes(orm)); // public: before the REST router authenticates
+  // Public, before the REST router authenticates: downloads and verification need no token or tenant.
+  app.use('/api/v1', fileDownloadRoutes(orm));
+  app.use('/api/v1', verificationApi(orm, config));
+  app.use(verificationPages(orm, config));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

@@ -16,6 +16,8 @@ export interface Config {
   /** Whether this process runs the notification worker (NOTIFICATION_WORKER=off when it runs elsewhere). */
   notificationWorker: boolean;
   notificationPollMs: number;
+  /** How often issued certificates past expiry are persisted as expired; 0 turns the sweeper off. */
+  expirySweepMs: number;
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
   tokenTtlSeconds: number;
@@ -63,6 +65,13 @@ function fileSizeLimit(raw: string | undefined): number {
   return bytes;
 }
 
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  // Not echoed: the URL may carry SMTP credentials.
+  if (!/^smtps?:\/\/[^/?#]+/i.test(raw)) throw new ConfigError('SMTP_URL must look like smtp://host:port or smtps://user:pass@host:port');
+  return raw;
+}
+
 function seed(env: NodeJS.ProcessEnv): Config['seed'] {
   const { SEED_TENANT: tenant, SEED_CLIENT_ID: clientId, SEED_CLIENT_SECRET: clientSecret } = env;
   const given = [tenant, clientId, clientSecret].filter(Boolean).length;
@@ -82,10 +91,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     seed: seed(env),
-    smtpUrl: env.SMTP_URL || undefined,
+    smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Credentials <no-reply@localhost>',
     notificationWorker: onOff('NOTIFICATION_WORKER', env.NOTIFICATION_WORKER, true),
     notificationPollMs: integer('NOTIFICATION_POLL_MS', env.NOTIFICATION_POLL_MS, 1000),
+    expirySweepMs: integer('EXPIRY_SWEEP_MS', env.EXPIRY_SWEEP_MS, 60_000),
     notificationLeaseMs: integer('NOTIFICATION_LEASE_MS', env.NOTIFICATION_LEASE_MS, 300_000),
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
+import { startExpirySweeper } from './certificates/expiry-sweeper.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 
@@ -38,8 +39,9 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 }
 
 /**
- * Boot in order: database → migrations → provisioning → app → listen → notification worker.
- * Shutdown: drain HTTP first (so refusing new requests is not delayed), then the worker, ORM, database.
+ * Boot in order: database → migrations → provisioning → app → listen → background jobs (notification
+ * worker, expiry sweeper). Shutdown: drain HTTP first (so refusing new requests is not delayed), then
+ * the background jobs, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger);
@@ -56,6 +58,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
+    const expirySweeper = config.expirySweepMs > 0 ? startExpirySweeper(readyOrm, config.expirySweepMs, logger) : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -63,6 +66,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
         await notificationWorker?.stop();
+        await expirySweeper?.stop();
         await readyOrm.close();
         await database.release();
       },

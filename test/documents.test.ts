@@ -1,7 +1,5 @@
+import { jest } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
-import { P12Signer } from '@signpdf/signer-p12';
-import { SignPdf } from '@signpdf/signpdf';
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 import {
@@ -181,7 +179,10 @@ describe('signing and inspecting PDFs', () => {
     ['text', Buffer.from('this is not a PDF at all')],
     ['a truncated PDF', Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R')],
   ])('refuses %s with a DocumentError', async (_, bytes) => {
+    // pdf-lib narrates each object it fails to parse on the console; the outcome is what matters here.
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const error = await signPdf(bytes, identity, details).catch((caught: unknown) => caught);
+    warn.mockRestore();
     expect(error).toBeInstanceOf(DocumentError);
     expect((error as DocumentError).reason).toMatch(/^PDF_(UNREADABLE|WITHOUT_PAGES)$/);
   });
@@ -196,30 +197,11 @@ describe('signing and inspecting PDFs', () => {
 
   it('measures the cost of one signature (reported, not asserted)', async () => {
     const source = await samplePdf({ objectStreams: true });
-    const signer = prepareSigner(identity);
-    await signPdf(source, signer, details);
+    await signPdf(source, identity, details);
     const started = performance.now();
     for (let i = 0; i < 20; i++) await signPdf(source, identity, details);
     const perSignature = (performance.now() - started) / 20;
-
-    const baseline = await p12SignerMilliseconds(source, 5);
-    console.log(
-      `signPdf: ${perSignature.toFixed(2)} ms per signature over 20 (bundle → cached prepared signer); ` +
-        `@signpdf/signer-p12 for comparison: ${baseline.toFixed(2)} ms`,
-    );
+    console.log(`signPdf: ${perSignature.toFixed(2)} ms per signature over 20 (bundle opened once, then cached)`);
     expect(perSignature).toBeGreaterThan(0);
   });
 });
-
-/** The stock P12Signer re-opens the bundle and signs in JavaScript on every call. */
-async function p12SignerMilliseconds(source: Uint8Array, runs: number): Promise<number> {
-  const signing = new SignPdf();
-  const started = performance.now();
-  for (let i = 0; i < runs; i++) {
-    const document = await PDFDocument.load(source, { updateMetadata: false });
-    pdflibAddPlaceholder({ pdfDoc: document, reason: 'r', contactInfo: '', name: 'n', location: '' });
-    const withPlaceholder = Buffer.from(await document.save());
-    await signing.sign(withPlaceholder, new P12Signer(identity.p12, { passphrase: identity.passphrase }));
-  }
-  return (performance.now() - started) / runs;
-}

@@ -181,6 +181,12 @@ describe('limits', () => {
     await sql(small, 'truncate files, file_chunks');
   });
 
+  it('answers 413 as soon as a large body crosses the limit, while the client is still sending', async () => {
+    const response = await upload(api, [[pdfBytes(randomUUID(), 8 * 1024 * 1024), 'huge.pdf']]);
+    expect([response.status, response.body]).toEqual([413, { message: 'The file may not be greater than 2 kilobytes.' }]);
+    await nothingStored();
+  });
+
   it('answers 413 for more files than allowed in one request', async () => {
     const response = await upload(api, [[pdfBytes(), '1.pdf'], [pdfBytes(), '2.pdf'], [pdfBytes(), '3.pdf']]);
     expect(response.status).toBe(413);
@@ -220,6 +226,9 @@ describe('downloading', () => {
     expect(response.headers.get('etag')).toBe(`"${sha256(pdf)}"`);
     expect(response.headers.get('content-disposition')).toBe(`inline; filename="Historico _final_ 100_.pdf"; filename*=UTF-8''Hist%C3%B3rico%20%22final%22%20100%25.pdf`);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const head = await fetch(`${service.url}/api/v1/files/${file.uuid}/download`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, String(pdf.length), '']);
   });
 
   it('answers 304 without a body when If-None-Match holds the ETag', async () => {

@@ -294,8 +294,13 @@ describe('a server process killed during delivery', () => {
       NOTIFICATION_LEASE_MS: '2000',
     };
     child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
     const exited = new Promise((resolve) => child!.once('exit', resolve));
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 'the child to be ready');
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 'the child to be ready').catch((error) => {
+      throw new Error(`${error.message}; its output:\n${output}`);
+    });
 
     const orm = await openOrm(database.url, { poolMax: 2 });
     let successor: TestService | undefined;
@@ -341,7 +346,9 @@ describe('the standalone worker (NOTIFICATION_WORKER=off on the API processes)',
     try {
       const tenant = await tenantUuid(orm, 'acme');
       const [uuid] = await enqueue(orm, tenant, message('standalone@example.org'));
-      await until(async () => (await load(orm, tenant, uuid))?.status === 'delivered', 'delivery by the standalone worker');
+      await until(async () => (await load(orm, tenant, uuid))?.status === 'delivered', 'delivery by the standalone worker').catch((error) => {
+        throw new Error(`${error.message}; worker output:\n${output}`);
+      });
       expect(header(listener.to('standalone@example.org')[0].raw, 'Message-ID')).toBe(`<${uuid}@localhost>`);
       worker.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -44,20 +44,36 @@ describe('the server process (npm start)', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('on SIGTERM finishes the request in flight, then stops its embedded PostgreSQL and exits 0', async () => {
+  const seed = { SEED_TENANT: 'acme', SEED_CLIENT_ID: 'shutdown-client', SEED_CLIENT_SECRET: 'shutdown-secret-0123456789' };
+
+  /** The built server as `npm start` runs it, in production mode, in its own process group. */
+  async function startServer() {
     const port = await freePort();
-    const seed = { SEED_TENANT: 'acme', SEED_CLIENT_ID: 'shutdown-client', SEED_CLIENT_SECRET: 'shutdown-secret-0123456789' };
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...seed };
+    // As deployed: production mode, and (as systemd's control-group kill and `timeout` do) the signal goes
+    // to the whole process group, so the embedded PostgreSQL receives it at the same moment.
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...seed };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    const exit = exited(child);
-    const base = `http://127.0.0.1:${port}`;
-    await until(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, 'readiness');
-    const postgresPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-    expect(alive(postgresPid)).toBe(true);
+    const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const server = { child, port, output: '', base: `http://127.0.0.1:${port}`, exit: exited(child), postgresPid: 0 };
+    child.stdout!.on('data', (chunk) => (server.output += chunk));
+    child.stderr!.on('data', (chunk) => (server.output += chunk));
+    await until(async () => (await fetch(`${server.base}/readyz`).catch(() => undefined))?.status === 200, 'readiness');
+    server.postgresPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    expect(alive(server.postgresPid)).toBe(true);
+    return server;
+  }
+
+  it('idle, on SIGTERM to its process group stops its embedded PostgreSQL and exits 0', async () => {
+    const server = await startServer();
+    process.kill(-server.child.pid!, 'SIGTERM');
+    expect(await server.exit).toBe(0);
+    expect(server.output).toContain('stopped cleanly');
+    expect(alive(server.postgresPid)).toBe(false);
+  });
+
+  it('on SIGTERM to its process group finishes the request in flight, then stops its embedded PostgreSQL and exits 0', async () => {
+    const server = await startServer();
+    const { child, port, base, exit, postgresPid } = server;
 
     const tokenResponse = await fetch(`${base}/api/v1/oauth/token`, {
       method: 'POST',
@@ -76,8 +92,8 @@ describe('the server process (npm start)', () => {
       `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nX-Tenant: acme\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
-    child.kill('SIGTERM');
-    await until(() => output.includes('shutting down'), 'the shutdown to begin');
+    process.kill(-child.pid!, 'SIGTERM');
+    await until(() => server.output.includes('shutting down'), 'the shutdown to begin');
     const refused = await fetch(`${base}/healthz`).then(() => 'accepted', () => 'refused');
     socket.write(body.slice(5));
     await closed;
@@ -86,7 +102,7 @@ describe('the server process (npm start)', () => {
     expect(reply).toContain('"clientId":"shutdown-client"');
     expect(refused).toBe('refused');
     expect(await exit).toBe(0);
-    expect(output).toContain('stopped cleanly');
+    expect(server.output).toContain('stopped cleanly');
     expect(alive(postgresPid)).toBe(false);
   });
 });

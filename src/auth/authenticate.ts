@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createRequestContext, type RequestContext } from '../context/request-context.js';
+import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
@@ -12,11 +13,11 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
  * and leaves the request's context in `res.locals.context`. Failures are DomainErrors for the
  * transport's error handler.
  */
-export function authenticate(orm: Orm, ttlSeconds: number): RequestHandler {
+export function authenticate(orm: Orm, { tokenTtlSeconds, publicBaseUrl }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl'>): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
-      const principal = token ? await new TokenService(orm.em.fork(), ttlSeconds).principal(token) : null;
+      const principal = token ? await new TokenService(orm.em.fork(), tokenTtlSeconds).principal(token) : null;
       if (!principal) throw new DomainError('UNAUTHENTICATED', 'Unauthenticated.');
       const tenantHeader = req.get('x-tenant')?.trim();
       if (!tenantHeader) throw new DomainError('BAD_REQUEST', 'The X-Tenant header is required.');
@@ -24,7 +25,7 @@ export function authenticate(orm: Orm, ttlSeconds: number): RequestHandler {
         throw new DomainError('FORBIDDEN', 'This token is not valid for the requested tenant.');
       }
       const logger = (req as Request & { log: Logger }).log;
-      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger);
+      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl);
       next();
     } catch (error) {
       next(error);

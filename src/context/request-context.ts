@@ -13,9 +13,11 @@ export interface RequestContext {
   /** A fresh fork whose every query on tenant data is scoped to `tenant`. */
   em: EntityManager;
   loaders: Loaders;
+  /** Origin of the links the service generates (verification pages, downloads). */
+  publicBaseUrl: string;
 }
 
-export function createRequestContext(rootEm: EntityManager, principal: Principal, requestId: string, logger: Logger): RequestContext {
+export function createRequestContext(rootEm: EntityManager, principal: Principal, requestId: string, logger: Logger, publicBaseUrl: string): RequestContext {
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
-  return { requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em) };
+  return { requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em), publicBaseUrl };
 }

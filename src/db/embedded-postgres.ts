@@ -38,15 +38,22 @@ function pidIsAlive(pid: number): boolean {
   }
 }
 
-/** The port of a cluster already running on this data directory, if any (postmaster.pid line 4). */
-async function runningPort(clusterDir: string): Promise<number | undefined> {
-  const pidFile = path.join(clusterDir, 'postmaster.pid');
-  const lines = (await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  const ready = lines[7]?.trim() === 'ready';
-  return pid && port && ready && pidIsAlive(pid) ? port : undefined;
+interface PostmasterState {
+  alive: boolean;
+  /** Set once the postmaster accepts connections (postmaster.pid lines 4 and 8). */
+  readyPort?: number;
 }
+
+/** What postmaster.pid says about a cluster on this data directory: none, starting/stopping, or ready. */
+async function postmaster(clusterDir: string): Promise<PostmasterState> {
+  const lines = (await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const alive = pid > 0 && pidIsAlive(pid);
+  const port = Number(lines[3]);
+  return { alive, readyPort: alive && port && lines[7]?.trim() === 'ready' ? port : undefined };
+}
+
+const START_DEADLINE_MS = 15_000;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -98,11 +105,12 @@ export async function openEmbeddedCluster(dataDir: string, logger: Logger): Prom
   const clusterDir = path.join(dataDir, 'postgres');
   const { value: creds, isNew } = await credentials(dataDir);
 
-  const reusablePort = await runningPort(clusterDir);
-  if (reusablePort) {
-    logger.info({ port: reusablePort }, 'reusing the embedded PostgreSQL already running on this data directory');
-    return { serverUrl: serverUrl(creds, reusablePort), owned: false, stop: async () => {} };
-  }
+  const reuse = (port: number): EmbeddedCluster => {
+    logger.info({ port }, 'reusing the embedded PostgreSQL already running on this data directory');
+    return { serverUrl: serverUrl(creds, port), owned: false, stop: async () => {} };
+  };
+  const existing = await postmaster(clusterDir);
+  if (existing.readyPort) return reuse(existing.readyPort);
 
   const port = await freePort();
   const cluster = new EmbeddedPostgres({
@@ -124,13 +132,17 @@ export async function openEmbeddedCluster(dataDir: string, logger: Logger): Prom
     logger.info({ dir: clusterDir }, 'initialising embedded PostgreSQL (first run)');
     await cluster.initialise();
   }
-  try {
-    await cluster.start();
-  } catch (error) {
-    // Another process may have won the race to start this data directory: use its cluster.
-    const racedPort = await runningPort(clusterDir);
-    if (racedPort) return { serverUrl: serverUrl(creds, racedPort), owned: false, stop: async () => {} };
-    throw new Error(`embedded PostgreSQL failed to start in ${clusterDir}: ${String(error ?? 'exited early')}`);
+  // Another process may hold the directory: a cluster still starting (reuse it once ready), one
+  // still stopping after a restart (start ours once it is gone), or a racing start that won.
+  for (const deadline = Date.now() + START_DEADLINE_MS; ; ) {
+    const state = await postmaster(clusterDir);
+    if (state.readyPort) return reuse(state.readyPort);
+    if (!state.alive) {
+      const started = await cluster.start().then(() => true, () => false);
+      if (started) break;
+    }
+    if (Date.now() > deadline) throw new Error(`embedded PostgreSQL did not start in ${clusterDir} within ${START_DEADLINE_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const url = serverUrl(creds, port);
   await waitUntilAccepting(url);

@@ -1,4 +1,7 @@
 import { AccessToken } from '../auth/access-token.entity.js';
+import { CertificateDocument } from '../certificates/certificate-document.entity.js';
+import { Certificate } from '../certificates/certificate.entity.js';
+import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { OAuthClient } from '../auth/oauth-client.entity.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { CourseModule } from '../courses/course-module.entity.js';
@@ -31,4 +34,7 @@ export const entities = [
   Notification,
   StoredFile,
   FileChunk,
+  Certificate,
+  CertificateDocument,
+  SigningIdentity,
 ];

@@ -64,6 +64,7 @@ function readElement(bytes: Buffer, start: number, depth: number): { element: De
   const children: DerElement[] = [];
   for (let at = offset; constructed && at < end; ) {
     const child = readElement(bytes, at, depth + 1);
+    if (child.end > end) throw new DerError('ASN.1 element overruns its parent');
     children.push(child.element);
     at = child.end;
   }

@@ -24,7 +24,8 @@ const UNSIGNED: SignatureInspection = { signed: false, intact: false, coversWhol
 
 /**
  * Checks the last signature of an uploaded file. Never throws: the public verification page feeds it
- * arbitrary uploads. Trust in the certificate is not judged here, only integrity and identity.
+ * arbitrary uploads. Integrity only: anyone can sign with a self-made certificate, so a caller that
+ * vouches for a file must also compare certificateFingerprintSha256 with the institution's own.
  */
 export async function inspectSignedPdf(pdf: Uint8Array): Promise<SignatureInspection> {
   try {
@@ -68,9 +69,12 @@ function verifySigner(signer: CmsSigner, covered: Buffer[]): { intact: boolean; 
 /** Reads the revision the signature covers, so details appended later cannot pose as signed. */
 async function readSignedRevision(bytes: Buffer, located: LocatedSignature) {
   const [, , start2, length2] = located.byteRange;
+  // Strict parsing: lenient pdf-lib logs every broken object to the console, and uploads to the
+  // public verification page can be anything.
   const document = await PDFDocument.load(bytes.subarray(0, start2 + length2), {
     ignoreEncryption: true,
     updateMetadata: false,
+    throwOnInvalidObject: true,
   }).catch(() => undefined);
   if (!document) return {};
   const { credentialUuid } = safely(() => readCredentialReference(document)) ?? {};

@@ -29,8 +29,12 @@ export async function renderTranscript(data: TranscriptData): Promise<Uint8Array
   const typeface: Typeface = { regular, bold, supported: new Set(regular.getCharacterSet()) };
 
   const sections = transcriptSections(data);
-  const blocks = [...headerBlocks(typeface, data), moduleTableHeader(typeface), ...tableBlocks(typeface, sections)];
-  blocks.push(...summaryBlocks(typeface, data));
+  const blocks = [
+    ...headerBlocks(typeface, data),
+    moduleTableHeader(typeface),
+    ...tableBlocks(typeface, sections),
+    ...summaryBlocks(typeface, data),
+  ];
   const footer = footerLines(typeface, data);
   const bodyBottom = MARGIN + footer.length * FOOTER_LINE + 16;
   const pages = paginate(blocks, moduleTableHeader(typeface), PAGE_HEIGHT - MARGIN, bodyBottom);
@@ -40,7 +44,7 @@ export async function renderTranscript(data: TranscriptData): Promise<Uint8Array
     for (const { block, top } of placed) block.draw(page, top);
     drawFooter(page, typeface, footer, `Page ${index + 1} of ${pages.length}`);
   });
-  describe(document, data);
+  writeDocumentInfo(document, data);
   return document.save();
 }
 
@@ -64,7 +68,8 @@ function tableBlocks(typeface: Typeface, sections: TranscriptSection[]): Block[]
   const blocks: Block[] = [];
   for (const section of sections) {
     const rows = section.modules.map((module) => moduleRow(typeface, module));
-    blocks.push({ ...paragraph(typeface, section.title, { font: typeface.bold, size: 10.5 }, 20), inTable: true, keepWithNext: rows[0]?.height });
+    const heading = paragraph(typeface, section.title, { font: typeface.bold, size: 10.5 }, 20);
+    blocks.push({ ...heading, inTable: true, keepWithNext: rows[0]?.height });
     blocks.push(...rows, amountsRow(typeface, 'Subtotal', section.workload, section.credits, false));
   }
   const modules = sections.flatMap((section) => section.modules);
@@ -149,7 +154,9 @@ function labelled(typeface: Typeface, pairs: Array<[string, string | undefined]>
         height: lines.length * 14 + 2,
         draw(page, top) {
           drawText(page, label, { x: MARGIN, baseline: top - 11 }, labelStyle);
-          lines.forEach((line, i) => drawText(page, line, { x: MARGIN + LABEL_WIDTH, baseline: top - 11 - i * 14 }, valueStyle));
+          lines.forEach((line, i) =>
+            drawText(page, line, { x: MARGIN + LABEL_WIDTH, baseline: top - 11 - i * 14 }, valueStyle),
+          );
         },
       };
     });
@@ -169,7 +176,8 @@ const spacer = (height: number): Block => ({ height, draw: () => undefined });
 function footerLines(typeface: Typeface, data: TranscriptData): string[] {
   const style = { font: typeface.regular, size: 8 };
   const identity = printable(typeface, `Certificate ${data.certificate.uuid}`);
-  return [identity, ...wrap(printable(typeface, `Verify at ${data.certificate.verificationUrl}`), style, RIGHT - MARGIN)];
+  const verification = printable(typeface, `Verify at ${data.certificate.verificationUrl}`);
+  return [identity, ...wrap(verification, style, RIGHT - MARGIN)];
 }
 
 function drawFooter(page: PDFPage, typeface: Typeface, lines: string[], pageLabel: string): void {
@@ -180,7 +188,7 @@ function drawFooter(page: PDFPage, typeface: Typeface, lines: string[], pageLabe
   drawText(page, pageLabel, { x: RIGHT, baseline: top - FOOTER_LINE + 2, alignRight: true }, style);
 }
 
-function describe(document: PDFDocument, data: TranscriptData): void {
+function writeDocumentInfo(document: PDFDocument, data: TranscriptData): void {
   document.setTitle(`Academic transcript: ${data.student.name}`);
   document.setAuthor(data.institutionName);
   document.setCreator('credential-service');
@@ -188,5 +196,6 @@ function describe(document: PDFDocument, data: TranscriptData): void {
   document.setLanguage('en');
   document.setCreationDate(data.certificate.issuedAt);
   document.setModificationDate(data.certificate.issuedAt);
-  stampCredential(document, { credentialUuid: data.certificate.uuid, verificationUrl: data.certificate.verificationUrl });
+  const { uuid, verificationUrl } = data.certificate;
+  stampCredential(document, { credentialUuid: uuid, verificationUrl });
 }

@@ -3,8 +3,7 @@ import { type Request, type Response, Router } from 'express';
 import type { Orm } from '../db/orm.js';
 import { notFound } from '../errors/domain-error.js';
 import type { StoredFile } from './file.entity.js';
-import { findFileAcrossTenants } from './file.service.js';
-import { fileRuntime } from './file-runtime.js';
+import { files, findFileAcrossTenants } from './file.service.js';
 import { SVG } from './file-type.js';
 
 /** RFC 6266 with RFC 5987 `filename*` for the real name and a plain ASCII `filename` for old clients. */
@@ -49,7 +48,7 @@ async function download(orm: Orm, req: Request, res: Response): Promise<void> {
     res.status(304).end();
     return;
   }
-  const content = await fileRuntime(em).driver(file.storage).open(em, file.uuid);
+  const content = await files.open(em, file);
   res.status(200).set({ 'Content-Type': file.mimeType, 'Content-Length': String(file.size), 'Content-Disposition': contentDisposition(file.originalName) });
   if (req.method === 'HEAD') {
     content.destroy();

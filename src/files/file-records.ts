@@ -1,11 +1,8 @@
+// The statements on `files` that must be single conditional SQL statements to be race-free (dedup
+// insert, take, release). Every one names the tenant explicitly: raw SQL bypasses the ORM's filters.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER } from '../db/tenant-scope.js';
 import type { FileType } from './file-type.js';
-
-/**
- * The statements on `files` that must be single conditional SQL statements to be race-free
- * (dedup insert, take, release). Every one names the tenant explicitly: raw SQL bypasses the filters.
- */
 
 export function tenantOf(em: EntityManager): string {
   const tenant = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;

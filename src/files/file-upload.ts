@@ -39,7 +39,7 @@ export function incomingUpload(upload: Promise<FileUpload>, settings: FileSettin
   return async () => {
     try {
       const file = await upload;
-      return { filename: file.filename, content: translated(file.createReadStream({ highWaterMark: 512 * 1024 }), settings) };
+      return { filename: file.filename, content: translated(file.createReadStream({ highWaterMark: 256 * 1024 }), settings) };
     } catch (error) {
       throw uploadFailure(error, settings);
     }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../context/request-context.js';
@@ -112,6 +113,11 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
   /** Frees a file again (certificate deleted or revoked); with `certificateUuid`, only if that certificate holds it. */
   async release(em: EntityManager, fileUuid: string, certificateUuid?: string): Promise<void> {
     if (await markUnused(em, fileUuid, certificateUuid)) await this.refreshManaged(em, fileUuid);
+  }
+
+  /** The stored content of a file, streamed from whichever driver holds it. */
+  open(em: EntityManager, file: StoredFile): Promise<Readable> {
+    return fileRuntime(em).driver(file.storage).open(em, file.uuid);
   }
 
   /** 422 on `field` unless it names a live PNG or SVG file of the tenant (badge images). */

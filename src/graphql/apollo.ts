@@ -35,6 +35,8 @@ export function createApolloServer(schema: GraphQLSchema, options: { sandbox: bo
     csrfPrevention: true,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // The service's shutdown owns SIGINT/SIGTERM and stops Apollo in order; Apollo's own handlers would race it.
+    stopOnTerminationSignals: false,
     formatError,
     plugins: [
       logInternalErrors,

@@ -1,3 +1,4 @@
+import { CertificateResolver } from '../certificates/certificate.resolver.js';
 import { CohortResolver } from '../courses/cohort.resolver.js';
 import { CourseModuleResolver, CourseResolver } from '../courses/course.resolver.js';
 import { ModuleGroupResolver } from '../courses/module-group.resolver.js';
@@ -22,4 +23,5 @@ export const resolvers = [
   EnrollmentResolver,
   CertificateTemplateResolver,
   FileResolver,
+  CertificateResolver,
 ] as const;

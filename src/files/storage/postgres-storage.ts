@@ -22,9 +22,10 @@ function transaction(em: EntityManager): Executor {
   return trx;
 }
 
+/** Fills one reused chunk-sized buffer and inserts it when full: no per-chunk allocation on our side. */
 class ChunkWriter implements BlobWriter {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private filled = 0;
   private seq = 0;
 
   constructor(
@@ -32,26 +33,24 @@ class ChunkWriter implements BlobWriter {
     private readonly key: string,
   ) {}
 
-  async write(chunk: Buffer): Promise<void> {
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
-    while (this.pendingBytes >= CHUNK_BYTES) {
-      const all = Buffer.concat(this.pending, this.pendingBytes);
-      await this.insert(all.subarray(0, CHUNK_BYTES));
-      const rest = all.subarray(CHUNK_BYTES);
-      this.pending = rest.length ? [rest] : [];
-      this.pendingBytes = rest.length;
+  async write(data: Buffer): Promise<void> {
+    for (let at = 0; at < data.length; ) {
+      const copied = data.copy(this.chunk, this.filled, at);
+      this.filled += copied;
+      at += copied;
+      if (this.filled === CHUNK_BYTES) await this.insert();
     }
   }
 
   async close(): Promise<void> {
-    if (this.pendingBytes > 0) await this.insert(Buffer.concat(this.pending, this.pendingBytes));
-    this.pending = [];
-    this.pendingBytes = 0;
+    if (this.filled > 0) await this.insert();
   }
 
-  private async insert(data: Buffer): Promise<void> {
+  /** The driver has serialised the parameter once the statement completes, so the buffer is free again. */
+  private async insert(): Promise<void> {
+    const data = this.chunk.subarray(0, this.filled);
     await this.db.executeQuery(CompiledQuery.raw('insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)', [this.key, this.seq++, data]));
+    this.filled = 0;
   }
 }
 

@@ -1,0 +1,60 @@
+/**
+ * CPU time actually spent, per side: this process's main thread (the servers under test; the load
+ * generator runs on its own thread) and the embedded PostgreSQL. On a shared 2-core machine
+ * throughput moves with everyone else's load, CPU time per request much less.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const TICK_MS = 10; // Linux reports /proc CPU times in USER_HZ = 100 ticks a second
+
+export interface CpuSample {
+  serverMs: number;
+  postgresMs?: number;
+}
+
+interface ProcStat {
+  ppid: number;
+  ownMs: number;
+  reapedMs: number;
+}
+
+async function procStat(pid: number | string): Promise<ProcStat | undefined> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (!text) return undefined;
+  // Fields after the parenthesised command name: state ppid ... utime(11) stime(12) cutime(13) cstime(14).
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+  return { ppid: fields[1]!, ownMs: (fields[11]! + fields[12]!) * TICK_MS, reapedMs: (fields[13]! + fields[14]!) * TICK_MS };
+}
+
+/** The postmaster and its backends; a backend that exited is counted in the postmaster's reaped time. */
+async function postgresCpuMs(postmasterPid: number): Promise<number | undefined> {
+  const postmaster = await procStat(postmasterPid);
+  if (!postmaster) return undefined;
+  let total = postmaster.ownMs + postmaster.reapedMs;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await procStat(entry);
+    if (stat?.ppid === postmasterPid) total += stat.ownMs;
+  }
+  return total;
+}
+
+/** The postmaster's pid from the cluster's postmaster.pid, when the cluster is local to this machine. */
+export async function postmasterPid(clusterDir: string): Promise<number | undefined> {
+  const text = await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '');
+  const pid = Number(text.split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+export async function cpuSample(postgresPid: number | undefined): Promise<CpuSample> {
+  const { user, system } = process.threadCpuUsage();
+  return { serverMs: (user + system) / 1000, postgresMs: postgresPid ? await postgresCpuMs(postgresPid) : undefined };
+}
+
+/** CPU µs per request on each side between two samples. */
+export function perRequest(before: CpuSample, after: CpuSample, requests: number): { serverUs: number; postgresUs?: number } {
+  const per = (ms: number) => (requests > 0 ? (1000 * ms) / requests : 0);
+  const postgres = before.postgresMs !== undefined && after.postgresMs !== undefined ? per(after.postgresMs - before.postgresMs) : undefined;
+  return { serverUs: per(after.serverMs - before.serverMs), postgresUs: postgres };
+}

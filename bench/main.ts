@@ -1,0 +1,87 @@
+/**
+ * `npm run bench [-- auth lists upload]`: prints figures, asserts nothing. Exits non-zero only when
+ * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
+ * BENCH_CONNECTIONS (16), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
+ * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list queries), DATABASE_URL (use that server).
+ */
+import os from 'node:os';
+import type { BenchEnv, Row } from './support.js';
+
+const SECTIONS = ['auth', 'lists', 'upload'] as const;
+type Section = (typeof SECTIONS)[number];
+
+function selectedSections(): Section[] {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((arg) => !SECTIONS.includes(arg as Section));
+  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
+  return args.length > 0 ? (args as Section[]) : [...SECTIONS];
+}
+
+const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' ');
+
+function printHeader(sections: Section[], settings: string): void {
+  const cpus = os.cpus();
+  console.log('credential-service benchmarks');
+  console.log(`  node ${process.version}, ${cpus.length} CPU(s) (${cpus[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.arch()}`);
+  console.log(`  NODE_ENV=${process.env.NODE_ENV}, PostgreSQL: ${process.env.DATABASE_URL ? "DATABASE_URL's server" : 'embedded, temp dir'}`);
+  console.log(`  ${settings}; sections: ${sections.join(', ')}`);
+  console.log(`  load average ${loadAverage()} (other processes on this machine skew absolute figures; compare rows of one table)`);
+}
+
+async function runUpload(): Promise<void> {
+  // A variable specifier: another helper owns upload.ts, and this file must build without it.
+  const specifier = './upload.js';
+  let module: { runUploadBench?: () => Promise<unknown> };
+  try {
+    module = await import(specifier);
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !message?.includes(specifier.slice(2))) throw error;
+    console.log('\nupload: skipped, bench/upload.ts is not there yet');
+    return;
+  }
+  if (!module.runUploadBench) return void console.log('\nupload: skipped, bench/upload.ts exports no runUploadBench()');
+  console.log('\nupload');
+  await module.runUploadBench();
+}
+
+/** The sections that need the shared service run against one environment, opened once. */
+async function runServiceSections(sections: Section[]): Promise<Row[]> {
+  const { openBenchEnv } = await import('./support.js');
+  const env: BenchEnv = await openBenchEnv();
+  // An interrupted run still stops its PostgreSQL and removes the temp dir.
+  const interrupted = () => void env.stop().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  const rows: Row[] = [];
+  try {
+    if (sections.includes('auth')) rows.push(...(await (await import('./auth.js')).runAuthBench(env)));
+    if (sections.includes('lists')) rows.push(...(await (await import('./lists.js')).runListsBench(env)));
+  } finally {
+    process.off('SIGINT', interrupted);
+    await env.stop();
+  }
+  return rows;
+}
+
+async function main(): Promise<number> {
+  // graphql-js and Express read NODE_ENV when they load, so it is set before any of them is imported.
+  process.env.NODE_ENV ??= 'production';
+  const sections = selectedSections();
+  const { settings, failed } = await import('./support.js');
+  printHeader(sections, settings());
+  const started = performance.now();
+  const rows = sections.some((section) => section !== 'upload') ? await runServiceSections(sections) : [];
+  if (sections.includes('upload')) await runUpload();
+  const broken = failed(rows);
+  for (const row of broken) console.error(`ERROR: "${row.name}" had ${row.non2xx} non-2xx responses and ${row.errors} errors/timeouts`);
+  console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()}`);
+  return broken.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,225 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import type { Express } from 'express';
+import pg from 'pg';
+import { ClientService } from '../src/auth/client.service.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openEmbeddedCluster, type EmbeddedCluster } from '../src/db/embedded-postgres.js';
+import type { Orm } from '../src/db/orm.js';
+import { createLogger, type Logger } from '../src/logger.js';
+import { startService } from '../src/service.js';
+import { TenantService } from '../src/tenants/tenant.service.js';
+import { cpuSample, perRequest, postmasterPid } from './cpu.js';
+import { profiled, shouldProfile } from './profile.js';
+
+export const TENANT = 'bench';
+const SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 1);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
+
+/** The real service on a fresh database, with one tenant, its client and a live token. */
+export interface BenchEnv {
+  url: string;
+  databaseUrl: string;
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  tenant: { identifier: string; uuid: string };
+  credentials: { clientId: string; clientSecret: string };
+  token: string;
+  /** The headers of an authenticated call. */
+  auth: Record<string, string>;
+  /** The embedded cluster's postmaster, whose CPU time the tables report; unknown for DATABASE_URL. */
+  postgresPid?: number;
+  /** `work`'s result and the SQL statements the service ran meanwhile. */
+  withStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+  stop(): Promise<void>;
+}
+
+export interface Row {
+  name: string;
+  rps: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** CPU µs a request on this process's main thread (the servers) and in PostgreSQL. */
+  serverUs: number;
+  postgresUs?: number;
+}
+
+export interface Target {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export function settings(): string {
+  return `${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections`;
+}
+
+async function adminQuery(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** DATABASE_URL's server when set, else a throwaway embedded cluster in a temp dir. */
+async function openServer(logger: Logger): Promise<{ serverUrl: string; postgresPid?: number; release(): Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = '';
+    return { serverUrl: url.toString().replace(/\/$/, ''), release: async () => {} };
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'credential-service-bench-'));
+  await chmod(dataDir, 0o755); // as root, the cluster runs as `postgres`, which must reach its directory
+  let cluster: EmbeddedCluster | undefined;
+  try {
+    cluster = await openEmbeddedCluster(dataDir, logger);
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    serverUrl: cluster.serverUrl,
+    postgresPid: await postmasterPid(path.join(dataDir, 'postgres')),
+    async release() {
+      await cluster.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function fetchToken(url: string, credentials: BenchEnv['credentials']): Promise<string> {
+  const response = await fetch(`${url}/api/v1/oauth/token`, { method: 'POST', ...tokenRequest(credentials) });
+  if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export function tokenRequest({ clientId, clientSecret }: BenchEnv['credentials']): { headers: Record<string, string>; body: string } {
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString();
+  return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
+}
+
+export async function openBenchEnv(): Promise<BenchEnv> {
+  const logger = createLogger('silent');
+  const server = await openServer(logger);
+  const database = `cs_bench_${process.pid}_${Date.now()}`;
+  await adminQuery(server.serverUrl, `create database ${database}`);
+  const databaseUrl = `${server.serverUrl}/${database}`;
+  const dropAll = async () => {
+    await adminQuery(server.serverUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
+    await server.release();
+  };
+  try {
+    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off' });
+    let captured: string[] | undefined;
+    const service = await startService(config, logger, { onQuery: (sql) => captured?.push(sql) });
+    const em = service.orm.em.fork();
+    const tenant = await new TenantService(em).ensure(TENANT);
+    const credentials = await new ClientService(em).create(TENANT);
+    const token = await fetchToken(service.url, credentials);
+    return {
+      url: service.url,
+      databaseUrl,
+      config,
+      orm: service.orm,
+      logger,
+      tenant: { identifier: TENANT, uuid: tenant.uuid },
+      postgresPid: server.postgresPid,
+      credentials,
+      token,
+      auth: { authorization: `Bearer ${token}`, 'x-tenant': TENANT, accept: 'application/json' },
+      async withStatements(work) {
+        captured = [];
+        try {
+          const result = await work();
+          return { result, statements: captured };
+        } finally {
+          captured = undefined;
+        }
+      },
+      async stop() {
+        await service.stop();
+        await dropAll();
+      },
+    };
+  } catch (error) {
+    await dropAll();
+    throw error;
+  }
+}
+
+/** An Express app of the bench itself on a loopback port; resolves with its base URL and a closer. */
+export async function listenLocal(app: Express): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// The load generator runs on a worker thread: in the server's own event loop it would steal the
+// very CPU time being measured.
+function fire(target: Target, duration: number): Promise<Result> {
+  return autocannon({ ...target, method: target.method ?? 'GET', connections: CONNECTIONS, duration, workers: 1, timeout: 30 });
+}
+
+/** Warm up, then load `target` for the configured duration (CPU-profiled when BENCH_PROFILE names it). */
+export async function measure(env: BenchEnv, name: string, target: Target): Promise<Row> {
+  await fire(target, WARMUP_SECONDS);
+  const run = () => fire(target, SECONDS);
+  const before = await cpuSample(env.postgresPid);
+  const result = shouldProfile(name) ? await profiled(name, run) : await run();
+  const cpu = perRequest(before, await cpuSample(env.postgresPid), result.requests.total);
+  return {
+    ...cpu,
+    name,
+    rps: result.requests.average,
+    mean: result.latency.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** One table: each row's figures and its throughput as a multiple of the baseline row's. */
+export function printTable(title: string, rows: Row[], baseline: Row): void {
+  console.log(`\n${title} (latency percentiles have autocannon's 1 ms resolution)`);
+  console.table(
+    rows.map((row) => ({
+      case: row.name,
+      'req/s': Math.round(row.rps),
+      'mean ms': Number(row.mean.toFixed(2)),
+      'p50 ms': row.p50,
+      'p99 ms': row.p99,
+      'non-2xx': row.non2xx,
+      errors: row.errors,
+      'server CPU µs/req': Math.round(row.serverUs),
+      'PG CPU µs/req': row.postgresUs === undefined ? '-' : Math.round(row.postgresUs),
+      'x baseline': (row.rps / baseline.rps).toFixed(2),
+    })),
+  );
+}
+
+export function failed(rows: Row[]): Row[] {
+  return rows.filter((row) => row.non2xx > 0 || row.errors > 0 || row.rps === 0);
+}

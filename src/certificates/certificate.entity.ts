@@ -1,0 +1,100 @@
+import { type Opt, type Ref } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Cohort } from '../courses/cohort.entity.js';
+import { Course } from '../courses/course.entity.js';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { Enrollment } from '../enrollments/enrollment.entity.js';
+import { StoredFile } from '../files/file.entity.js';
+import { Institution } from '../institutions/institution.entity.js';
+import { Student } from '../students/student.entity.js';
+import { CertificateTemplate } from '../templates/certificate-template.entity.js';
+
+export enum CertificateStatus {
+  draft = 'draft',
+  issued = 'issued',
+  revoked = 'revoked',
+  expired = 'expired',
+}
+registerEnumType(CertificateStatus, { name: 'CertificateStatus' });
+
+/**
+ * A student's credential for a course, issued by an institution. Drafts change freely; issuance
+ * freezes the recipient snapshot, signs the uploaded PDF and a generated transcript; issued ones
+ * only move to revoked or expired.
+ */
+@ObjectType()
+@Entity({ tableName: 'certificates' })
+@Index({
+  name: 'certificates_source_file_unique',
+  expression: `create unique index "certificates_source_file_unique" on "certificates" ("source_file_uuid") where "deleted_at" is null and "status" <> 'revoked'`,
+})
+@Index({ name: 'certificates_expiry_index', expression: `create index "certificates_expiry_index" on "certificates" ("expires_at") where "status" = 'issued'` })
+export class Certificate extends TenantScopedEntity {
+  @ManyToOne(() => Institution, { ref: true, index: true })
+  institution!: Ref<Institution>;
+
+  @ManyToOne(() => Course, { ref: true, index: true })
+  course!: Ref<Course>;
+
+  @ManyToOne(() => Student, { ref: true, index: true })
+  student!: Ref<Student>;
+
+  @ManyToOne(() => Cohort, { ref: true, nullable: true, index: true })
+  cohort?: Ref<Cohort> | null;
+
+  @ManyToOne(() => Enrollment, { ref: true, nullable: true, index: true })
+  enrollment?: Ref<Enrollment> | null;
+
+  @ManyToOne(() => CertificateTemplate, { ref: true, nullable: true, index: true })
+  template?: Ref<CertificateTemplate> | null;
+
+  /** The uploaded PDF this certificate was made from. */
+  @ManyToOne(() => StoredFile, { ref: true, index: true })
+  sourceFile!: Ref<StoredFile>;
+
+  /** As stored; `expired` is also derived for issued certificates past `expiresAt` (see CertificateResolver). */
+  @Enum({ items: () => CertificateStatus, nativeEnumName: 'certificate_status' })
+  status: CertificateStatus & Opt = CertificateStatus.draft;
+
+  @Field(() => Date, { nullable: true, description: 'Official issuance date.' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  issuedAt?: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  revokedAt?: Date | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  revocationReason?: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'Past it, an issued certificate is expired.' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  expiresAt?: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Shareable verification page; generated when not supplied.' })
+  @Property({ length: 2048, nullable: true })
+  publicVerificationUrl?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 255, nullable: true })
+  blockchainTxHash?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ length: 2048, nullable: true })
+  blockchainTxUrl?: string | null;
+
+  /** The recipient as at issuance; null while a draft. */
+  @Property({ length: 255, nullable: true })
+  recipientName?: string | null;
+
+  @Property({ length: 255, nullable: true })
+  recipientSocialName?: string | null;
+
+  @Property({ length: 255, nullable: true })
+  recipientEmail?: string | null;
+
+  @Property({ type: 'date', nullable: true })
+  recipientDateOfBirth?: string | null;
+}

@@ -1,0 +1,103 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context/request-context.js';
+import { Cohort } from '../courses/cohort.entity.js';
+import { Course } from '../courses/course.entity.js';
+import { Enrollment } from '../enrollments/enrollment.entity.js';
+import { StoredFile } from '../files/file.entity.js';
+import { downloadUrl } from '../files/file-runtime.js';
+import { ConnectionType } from '../graphql/connection.js';
+import { loadOne, loadOptional } from '../graphql/relations.js';
+import { Institution } from '../institutions/institution.entity.js';
+import { ResourceResolver } from '../resources/resource.resolver.js';
+import { Student } from '../students/student.entity.js';
+import { CertificateTemplate } from '../templates/certificate-template.entity.js';
+import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
+import { Certificate, CertificateStatus } from './certificate.entity.js';
+import { CertificateInput, CertificateListArgs, UpdateCertificateInput } from './certificate.inputs.js';
+import { certificates, effectiveStatus } from './certificate.service.js';
+import { CertificateFile, CertificateRecipient } from './certificate.views.js';
+import { displayName } from './issuance.js';
+
+const fileView = (type: CertificateFileType, file: StoredFile, ctx: RequestContext): CertificateFile => ({
+  type,
+  uuid: file.uuid,
+  originalName: file.originalName,
+  mimeType: file.mimeType,
+  extension: file.extension,
+  size: file.size,
+  file: downloadUrl({ publicBaseUrl: ctx.publicBaseUrl, maxFileBytes: 0, maxFiles: 0 }, file.uuid),
+  createdAt: file.createdAt,
+});
+
+@Resolver(() => Certificate)
+export class CertificateResolver extends ResourceResolver({
+  name: 'Certificate',
+  pluralName: 'Certificates',
+  type: Certificate,
+  connection: ConnectionType(Certificate, 'Certificate'),
+  listArgs: CertificateListArgs,
+  input: CertificateInput,
+  updateInput: UpdateCertificateInput,
+  service: certificates,
+}) {
+  @FieldResolver(() => CertificateStatus, { description: 'An issued certificate past its expiry reads as expired.' })
+  status(@Root() certificate: Certificate): CertificateStatus {
+    return effectiveStatus(certificate);
+  }
+
+  @FieldResolver(() => Institution)
+  institution(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Institution> {
+    return loadOne(ctx, Institution, certificate.institution);
+  }
+
+  @FieldResolver(() => Course)
+  course(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Course> {
+    return loadOne(ctx, Course, certificate.course);
+  }
+
+  @FieldResolver(() => Student, { description: 'The student record as it is now; `recipient` is who the certificate names.' })
+  student(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Student> {
+    return loadOne(ctx, Student, certificate.student);
+  }
+
+  @FieldResolver(() => CertificateRecipient, { description: 'Frozen at issuance; for a draft, the student as they are.' })
+  async recipient(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateRecipient> {
+    const person = certificate.recipientName
+      ? { name: certificate.recipientName, socialName: certificate.recipientSocialName ?? null, email: certificate.recipientEmail!, dateOfBirth: certificate.recipientDateOfBirth! }
+      : await loadOne(ctx, Student, certificate.student);
+    return { uuid: certificate.student.uuid, displayName: displayName(person), name: person.name, socialName: person.socialName ?? null, email: person.email, dateOfBirth: person.dateOfBirth };
+  }
+
+  @FieldResolver(() => Cohort, { nullable: true })
+  cohort(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Cohort | null> {
+    return loadOptional(ctx, Cohort, certificate.cohort);
+  }
+
+  @FieldResolver(() => Enrollment, { nullable: true })
+  enrollment(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Enrollment | null> {
+    return loadOptional(ctx, Enrollment, certificate.enrollment);
+  }
+
+  @FieldResolver(() => CertificateTemplate, { nullable: true })
+  template(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateTemplate | null> {
+    return loadOptional(ctx, CertificateTemplate, certificate.template);
+  }
+
+  @FieldResolver(() => [CertificateFile], { description: 'The uploaded source, then (once issued) the signed certificate and transcript.' })
+  async files(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateFile[]> {
+    const documents = await ctx.loaders.manyBy(CertificateDocument, 'certificate').load(certificate.uuid);
+    const stored = await Promise.all([certificate.sourceFile, ...documents.map((doc) => doc.file)].map((file) => loadOne(ctx, StoredFile, file)));
+    const types = [CertificateFileType.source, ...documents.map((doc) => doc.type)];
+    return stored.map((file, index) => fileView(types[index]!, file, ctx));
+  }
+
+  @Mutation(() => Certificate, { description: 'Issues a draft: signs its PDF, generates and signs the transcript, notifies the student.' })
+  issueCertificate(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<Certificate> {
+    return certificates.issue(ctx, uuid);
+  }
+
+  @Mutation(() => Certificate, { description: 'issued → revoked; the reason is shown on the public verification page.' })
+  revokeCertificate(@Arg('uuid', () => ID) uuid: string, @Arg('reason') reason: string, @Ctx() ctx: RequestContext): Promise<Certificate> {
+    return certificates.revoke(ctx, uuid, reason);
+  }
+}

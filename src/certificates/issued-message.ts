@@ -1,0 +1,28 @@
+import type { OutboxMessage } from '../notifications/notification.outbox.js';
+import type { Course } from '../courses/course.entity.js';
+import type { Institution } from '../institutions/institution.entity.js';
+import type { Student } from '../students/student.entity.js';
+import type { Certificate } from './certificate.entity.js';
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+/** The email a student receives when a certificate is issued to them. */
+export function issuedMessage({ certificate, student, course, institution, url }: { certificate: Certificate; student: Student; course: Course; institution: Institution; url: string }): OutboxMessage {
+  const name = student.socialName?.trim() || student.name;
+  const subject = `Your certificate for ${course.name} from ${institution.name}`;
+  const textBody = [
+    `Dear ${name},`,
+    '',
+    `${institution.name} has issued your certificate for ${course.name}.`,
+    '',
+    `View and verify it, and download the signed PDF and your transcript, at:`,
+    url,
+    '',
+    `Certificate ID: ${certificate.uuid}`,
+  ].join('\n');
+  const htmlBody = `<p>Dear ${escape(name)},</p>
+<p>${escape(institution.name)} has issued your certificate for <strong>${escape(course.name)}</strong>.</p>
+<p><a href="${escape(url)}">View and verify your certificate</a> — the page also has the signed PDF and your transcript.</p>
+<p style="color:#666">Certificate ID: ${escape(certificate.uuid)}</p>`;
+  return { kind: 'certificate_issued', recipientEmail: student.email, recipientName: name, subject, textBody, htmlBody, referenceUuid: certificate.uuid };
+}

@@ -1,0 +1,102 @@
+import busboy from 'busboy';
+import express, { type Request, Router } from 'express';
+import type { Config } from '../config.js';
+import type { Orm } from '../db/orm.js';
+import { DomainError } from '../errors/domain-error.js';
+import { formatTimestamp } from '../graphql/scalars.js';
+import type { VerificationFacts } from './verification-facts.js';
+import { renderVerificationPage } from './verification.page.js';
+import { verificationFacts, verifyDocument, type DocumentVerdict } from './verification.service.js';
+
+const stamp = (date: Date | null) => (date ? formatTimestamp(date) : null);
+
+function factsJson(facts: VerificationFacts) {
+  return {
+    uuid: facts.uuid,
+    status: facts.state,
+    valid: facts.state === 'valid',
+    recipient_name: facts.recipientName,
+    institution: facts.institutionName,
+    course: facts.courseName,
+    issued_at: stamp(facts.issuedAt),
+    expires_at: stamp(facts.expiresAt),
+    revoked_at: stamp(facts.revokedAt),
+    revocation_reason: facts.revocationReason,
+    verification_url: facts.verificationUrl,
+    documents: facts.documents.map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })),
+  };
+}
+
+function verdictJson(verdict: DocumentVerdict) {
+  return {
+    signed: verdict.signed,
+    intact: verdict.intact,
+    covers_whole_file: verdict.coversWholeFile,
+    signed_by_issuer: verdict.signedByIssuer,
+    matches_issued_document: verdict.matchesIssuedDocument,
+    document_type: verdict.documentType,
+    claimed_certificate_uuid: verdict.claimedCertificateUuid,
+    signer: { common_name: verdict.signer.commonName, fingerprint_sha256: verdict.signer.fingerprintSha256, signed_at: stamp(verdict.signer.signedAt) },
+    certificate: verdict.certificate ? factsJson(verdict.certificate) : null,
+  };
+}
+
+const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Certificate not found</title><body style="font-family:system-ui;max-width:40rem;margin:4rem auto"><h1>Certificate not found</h1><p>No issued certificate has this identifier. Check the link you were given.</p></body></html>';
+
+/** GET /verify/{uuid}: the public, server-rendered verification page. */
+export function verificationPages(orm: Orm, config: Config): Router {
+  const router = Router();
+  router.get('/verify/:uuid', async (req, res, next) => {
+    try {
+      const facts = await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl);
+      res.set('Cache-Control', 'no-cache').type('html');
+      if (!facts) res.status(404).send(NOT_FOUND_PAGE);
+      else res.send(renderVerificationPage(facts));
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
+
+/** The uploaded PDF, as a raw `application/pdf` body or the one file of a multipart form. */
+async function uploadedPdf(req: Request, maxBytes: number): Promise<Buffer> {
+  if (Buffer.isBuffer(req.body)) return req.body;
+  if (!req.is('multipart/form-data')) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the PDF as application/pdf or as a multipart form file.');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let files = 0;
+    const form = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes } });
+    form.on('file', (_name, stream) => {
+      files++;
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => reject(new DomainError('PAYLOAD_TOO_LARGE', `The file may not be greater than ${maxBytes} bytes.`)));
+    });
+    form.on('error', () => reject(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
+    form.on('close', () => (files ? resolve(Buffer.concat(chunks)) : reject(new DomainError('BAD_USER_INPUT', 'The file field is required.', { file: ['The file field is required.'] }))));
+    req.pipe(form);
+  });
+}
+
+/** Public JSON: GET /verify/{uuid} (the page's facts) and POST /verify (is this PDF ours, intact, and whose?). */
+export function verificationApi(orm: Orm, config: Config): Router {
+  const router = Router();
+  router.get('/verify/:uuid', async (req, res, next) => {
+    try {
+      const facts = await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl);
+      if (!facts) res.status(404).json({ message: 'Certificate not found.' });
+      else res.json({ data: factsJson(facts) });
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.post('/verify', express.raw({ type: 'application/pdf', limit: config.uploadMaxFileBytes }), async (req, res, next) => {
+    try {
+      const pdf = await uploadedPdf(req, config.uploadMaxFileBytes);
+      res.json({ data: verdictJson(await verifyDocument(orm.em.fork(), pdf, config.publicBaseUrl)) });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
