@@ -95,7 +95,8 @@ async function openServer(logger: Logger): Promise<{ serverUrl: string; postgres
     postgresPid: await postmasterPid(path.join(dataDir, 'postgres')),
     async release() {
       await cluster.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      // The postmaster may still be removing its own files for a moment after it has stopped.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
@@ -184,7 +185,7 @@ function fire(target: Target, duration: number): Promise<Result> {
 
 /** Warm up, then load `target` for the configured duration (CPU-profiled when BENCH_PROFILE names it). */
 export async function measure(env: BenchEnv, name: string, target: Target): Promise<Row> {
-  await fire(target, WARMUP_SECONDS);
+  if (WARMUP_SECONDS > 0) await fire(target, WARMUP_SECONDS);
   const run = () => fire(target, SECONDS);
   const before = await cpuSample(env.postgresPid);
   const result = shouldProfile(name) ? await profiled(name, run) : await run();

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { jest } from '@jest/globals';
-import { SMTPServer } from 'smtp-server';
 import { openOrm, type Orm } from '../src/db/orm.js';
 import { scopeToTenant } from '../src/db/tenant-scope.js';
 import { Notification, NotificationStatus } from '../src/notifications/notification.entity.js';
@@ -13,83 +12,10 @@ import { enqueueNotification, type OutboxMessage } from '../src/notifications/no
 import { TenantService } from '../src/tenants/tenant.service.js';
 import { createTestDatabase } from './support/database.js';
 import { startTestService, type TestService } from './support/service.js';
+import { header, SmtpListener } from './support/smtp.js';
+import { freePort, until } from './support/wait.js';
 
 jest.setTimeout(60_000);
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on loopback that records what it accepts and refuses chosen recipients. */
-class SmtpListener {
-  readonly received: ReceivedMail[] = [];
-  readonly refused = new Set<string>();
-  port = 0;
-  private readonly server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo: (address, _session, callback) => {
-      if (!this.refused.has(address.address)) return callback();
-      callback(Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 }));
-    },
-    onData: (stream, session, callback) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const { mailFrom, rcptTo } = session.envelope;
-        this.received.push({ from: mailFrom ? mailFrom.address : '', to: rcptTo.map(({ address }) => address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-
-  listen(port = 0): Promise<this> {
-    return new Promise((resolve) => {
-      this.server.listen(port, '127.0.0.1', () => {
-        this.port = (this.server.server.address() as net.AddressInfo).port;
-        resolve(this);
-      });
-    });
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
-  }
-
-  to(address: string): ReceivedMail[] {
-    return this.received.filter((mail) => mail.to.includes(address));
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** One header of a raw RFC 822 message, unfolded. */
-function header(raw: string, name: string): string | undefined {
-  const head = raw.split('\r\n\r\n')[0].replace(/\r\n[ \t]+/g, ' ');
-  return head.split('\r\n').find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.replace(/^[^:]+:\s*/, '');
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const message = (recipientEmail: string, fields: Partial<OutboxMessage> = {}): OutboxMessage => ({
   kind: 'certificate_issued',

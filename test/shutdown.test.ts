@@ -5,17 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { jest } from '@jest/globals';
+import { freePort, until } from './support/wait.js';
 
 jest.setTimeout(60_000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function alive(pid: number): boolean {
   try {
@@ -23,14 +15,6 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

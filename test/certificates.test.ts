@@ -1,0 +1,333 @@
+import { jest } from '@jest/globals';
+import { inspectSignedPdf } from '../src/documents/index.js';
+import { factories, type Factories } from './support/factories.js';
+import { upload } from './support/files.js';
+import { signIn, startTestService, PUBLIC_BASE_URL, type ApiClient, type TestService } from './support/service.js';
+import { SmtpListener, header } from './support/smtp.js';
+import { until } from './support/wait.js';
+import { diplomaPdf, pdfText } from './support/pdf.js';
+
+jest.setTimeout(60_000);
+
+let smtp: SmtpListener;
+let service: TestService;
+let acme: ApiClient;
+let globex: ApiClient;
+let make: Factories;
+
+beforeAll(async () => {
+  smtp = await new SmtpListener().listen();
+  service = await startTestService({ SMTP_URL: smtp.url, NOTIFICATION_POLL_MS: '100' });
+  [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
+  make = factories(acme);
+});
+afterAll(async () => {
+  await service.stop();
+  await smtp.close();
+});
+
+let pdfCounter = 0;
+async function uploadSourcePdf(api: ApiClient = acme): Promise<string> {
+  const response = await upload(api, [[await diplomaPdf(`Certificate of completion #${++pdfCounter}`), 'diploma.pdf']]);
+  expect(response.status).toBe(201);
+  return response.body.data[0].uuid;
+}
+
+/** A course with two grouped modules, a student with a completed enrollment, and an uploaded PDF. */
+async function scenario(studentFields: Record<string, unknown> = {}) {
+  const institution = await make.institution({ name: 'Instituto Federal' });
+  const course = await make.course({ institution_uuid: institution.uuid, name: 'Data Engineering', code: 'DE-1' });
+  const group = await make.group(course.uuid, { name: 'Foundations', order: 1 });
+  const modules = [
+    await make.module({ institution_uuid: institution.uuid, name: 'Relational Databases', code: 'DB101', workload: 60, credits: 4 }),
+    await make.module({ institution_uuid: institution.uuid, name: 'Stream Processing', code: 'SP201', workload: 40, credits: 3 }),
+  ];
+  await acme.rest('POST', `/courses/${course.uuid}/attach/modules`, { modules: modules.map((m) => ({ module_uuid: m.uuid, course_module_group_uuid: group.uuid })) });
+  const student = await make.student({ name: 'Maria Oliveira', social_name: 'Mari Oliveira', ...studentFields });
+  const enrollment = await make.enrollment({ student_uuid: student.uuid, course_uuid: course.uuid, grade: 8.75, completion_status: 'completed', completed_at: '2026-06-30' });
+  const fileUuid = await uploadSourcePdf();
+  const body = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, file_uuid: fileUuid, enrollment_uuid: enrollment.uuid };
+  return { institution, course, student, enrollment, fileUuid, body };
+}
+
+async function issued(fields: Record<string, unknown> = {}) {
+  const world = await scenario();
+  const response = await acme.rest('POST', '/certificates', { ...world.body, finish: true, ...fields });
+  expect(response.status).toBe(201);
+  return { ...world, certificate: response.body.data };
+}
+
+async function download(file: { uuid: string }): Promise<Buffer> {
+  const response = await fetch(`${service.url}/api/v1/files/${file.uuid}/download`);
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** Flips one bit early in the file, inside the first signed byte range (not in the signature's own hole). */
+function tamper(pdf: Buffer): Buffer {
+  const copy = Buffer.from(pdf);
+  copy[200] ^= 0x01;
+  return copy;
+}
+
+const fileOf = (certificate: { files: { type: string; uuid: string }[] }, type: string) => certificate.files.find((file) => file.type === type)!;
+const usedAt = async (uuid: string) => (await acme.rest('GET', `/files/${uuid}`)).body.data.used_at;
+
+describe('drafts', () => {
+  it('are saved only: draft status, no issuance date, the source file taken, a generated verification URL', async () => {
+    const { body, fileUuid } = await scenario();
+    const response = await acme.rest('POST', '/certificates', body);
+    expect(response.status).toBe(201);
+    const draft = response.body.data;
+    expect(draft).toMatchObject({
+      status: 'draft',
+      issued_at: null,
+      public_verification_url: `${PUBLIC_BASE_URL}/verify/${draft.uuid}`,
+      student: { uuid: body.student_uuid, name: 'Mari Oliveira' },
+      files: [{ type: 'source', uuid: fileUuid }],
+    });
+    expect(await usedAt(fileUuid)).not.toBeNull();
+  });
+
+  it('change with PATCH and PUT, and swapping the file releases the old one', async () => {
+    const { body, fileUuid } = await scenario();
+    const draft = (await acme.rest('POST', '/certificates', body)).body.data;
+    const expiry = await acme.rest('PATCH', `/certificates/${draft.uuid}`, { expires_at: '2030-01-01' });
+    expect(expiry.body.data).toMatchObject({ status: 'draft', expires_at: '2030-01-01T00:00:00.000000Z' });
+    const newFile = await uploadSourcePdf();
+    const replaced = await acme.rest('PUT', `/certificates/${draft.uuid}`, { ...body, file_uuid: newFile });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data).toMatchObject({ expires_at: null, files: [{ type: 'source', uuid: newFile }] });
+    expect(await usedAt(fileUuid)).toBeNull();
+    expect(await usedAt(newFile)).not.toBeNull();
+  });
+
+  it('require every relation to exist in the tenant and agree with the others', async () => {
+    const { body } = await scenario();
+    const missing = await acme.rest('POST', '/certificates', {});
+    expect(Object.keys(missing.body.errors).sort()).toEqual(['course_uuid', 'file_uuid', 'institution_uuid', 'student_uuid']);
+
+    const otherCourse = await make.course();
+    const otherCohort = await make.cohort();
+    const otherEnrollment = await make.enrollment();
+    const response = await acme.rest('POST', '/certificates', { ...body, course_uuid: otherCourse.uuid, cohort_uuid: otherCohort.uuid, enrollment_uuid: otherEnrollment.uuid });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual({
+      course_uuid: ['The course does not belong to the institution.'],
+      enrollment_uuid: ['The enrollment is not the student’s enrollment in the course.'],
+      cohort_uuid: ['The cohort does not belong to the course.'],
+    });
+    const foreignStudent = await factories(globex).student();
+    const foreign = await acme.rest('POST', '/certificates', { ...body, student_uuid: foreignStudent.uuid });
+    expect(foreign.body.errors).toEqual({ student_uuid: ['The selected student uuid is invalid.'] });
+    expect(await usedAt(body.file_uuid)).toBeNull();
+  });
+
+  it('get the institution’s default template when none is named', async () => {
+    const { body, institution } = await scenario();
+    await make.template({ institution_uuid: institution.uuid, name: 'Old' });
+    const preferred = await make.template({ institution_uuid: institution.uuid, name: 'Preferred', is_default: true });
+    const draft = (await acme.rest('POST', '/certificates', body)).body.data;
+    expect(draft.template).toEqual({ uuid: preferred.uuid, name: 'Preferred', version: '1.0' });
+    const foreignTemplate = await make.template();
+    const refused = await acme.rest('POST', '/certificates', { ...body, file_uuid: await uploadSourcePdf(), template_uuid: foreignTemplate.uuid });
+    expect(refused.body.errors).toEqual({ template_uuid: ['The template belongs to another institution.'] });
+  });
+});
+
+describe('the source file', () => {
+  it('can be taken by exactly one of 10 concurrent creates', async () => {
+    const { body } = await scenario();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => acme.rest('POST', '/certificates', body)));
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([201, ...Array(9).fill(422)]);
+    for (const refused of responses.filter((response) => response.status === 422)) {
+      expect(refused.body.errors).toEqual({ file_uuid: ['The file uuid has already been used.'] });
+    }
+    const list = await acme.rest('GET', `/certificates?where[student_uuid]=${body.student_uuid}`);
+    expect(list.body.meta.total).toBe(1);
+  });
+
+  it('is refused when it is not a PDF, and a used file cannot be deleted', async () => {
+    const { body, fileUuid } = await scenario();
+    const image = (await upload(acme, [[Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]), 'badge.png']])).body.data[0].uuid;
+    const refused = await acme.rest('POST', '/certificates', { ...body, file_uuid: image });
+    expect(refused.body.errors).toEqual({ file_uuid: ['The file uuid must be a file of type: pdf.'] });
+    const draft = (await acme.rest('POST', '/certificates', body)).body.data;
+    const deleteFile = await acme.rest('DELETE', `/files/${fileUuid}`);
+    expect(deleteFile.status).toBe(409);
+    expect(deleteFile.body.message).toContain(draft.uuid);
+  });
+});
+
+describe('issuance', () => {
+  it('freezes the snapshot, signs the PDF and a generated transcript, and lists both files', async () => {
+    const { certificate, student } = await issued();
+    expect(certificate).toMatchObject({ status: 'issued', issued_at: expect.stringMatching(/\.\d{6}Z$/), student: { uuid: student.uuid, name: 'Mari Oliveira' } });
+    expect(certificate.files.map((file: { type: string }) => file.type)).toEqual(['source', 'certificate', 'transcript']);
+
+    const signed = await download(fileOf(certificate, 'certificate'));
+    const inspection = await inspectSignedPdf(signed);
+    expect(inspection).toMatchObject({ signed: true, intact: true, coversWholeFile: true, signerCommonName: 'Instituto Federal', credentialUuid: certificate.uuid });
+    expect((await inspectSignedPdf(tamper(signed))).intact).toBe(false);
+
+    const transcript = await download(fileOf(certificate, 'transcript'));
+    expect(await inspectSignedPdf(transcript)).toMatchObject({ signed: true, intact: true, credentialUuid: certificate.uuid });
+    const text = await pdfText(transcript);
+    for (const expected of ['Mari Oliveira', 'Data Engineering', 'Foundations', 'Relational Databases', 'Stream Processing', '8.75', '2026-06-30', certificate.uuid]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('keeps the snapshot when the student is renamed or deleted afterwards', async () => {
+    const { certificate, student } = await issued();
+    await acme.rest('PATCH', `/students/${student.uuid}`, { name: 'Maria Renamed', social_name: null });
+    const after = await acme.rest('GET', `/certificates/${certificate.uuid}?includes[student]=1`);
+    expect(after.body.data.student).toMatchObject({ uuid: student.uuid, name: 'Maria Renamed' });
+    const embedded = await acme.rest('GET', `/certificates/${certificate.uuid}`);
+    expect(embedded.body.data.student).toEqual({ uuid: student.uuid, name: 'Mari Oliveira' });
+    const graphql = await acme.graphql('query($uuid: ID!) { certificate(uuid: $uuid) { recipient { displayName name socialName email } } }', { uuid: certificate.uuid });
+    expect(graphql.body.data.certificate.recipient).toEqual({ displayName: 'Mari Oliveira', name: 'Maria Oliveira', socialName: 'Mari Oliveira', email: student.email });
+    await acme.rest('DELETE', `/students/${student.uuid}`);
+    await acme.rest('DELETE', `/institutions/${certificate.institution.uuid}`);
+    const stillThere = await acme.rest('GET', `/certificates/${certificate.uuid}`);
+    expect(stillThere.body.data).toMatchObject({ status: 'issued', student: { name: 'Mari Oliveira' }, institution: { name: 'Instituto Federal' } });
+  });
+
+  it('emails the student exactly once', async () => {
+    const { certificate, student } = await issued();
+    await until(() => smtp.to(student.email).length > 0, 'the notification');
+    await issued(); // a later issuance; its mail arriving shows the worker moved on past ours
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const mails = smtp.to(student.email);
+    expect(mails).toHaveLength(1);
+    expect(header(mails[0]!.raw, 'Subject')).toBe('Your certificate for Data Engineering from Instituto Federal');
+    expect(mails[0]!.raw).toContain(certificate.public_verification_url);
+  });
+
+  it('issues a draft through PATCH finish, issueCertificate, or POST /issue — and only once', async () => {
+    const viaPatch = (await acme.rest('POST', '/certificates', (await scenario()).body)).body.data;
+    expect((await acme.rest('PATCH', `/certificates/${viaPatch.uuid}`, { finish: true })).body.data.status).toBe('issued');
+    const viaGraphql = (await acme.rest('POST', '/certificates', (await scenario()).body)).body.data;
+    const graphql = await acme.graphql('mutation($uuid: ID!) { issueCertificate(uuid: $uuid) { status files { type } } }', { uuid: viaGraphql.uuid });
+    expect(graphql.body.data.issueCertificate).toEqual({ status: 'issued', files: [{ type: 'source' }, { type: 'certificate' }, { type: 'transcript' }] });
+    const again = await acme.rest('POST', `/certificates/${viaGraphql.uuid}/issue`);
+    expect([again.status, again.body.message]).toEqual([409, 'The certificate is issued; only drafts can be changed.']);
+  });
+
+  it('rolls everything back when the source PDF cannot be signed', async () => {
+    const { body } = await scenario();
+    const broken = (await upload(acme, [[Buffer.from('%PDF-1.7\nnot really a pdf\n%%EOF\n'), 'broken.pdf']])).body.data[0].uuid;
+    const response = await acme.rest('POST', '/certificates', { ...body, file_uuid: broken, finish: true });
+    expect(response.status).toBe(422);
+    expect(response.body.errors.file_uuid[0]).toMatch(/PDF/);
+    expect(await usedAt(broken)).toBeNull();
+    expect((await acme.rest('GET', `/certificates?where[student_uuid]=${body.student_uuid}`)).body.meta.total).toBe(0);
+  });
+});
+
+describe('issued certificates', () => {
+  it('are immutable: PATCH and PUT are 409', async () => {
+    const { certificate, body } = await issued();
+    expect((await acme.rest('PATCH', `/certificates/${certificate.uuid}`, { expires_at: '2031-01-01' })).status).toBe(409);
+    expect((await acme.rest('PUT', `/certificates/${certificate.uuid}`, body)).status).toBe(409);
+  });
+
+  it('revoke with a reason, releasing the source file; only issued ones can be revoked', async () => {
+    const { certificate, fileUuid } = await issued();
+    const noReason = await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: '  ' });
+    expect([noReason.status, noReason.body.errors]).toEqual([422, { reason: ['The reason field is required.'] }]);
+    const revoked = await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'Issued in error' });
+    expect(revoked.body.data).toMatchObject({ status: 'revoked', revocation_reason: 'Issued in error', revoked_at: expect.stringMatching(/Z$/) });
+    expect(await usedAt(fileUuid)).toBeNull();
+    const twice = await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'again' });
+    expect(twice.status).toBe(409);
+    const draft = (await acme.rest('POST', '/certificates', (await scenario()).body)).body.data;
+    const graphql = await acme.graphql('mutation($uuid: ID!) { revokeCertificate(uuid: $uuid, reason: "x") { status } }', { uuid: draft.uuid });
+    expect(graphql.body.errors[0].extensions.code).toBe('CONFLICT');
+  });
+
+  it('read as expired past their expiry, are swept to expired, and cannot be revoked then', async () => {
+    const { certificate } = await issued({ expires_at: '2030-01-01' });
+    await service.orm.em.getConnection().execute(`update certificates set expires_at = now() - interval '1 minute' where uuid = ?`, [certificate.uuid]);
+    expect((await acme.rest('GET', `/certificates/${certificate.uuid}`)).body.data.status).toBe('expired');
+    expect((await acme.rest('GET', `/certificates?where[status]=expired&where[student_uuid]=${certificate.student.uuid}`)).body.meta.total).toBe(1);
+    expect((await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'late' })).status).toBe(409);
+    const { sweepExpiredCertificates } = await import('../src/certificates/expiry-sweeper.js');
+    expect(await sweepExpiredCertificates(service.orm)).toBeGreaterThanOrEqual(1);
+    const [row] = await service.orm.em.getConnection().execute('select status from certificates where uuid = ?', [certificate.uuid]);
+    expect(row.status).toBe('expired');
+    expect(((await (await fetch(`${service.url}/api/v1/verify/${certificate.uuid}`)).json()) as any).data).toMatchObject({ status: 'expired', valid: false });
+  });
+
+  it('deleting a certificate frees its source file', async () => {
+    const { certificate, fileUuid } = await issued();
+    expect((await acme.rest('DELETE', `/certificates/${certificate.uuid}`)).status).toBe(204);
+    expect(await usedAt(fileUuid)).toBeNull();
+    expect((await fetch(`${service.url}/api/v1/verify/${certificate.uuid}`)).status).toBe(404);
+  });
+
+  it('include full related records on request', async () => {
+    const { certificate, student } = await issued();
+    const response = await acme.rest('GET', `/certificates/${certificate.uuid}?includes[student]=1&includes[course]=1&includes[institution]=1&includes[files]=1`);
+    const data = response.body.data;
+    expect(data.student).toMatchObject({ uuid: student.uuid, email: student.email, date_of_birth: '2001-02-03' });
+    expect(data.course).toMatchObject({ name: 'Data Engineering', code: 'DE-1', workload: null });
+    expect(data.institution).toMatchObject({ name: 'Instituto Federal', country: 'BR' });
+    expect(data.files[1]).toMatchObject({ type: 'certificate', mime_type: 'application/pdf', extension: 'pdf', file: `${PUBLIC_BASE_URL}/api/v1/files/${data.files[1].uuid}/download` });
+  });
+
+  it("are invisible to another tenant", async () => {
+    const { certificate } = await issued();
+    expect((await globex.rest('GET', `/certificates/${certificate.uuid}`)).status).toBe(404);
+    expect((await globex.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'x' })).status).toBe(404);
+    expect((await globex.rest('DELETE', `/certificates/${certificate.uuid}`)).status).toBe(404);
+    expect((await globex.rest('GET', '/certificates')).body.meta.total).toBe(0);
+  });
+});
+
+describe('public verification', () => {
+  it('shows an issued certificate as a page and as JSON, without a token', async () => {
+    const { certificate } = await issued();
+    const page = await fetch(`${service.url}/verify/${certificate.uuid}`);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    for (const expected of ['Valid', 'Mari Oliveira', 'Data Engineering', 'Instituto Federal', 'Signed certificate', 'Signed transcript']) expect(html).toContain(expected);
+    const json = (await (await fetch(`${service.url}/api/v1/verify/${certificate.uuid}`)).json()) as any;
+    expect(json.data).toMatchObject({ uuid: certificate.uuid, status: 'valid', valid: true, recipient_name: 'Mari Oliveira', course: 'Data Engineering', institution: 'Instituto Federal' });
+    expect(json.data.documents.map((doc: { type: string }) => doc.type)).toEqual(['certificate', 'transcript']);
+  });
+
+  it('shows revocation with its reason and date', async () => {
+    const { certificate } = await issued();
+    await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'Academic misconduct' });
+    const html = await (await fetch(`${service.url}/verify/${certificate.uuid}`)).text();
+    expect(html).toContain('Revoked');
+    expect(html).toContain('Academic misconduct');
+  });
+
+  it('does not exist for drafts, deleted or unknown certificates', async () => {
+    const draft = (await acme.rest('POST', '/certificates', (await scenario()).body)).body.data;
+    for (const uuid of [draft.uuid, '01a1fbd9-0000-7000-8000-000000000000', 'nonsense']) {
+      expect((await fetch(`${service.url}/verify/${uuid}`)).status).toBe(404);
+      expect((await fetch(`${service.url}/api/v1/verify/${uuid}`)).status).toBe(404);
+    }
+  });
+
+  it('checks an uploaded PDF: ours and intact, tampered, or not signed at all', async () => {
+    const { certificate } = await issued();
+    const signed = await download(fileOf(certificate, 'certificate'));
+    const check = async (bytes: Uint8Array) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)]), 'upload.pdf');
+      const response = await fetch(`${service.url}/api/v1/verify`, { method: 'POST', body: form });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as any).data;
+    };
+    expect(await check(signed)).toMatchObject({ signed: true, intact: true, signed_by_issuer: true, matches_issued_document: true, document_type: 'certificate', certificate: { uuid: certificate.uuid, status: 'valid' } });
+    expect(await check(tamper(signed))).toMatchObject({ signed: true, intact: false, signed_by_issuer: false, matches_issued_document: false, certificate: null });
+    expect(await check(await diplomaPdf('unsigned'))).toMatchObject({ signed: false, intact: false, certificate: null });
+    const raw = await fetch(`${service.url}/api/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(signed) });
+    expect(((await raw.json()) as any).data.matches_issued_document).toBe(true);
+  });
+});

@@ -1,0 +1,15 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { pageTexts } from '../fixtures/documents.js';
+
+/** A real one-page PDF, as an institution would upload it; `label` makes the content unique. */
+export async function diplomaPdf(label: string): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const page = document.addPage([842, 595]);
+  page.drawText(label, { x: 60, y: 300, size: 24, font: await document.embedFont(StandardFonts.Helvetica) });
+  return document.save();
+}
+
+/** Every page's text, joined. */
+export async function pdfText(pdf: Uint8Array): Promise<string> {
+  return (await pageTexts(pdf)).join('\n');
+}
