@@ -1,13 +1,13 @@
 /**
- * `npm run bench [-- auth lists upload]`: prints figures, asserts nothing. Exits non-zero only when
+ * `npm run bench [-- auth lists upload issuance]`: prints figures, asserts nothing. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
- * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list queries), DATABASE_URL (use that server).
+ * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
  */
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload'] as const;
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function selectedSections(): Section[] {
@@ -56,6 +56,7 @@ async function runServiceSections(sections: Section[]): Promise<Row[]> {
   try {
     if (sections.includes('auth')) rows.push(...(await (await import('./auth.js')).runAuthBench(env)));
     if (sections.includes('lists')) rows.push(...(await (await import('./lists.js')).runListsBench(env)));
+    if (sections.includes('issuance')) rows.push(...(await (await import('./issuance.js')).runIssuanceBench(env)));
   } finally {
     process.off('SIGINT', interrupted);
     await env.stop();

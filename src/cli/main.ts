@@ -2,7 +2,14 @@
  * Operator CLI: `npm run cli -- <command>`. Reaches the same database as the server with the same
  * configuration: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (reusing a running server's).
  */
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { SigningIdentity } from '../certificates/signing-identity.entity.js';
+import { installSigningIdentity } from '../certificates/signing-identity.service.js';
+import { findOrFail } from '../db/lookup.js';
+import { scopeToTenant } from '../db/tenant-scope.js';
+import { DocumentError } from '../documents/index.js';
+import { Institution } from '../institutions/institution.entity.js';
 import { ClientService } from '../auth/client.service.js';
 import { loadConfig } from '../config.js';
 import { resolveDatabase } from '../db/database.js';
@@ -15,7 +22,11 @@ const USAGE = `usage: npm run cli -- <command>
   tenant:create <identifier> [--name "Display name"]
   client:create --tenant <identifier> [--name <label>]   prints client_id and client_secret once
   client:rotate <client_id>                              new pair; the old pair and its tokens stop working now
-  client:list`;
+  client:list
+  signing:install --tenant <identifier> --institution <uuid> --p12 <file> [--passphrase <p>]
+                                                         the institution signs with this PKCS#12 from now on
+                                                         (passphrase also from SIGNING_P12_PASSPHRASE)
+  signing:show --tenant <identifier> --institution <uuid>`;
 
 type Command = (orm: Orm, positionals: string[], options: Record<string, string | undefined>) => Promise<void>;
 
@@ -31,6 +42,13 @@ function printCredentials(credentials: { clientId: string; clientSecret: string;
   console.log('The secret is shown only now; the service keeps only its hash.');
 }
 
+async function institutionOf(orm: Orm, tenantIdentifier: string | undefined, institutionUuid: string | undefined) {
+  const tenant = await new TenantService(orm.em.fork()).findByIdentifier(required(tenantIdentifier, '--tenant'));
+  if (!tenant) throw new DomainError('NOT_FOUND', `No tenant "${tenantIdentifier}".`);
+  const em = scopeToTenant(orm.em.fork(), tenant.uuid);
+  return { em, institution: await findOrFail(em, Institution, required(institutionUuid, '--institution'), 'Institution') };
+}
+
 const commands: Record<string, Command> = {
   'tenant:create': async (orm, [identifier], { name }) => {
     const tenant = await new TenantService(orm.em.fork()).create(required(identifier, 'tenant identifier'), name);
@@ -43,6 +61,24 @@ const commands: Record<string, Command> = {
     printCredentials(await new ClientService(orm.em.fork()).rotate(required(clientId, 'client_id')));
     console.log(`${clientId} and every token it was issued are revoked.`);
   },
+  'signing:install': async (orm, _positionals, { tenant, institution: uuid, p12, passphrase }) => {
+    const { em, institution } = await institutionOf(orm, tenant, uuid);
+    const bundle = await readFile(required(p12, '--p12'));
+    const secret = passphrase ?? process.env.SIGNING_P12_PASSPHRASE ?? '';
+    try {
+      const installed = await installSigningIdentity(em, institution, bundle, secret);
+      console.log(`${institution.name} now signs with certificate SHA-256 ${installed.fingerprintSha256}, valid until ${installed.notAfter.toISOString()}`);
+    } catch (error) {
+      if (error instanceof DocumentError) throw new DomainError('BAD_USER_INPUT', error.message);
+      throw error;
+    }
+  },
+  'signing:show': async (orm, _positionals, { tenant, institution: uuid }) => {
+    const { em, institution } = await institutionOf(orm, tenant, uuid);
+    const identity = await em.findOne(SigningIdentity, { institution });
+    if (!identity) console.log(`${institution.name} has no signing identity yet; one is generated at its first issuance.`);
+    else console.log(`${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`);
+  },
   'client:list': async (orm) => {
     const clients = await new ClientService(orm.em.fork()).list();
     if (clients.length === 0) console.log('no clients');
@@ -53,7 +89,10 @@ const commands: Record<string, Command> = {
   },
 };
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { tenant: { type: 'string' }, name: { type: 'string' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { tenant: { type: 'string' }, name: { type: 'string' }, institution: { type: 'string' }, p12: { type: 'string' }, passphrase: { type: 'string' } },
+});
 const [name, ...rest] = positionals;
 const command = name ? commands[name] : undefined;
 if (!command) {
