@@ -4,7 +4,6 @@
  * throughput moves with everyone else's load, CPU time per request much less.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 
 const TICK_MS = 10; // Linux reports /proc CPU times in USER_HZ = 100 ticks a second
 
@@ -41,12 +40,6 @@ async function postgresCpuMs(postmasterPid: number): Promise<number | undefined>
 }
 
 /** The postmaster's pid from the cluster's postmaster.pid, when the cluster is local to this machine. */
-export async function postmasterPid(clusterDir: string): Promise<number | undefined> {
-  const text = await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '');
-  const pid = Number(text.split('\n')[0]);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
 export async function cpuSample(postgresPid: number | undefined): Promise<CpuSample> {
   const { user, system } = process.threadCpuUsage();
   return { serverMs: (user + system) / 1000, postgresMs: postgresPid ? await postgresCpuMs(postgresPid) : undefined };

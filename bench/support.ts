@@ -1,19 +1,15 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import type { Express } from 'express';
-import pg from 'pg';
+import { adminQuery, openScratchServer } from '../src/db/scratch-server.js';
 import { ClientService } from '../src/auth/client.service.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { openEmbeddedCluster, type EmbeddedCluster } from '../src/db/embedded-postgres.js';
 import type { Orm } from '../src/db/orm.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { startService } from '../src/service.js';
 import { TenantService } from '../src/tenants/tenant.service.js';
-import { cpuSample, perRequest, postmasterPid } from './cpu.js';
+import { cpuSample, perRequest } from './cpu.js';
 import { profiled, shouldProfile } from './profile.js';
 
 export const TENANT = 'bench';
@@ -64,43 +60,6 @@ export function settings(): string {
   return `${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections`;
 }
 
-async function adminQuery(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** DATABASE_URL's server when set, else a throwaway embedded cluster in a temp dir. */
-async function openServer(logger: Logger): Promise<{ serverUrl: string; postgresPid?: number; release(): Promise<void> }> {
-  if (process.env.DATABASE_URL) {
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = '';
-    return { serverUrl: url.toString().replace(/\/$/, ''), release: async () => {} };
-  }
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'credential-service-bench-'));
-  await chmod(dataDir, 0o755); // as root, the cluster runs as `postgres`, which must reach its directory
-  let cluster: EmbeddedCluster | undefined;
-  try {
-    cluster = await openEmbeddedCluster(dataDir, logger);
-  } catch (error) {
-    await rm(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    serverUrl: cluster.serverUrl,
-    postgresPid: await postmasterPid(path.join(dataDir, 'postgres')),
-    async release() {
-      await cluster.stop();
-      // The postmaster may still be removing its own files for a moment after it has stopped.
-      await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-    },
-  };
-}
-
 async function fetchToken(url: string, credentials: BenchEnv['credentials']): Promise<string> {
   const response = await fetch(`${url}/api/v1/oauth/token`, { method: 'POST', ...tokenRequest(credentials) });
   if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
@@ -114,7 +73,7 @@ export function tokenRequest({ clientId, clientSecret }: BenchEnv['credentials']
 
 export async function openBenchEnv(): Promise<BenchEnv> {
   const logger = createLogger('silent');
-  const server = await openServer(logger);
+  const server = await openScratchServer(process.env.DATABASE_URL, logger, 'bench');
   const database = `cs_bench_${process.pid}_${Date.now()}`;
   await adminQuery(server.serverUrl, `create database ${database}`);
   const databaseUrl = `${server.serverUrl}/${database}`;

@@ -2,7 +2,6 @@ import { ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { requireRelated } from '../db/lookup.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { conflict, invalid, type FieldErrors } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';

@@ -1,10 +1,8 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { openEmbeddedCluster, type EmbeddedCluster } from '../../src/db/embedded-postgres.js';
 import { createLogger } from '../../src/logger.js';
 import { migrate, openOrm } from '../../src/db/orm.js';
+import { adminQuery, openScratchServer } from '../../src/db/scratch-server.js';
+
+export { adminQuery };
 
 /** The server URL (no database) the tests create their databases on. */
 export const SERVER_URL_VARIABLE = 'TEST_PG_SERVER_URL';
@@ -16,47 +14,20 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-function serverUrlOf(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  url.pathname = '';
-  return url.toString().replace(/\/$/, '');
-}
-
-export async function adminQuery(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** DATABASE_URL's server when given, else a throwaway embedded cluster; plus a migrated template. */
 export async function startTestCluster(databaseUrl: string | undefined): Promise<TestCluster> {
-  let embedded: EmbeddedCluster | undefined;
-  let dataDir: string | undefined;
-  let serverUrl: string;
-  if (databaseUrl) {
-    serverUrl = serverUrlOf(databaseUrl);
-  } else {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'credential-service-test-'));
-    await chmod(dataDir, 0o755); // as root, the cluster runs as `postgres`, which must reach its directory
-    embedded = await openEmbeddedCluster(dataDir, createLogger('warn'));
-    serverUrl = embedded.serverUrl;
-  }
+  const server = await openScratchServer(databaseUrl, createLogger('warn'), 'test');
   const template = `cs_template_${process.pid}_${Date.now()}`;
-  await adminQuery(serverUrl, `create database ${template}`);
-  const orm = await openOrm(`${serverUrl}/${template}`);
+  await adminQuery(server.serverUrl, `create database ${template}`);
+  const orm = await openOrm(`${server.serverUrl}/${template}`);
   await migrate(orm);
   await orm.close();
   return {
-    serverUrl,
+    serverUrl: server.serverUrl,
     template,
     async stop() {
-      await adminQuery(serverUrl, `drop database if exists ${template}`).catch(() => undefined);
-      await embedded?.stop();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      await adminQuery(server.serverUrl, `drop database if exists ${template}`).catch(() => undefined);
+      await server.release();
     },
   };
 }
