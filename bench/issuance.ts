@@ -308,7 +308,7 @@ function print(rows: Measured[], statements: { orm: string[]; driver: string[] }
   console.log(`document work per issuance-equivalent (2 signatures + 1 transcript render): ${perIssuance.toFixed(1)} ms on 1 loop (${(1000 / perIssuance).toFixed(1)}/s); measured at ${CLIENTS} loops: ${documents4.rps.toFixed(1)}/s`);
   const overhead = pipeline.serverUs - documents4.serverUs;
   console.log(
-    `CPU per issuance: server thread ${ms(pipeline.serverUs)} ms (document work ${ms(documents4.serverUs)} ms, the rest ${ms(overhead)} ms), PostgreSQL ${ms(pipeline.postgresUs)} ms`,
+    `CPU per issuance: server thread ${ms(pipeline.serverUs)} ms (document work ${ms(documents4.serverUs)} ms = ${((100 * documents4.serverUs) / pipeline.serverUs).toFixed(0)}%, the rest ${ms(overhead)} ms), PostgreSQL ${ms(pipeline.postgresUs)} ms`,
   );
   console.log(`SQL statements per issuance request (authentication included): ${statements.orm.length} through the ORM (${countByKind(statements.orm)})`);
   console.log(`  ${statements.driver.length} sent by the pg driver (${countByKind(statements.driver)}): transaction control and file chunks bypass onQuery`);

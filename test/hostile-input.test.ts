@@ -1,0 +1,70 @@
+import { createSchema } from '../src/graphql/schema.js';
+import { routes } from '../rest-compat/routes.js';
+import { factories } from './support/factories.js';
+import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+
+let service: TestService;
+let api: ApiClient;
+let realUuid: string;
+
+beforeAll(async () => {
+  service = await startTestService({ NOTIFICATION_WORKER: 'off' });
+  api = await signIn(service, 'acme');
+  realUuid = (await factories(api).course()).uuid;
+});
+afterAll(() => service.stop());
+
+const BODIES: unknown[] = [
+  [],
+  'a string',
+  42,
+  null,
+  { uuids: 'not-a-list' },
+  { uuids: [1, {}, null] },
+  { name: ['array'], country: { nested: true }, grade: 'ten', enrolled_at: '2024-13-45', finish: 'yes', modules: 'x', reason: 7 },
+  { institution_uuid: 'x', course_uuid: '00000000-0000-0000-0000-000000000000', student_uuid: null, file_uuid: 12, expires_at: 'tomorrow' },
+  { name: 'x'.repeat(70_000), date_of_birth: '0000-00-00', email: '@', design_config: 'not-an-object', order: 1e308, workload: -1e20 },
+  { module_uuids: [null], modules: [{ module_uuid: 5, order: 'first' }], course_module_group_uuid: [] },
+];
+const QUERIES = ['', '?where[nope]=1', '?where=1', '?where[status][]=a&sort=1', '?sort[column]=__proto__&sort[order]=sideways', '?page=-1&per_page=1e9', '?includes=all&includes[x][y]=1', '?where[course_uuid]=%00'];
+const PATH_VALUES = () => ['not-a-uuid', '00000000-0000-0000-0000-000000000000', realUuid, "' or 1=1 --", '%E2%82%AC'];
+
+describe('hostile input', () => {
+  it('never makes any REST route answer with a 5xx', async () => {
+    const table = routes(await createSchema(), 'http://x');
+    const failures: string[] = [];
+    for (const route of table) {
+      for (const value of PATH_VALUES()) {
+        const path = route.path.replace(/:\w+/g, value);
+        const bodies = route.method === 'get' ? [undefined] : BODIES;
+        const queries = route.method === 'get' ? QUERIES : [''];
+        for (const body of bodies) {
+          for (const query of queries) {
+            const response = await api.rest(route.method.toUpperCase(), `${path}${query}`, body === undefined ? undefined : JSON.stringify(body));
+            if (response.status >= 500) failures.push(`${route.method.toUpperCase()} ${path}${query} ${JSON.stringify(body)?.slice(0, 80)} → ${response.status} ${JSON.stringify(response.body)}`);
+            else if (response.status >= 400) expect(response.body).toHaveProperty('message');
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('never answers GraphQL variables of the wrong shape with an internal error', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['mutation($i: InstitutionInput!) { createInstitution(input: $i) { uuid } }', { i: { name: 1, country: [] } }],
+      ['mutation($i: UpdateEnrollmentInput!) { updateEnrollment(uuid: "x", input: $i) { uuid } }', { i: { grade: 'a' } }],
+      ['query($w: CertificateWhere) { certificates(where: $w, first: 1000) { totalCount } }', { w: { status: 'lost' } }],
+      ['query { certificates(after: "garbage") { totalCount } }', {}],
+      ['mutation { deleteCourses(uuids: ["x", "y"]) }', {}],
+      ['mutation { attachModulesToCourse(courseUuid: "x", modules: []) { uuid } }', {}],
+    ];
+    for (const [query, variables] of cases) {
+      const response = await api.graphql(query, variables);
+      const codes = (response.body.errors ?? []).map((error: { extensions: { code: string } }) => error.extensions.code);
+      expect(codes.length).toBeGreaterThan(0);
+      expect(codes).not.toContain('INTERNAL_SERVER_ERROR');
+      expect(response.status).toBeLessThan(500);
+    }
+  });
+});
