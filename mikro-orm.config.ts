@@ -33,6 +33,9 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
     autoJoinRefsForFilters: false,
     filtersOnRelations: false,
     forceUtcTimezone: true,
+    // No relation here is bidirectional, so MikroORM's per-property setters (which propagate changes
+    // to inverse sides) only cost time on every hydrated row; flush still diffs against snapshots.
+    propagationOnPrototype: false,
     pool: { min: 0, max: options.poolMax ?? 20 },
     onQuery: options.onQuery ? (sql) => (options.onQuery!(sql), sql) : undefined,
     discovery: { warnWhenNoEntities: false },

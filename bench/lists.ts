@@ -17,10 +17,12 @@ const GRAPHQL_QUERY = `{ enrollments(first: 50) { totalCount nodes { uuid comple
   course { uuid name code description workload isActive createdAt updatedAt }
   cohort { uuid code modality startDate endDate createdAt updatedAt } } } }`;
 
-// Page first, then join: the fastest honest shape of the same page and total in one statement.
+// Page first, then join: the fastest honest shape of the same page and total in one statement (the
+// total as a scalar subquery, as the service does, so the page can stop at its limit).
 const PAGE_SQL = `
   with page as (
-    select e.*, count(*) over() as total_count from enrollments e
+    select e.*, (select count(*) from enrollments t where t.tenant_uuid = $1 and t.deleted_at is null) as total_count
+    from enrollments e
     where e.tenant_uuid = $1 and e.deleted_at is null
     order by e.uuid limit 50
   )

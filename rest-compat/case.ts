@@ -1,5 +1,15 @@
 /** camelCase ⇄ snake_case for the REST layer's field names (GraphQL is camelCase, REST snake_case). */
-export const toSnake = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+const snakeCache = new Map<string, string>();
+
+/** Memoised: a page renames the same few dozen field names over and over. */
+export function toSnake(key: string): string {
+  let snake = snakeCache.get(key);
+  if (snake === undefined) {
+    snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+    if (snakeCache.size < 10_000) snakeCache.set(key, snake);
+  }
+  return snake;
+}
 export const toCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

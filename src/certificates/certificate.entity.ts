@@ -23,7 +23,7 @@ registerEnumType(CertificateStatus, { name: 'CertificateStatus' });
  * freezes the recipient snapshot, signs the uploaded PDF and a generated transcript; issued ones
  * only move to revoked or expired.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'certificates' })
 @Index({
   name: 'certificates_source_file_unique',

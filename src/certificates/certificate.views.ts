@@ -3,7 +3,7 @@ import { DateScalar } from '../graphql/scalars.js';
 import { CertificateFileType } from './certificate-document.entity.js';
 
 /** The person a certificate names: the snapshot taken at issuance, or the student as they are for a draft. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CertificateRecipient {
   @Field(() => ID, { description: 'The student’s uuid.' })
   uuid!: string;
@@ -25,7 +25,7 @@ export class CertificateRecipient {
 }
 
 /** A document of a certificate: the uploaded source, or the signed certificate and transcript issuance made. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CertificateFile {
   @Field(() => CertificateFileType)
   type!: CertificateFileType;

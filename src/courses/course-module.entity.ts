@@ -7,7 +7,7 @@ import { Course } from './course.entity.js';
 import { ModuleGroup } from './module-group.entity.js';
 
 /** A module attached to a course, in a group (or none) at a position. */
-@ObjectType({ description: 'A module as attached to a course.' })
+@ObjectType({ simpleResolvers: true, description: 'A module as attached to a course.' })
 @Entity({ tableName: 'course_modules' })
 @Index({ name: 'course_modules_unique', expression: 'create unique index "course_modules_unique" on "course_modules" ("course_uuid", "module_uuid") where "deleted_at" is null' })
 export class CourseModule extends TenantScopedEntity {

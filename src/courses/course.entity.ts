@@ -5,7 +5,7 @@ import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 
 /** A programme of an institution; its modules are attached in groups and order (CourseModule). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'courses' })
 export class Course extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })

@@ -5,7 +5,7 @@ import { TenantScopedEntity } from '../db/base.entity.js';
 import { Course } from './course.entity.js';
 
 /** A section of a course's modules ("Core", "Electives"). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'module_groups' })
 export class ModuleGroup extends TenantScopedEntity {
   @ManyToOne(() => Course, { ref: true, index: true })

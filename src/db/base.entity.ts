@@ -5,7 +5,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { uuidv7 } from './uuid.js';
 
 /** Identity and audit columns every table has. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class BaseEntity {
   @Field(() => ID)
   @PrimaryKey({ type: 'uuid' })
@@ -25,7 +25,7 @@ export abstract class BaseEntity {
  * the request's tenant and the tenant stamp fills `tenant` on insert, so services never pass it.
  * `deletedAt` is the soft-delete marker, hidden by the `live` filter.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class TenantScopedEntity extends BaseEntity {
   @ManyToOne(() => Tenant, { ref: true, hidden: true, index: true })
   tenant!: Ref<Tenant> & Opt;

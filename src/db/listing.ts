@@ -14,8 +14,11 @@ export interface ListOptions<Column extends string = string> {
 }
 
 /**
- * One page of a filtered, sorted list. The total comes from `count(*) over()` in the same statement,
- * so a page costs one query; uuid (time-ordered) breaks ties so pages never overlap.
+ * One page of a filtered, sorted list in one statement: the total is a scalar count subquery with
+ * the same conditions (PostgreSQL runs it once), so the page itself can stop after `limit` rows in
+ * index order — unlike `count(*) over()`, which materialises and sorts every matching row. uuid
+ * (time-ordered) breaks ties so pages never overlap. Both parts apply the default filters (tenant,
+ * live rows) exactly as `em.find` would.
  */
 export async function findPage<T extends TenantScopedEntity>(
   em: EntityManager,
@@ -30,7 +33,11 @@ export async function findPage<T extends TenantScopedEntity>(
   const orderBy: Record<string, string>[] = [];
   if (sort) orderBy.push({ [sortColumns[sort.column] ?? camelCase(sort.column)]: sort.order ?? 'asc' });
   orderBy.push({ uuid: 'asc' });
-  const rows = await em.find(entity, filter, { orderBy: orderBy as never, limit: first ?? DEFAULT_PAGE_SIZE, offset, populate: ['listTotal'] as never });
+  const counting = em.createQueryBuilder(entity, 'counted').count().where(filter as never);
+  const page = em.createQueryBuilder(entity, 'listed').select('*').where(filter as never).orderBy(orderBy as never).limit(first ?? DEFAULT_PAGE_SIZE).offset(offset);
+  await Promise.all([counting.applyFilters(), page.applyFilters()]);
+  page.addSelect(counting.as(entity, 'listTotal' as never) as never);
+  const rows = (await page.getResultList()) as T[];
   const counted = rows[0]?.listTotal;
   const total = counted !== undefined ? Number(counted) : offset === 0 ? 0 : await em.count(entity, filter);
   return { rows, total, offset };

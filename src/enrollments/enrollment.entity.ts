@@ -14,7 +14,7 @@ export enum CompletionStatus {
 registerEnumType(CompletionStatus, { name: 'CompletionStatus' });
 
 /** A student's registration in a course (optionally in one of its cohorts), with the final grade. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'enrollments' })
 export class Enrollment extends TenantScopedEntity {
   @ManyToOne(() => Student, { ref: true, index: true })

@@ -11,7 +11,7 @@ registerEnumType(SortOrder, { name: 'SortOrder' });
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 100;
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PageInfo {
   @Field()
   hasNextPage!: boolean;
@@ -69,7 +69,7 @@ export function toConnection<T>({ rows, total, offset }: Page<T>): Connection<T>
 
 /** `<Name>Connection` and `<Name>Edge` object types for a node type. */
 export function ConnectionType<T extends object>(node: ClassType<T>, name: string): ClassType<Connection<T>> {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { simpleResolvers: true })
   class Edge {
     @Field()
     cursor!: string;
@@ -78,7 +78,7 @@ export function ConnectionType<T extends object>(node: ClassType<T>, name: strin
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`)
+  @ObjectType(`${name}Connection`, { simpleResolvers: true })
   class ConnectionOf {
     @Field(() => [node])
     nodes!: T[];

@@ -11,7 +11,7 @@ export enum InstitutionStatus {
 registerEnumType(InstitutionStatus, { name: 'InstitutionStatus' });
 
 /** The issuing body: courses, modules, templates and certificates belong to one. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'institutions' })
 export class Institution extends TenantScopedEntity {
   @Field()

@@ -12,7 +12,7 @@ export enum TemplateStatus {
 registerEnumType(TemplateStatus, { name: 'TemplateStatus' });
 
 /** The visual design certificates of an institution use; at most one per institution is the default. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'certificate_templates' })
 @Index({
   name: 'certificate_templates_default_unique',

@@ -1,7 +1,7 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
 
-@ObjectType({ description: 'The tenant a request acts for.' })
+@ObjectType({ simpleResolvers: true, description: 'The tenant a request acts for.' })
 class TenantInfo {
   @Field()
   identifier!: string;
@@ -10,7 +10,7 @@ class TenantInfo {
   name!: string;
 }
 
-@ObjectType({ description: 'Who the current access token speaks for.' })
+@ObjectType({ simpleResolvers: true, description: 'Who the current access token speaks for.' })
 export class Viewer {
   @Field()
   clientId!: string;
