@@ -82,7 +82,7 @@ export async function openBenchEnv(): Promise<BenchEnv> {
     await server.release();
   };
   try {
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off' });
+    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off', TOKEN_RATE_LIMIT: '0' });
     let captured: string[] | undefined;
     const service = await startService(config, logger, { onQuery: (sql) => captured?.push(sql) });
     const em = service.orm.em.fork();

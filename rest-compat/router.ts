@@ -37,7 +37,7 @@ function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
 export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config: Config; logger: Logger }): Router {
   const { schema, orm, config, logger } = deps;
   const router = Router();
-  router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger));
+  router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, config.tokenRequestsPerMinute));
   const auth = authenticate(orm, config);
   const json = express.json({ limit: config.jsonBodyLimit });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });

@@ -21,6 +21,8 @@ export interface Config {
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
   tokenTtlSeconds: number;
+  /** Token requests per minute and client address (each server process counts alone); 0 = unlimited. */
+  tokenRequestsPerMinute: number;
   jsonBodyLimit: string;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirySweepMs: integer('EXPIRY_SWEEP_MS', env.EXPIRY_SWEEP_MS, 60_000),
     notificationLeaseMs: integer('NOTIFICATION_LEASE_MS', env.NOTIFICATION_LEASE_MS, 300_000),
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
+    tokenRequestsPerMinute: integer('TOKEN_RATE_LIMIT', env.TOKEN_RATE_LIMIT, 120),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
     uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),
     uploadMaxFiles: integer('UPLOAD_MAX_FILES', env.UPLOAD_MAX_FILES, 20),

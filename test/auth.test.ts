@@ -150,3 +150,21 @@ describe('client rotation', () => {
     }
   });
 });
+
+describe('token endpoint throttling', () => {
+  it('answers 429 with Retry-After past the per-minute limit of one client address', async () => {
+    const throttled = await startTestService({ TOKEN_RATE_LIMIT: '3' });
+    try {
+      const pair = await provisionClient(throttled.orm, 'throttled');
+      const statuses = [];
+      for (let attempt = 0; attempt < 4; attempt++) statuses.push((await requestToken(throttled.url, { ...pair, clientSecret: 'guess' })).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const limited = await requestToken(throttled.url, pair);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await limited.json()).toEqual({ message: 'Too Many Attempts.' });
+    } finally {
+      await throttled.stop();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { OAuthClient } from './oauth-client.entity.js';
+import { rateLimit } from './rate-limit.js';
 import { TokenService } from './token.service.js';
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError, UnsupportedGrantTypeError } = OAuth2Server;
@@ -41,7 +42,7 @@ function errorBody(error: InstanceType<typeof OAuthError>) {
 }
 
 /** POST /api/v1/oauth/token: client_credentials grant, form-encoded, public. */
-export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger): RequestHandler[] {
+export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger, attemptsPerMinute: number): RequestHandler[] {
   const server = new OAuth2Server({
     model: clientCredentialsModel(orm, ttlSeconds),
     accessTokenLifetime: ttlSeconds,
@@ -74,5 +75,7 @@ export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger): Reques
       res.status(status).set('Cache-Control', 'no-store').json(errorBody(error));
     }
   };
-  return [express.urlencoded({ extended: false, limit: '16kb' }), handle];
+  // Guessing secrets costs a request each: bound them per client address.
+  const throttle = rateLimit(attemptsPerMinute, (req) => req.ip ?? 'unknown');
+  return [throttle, express.urlencoded({ extended: false, limit: '16kb' }), handle];
 }
