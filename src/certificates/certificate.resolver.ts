@@ -6,7 +6,7 @@ import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import { ConnectionType } from '../graphql/connection.js';
-import { loadOne, loadOptional } from '../graphql/relations.js';
+import { loadOne, loadOptional, uuidOf } from '../graphql/relations.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from '../students/student.entity.js';
@@ -65,7 +65,7 @@ export class CertificateResolver extends ResourceResolver({
     const person = certificate.recipientName
       ? { name: certificate.recipientName, socialName: certificate.recipientSocialName ?? null, email: certificate.recipientEmail!, dateOfBirth: certificate.recipientDateOfBirth! }
       : await loadOne(ctx, Student, certificate.student);
-    return { uuid: certificate.student.uuid, displayName: displayName(person), name: person.name, socialName: person.socialName ?? null, email: person.email, dateOfBirth: person.dateOfBirth };
+    return { uuid: uuidOf(certificate.student), displayName: displayName(person), name: person.name, socialName: person.socialName ?? null, email: person.email, dateOfBirth: person.dateOfBirth };
   }
 
   @FieldResolver(() => Cohort, { nullable: true })

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, type SortOrder } from '../graphql/connection.js';
 import type { TenantScopedEntity } from './base.entity.js';
+import { readRows } from './rows.js';
 import { isUuid } from './uuid.js';
 
 const camelCase = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -37,7 +38,7 @@ export async function findPage<T extends TenantScopedEntity>(
   const page = em.createQueryBuilder(entity, 'listed').select('*').where(filter as never).orderBy(orderBy as never).limit(first ?? DEFAULT_PAGE_SIZE).offset(offset);
   await Promise.all([counting.applyFilters(), page.applyFilters()]);
   page.addSelect(counting.as(entity, 'listTotal' as never) as never);
-  const rows = (await page.getResultList()) as T[];
+  const rows = await readRows(em, entity, page as never);
   const counted = rows[0]?.listTotal;
   const total = counted !== undefined ? Number(counted) : offset === 0 ? 0 : await em.count(entity, filter);
   return { rows, total, offset };
