@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { renameKeys, toCamel, toSnake } from './case.js';
+import { renameKeys, toCamel } from './case.js';
 import { listBody } from './list-envelope.js';
 import { argumentInputType, includedRelations, pageVariables, sortVariables, whereVariables } from './query-params.js';
 import type { RestRoute } from './route.js';
@@ -68,7 +68,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
   const guardDecl = resource.parent ? `, $${resource.parent}: ID` : '';
   const guardPass = resource.parent ? `, ${resource.parent}: $${resource.parent}` : '';
   const opaque = resource.opaqueFields ?? [];
-  const present = (value: unknown) => ({ data: renameKeys(value, toSnake, new Set(opaque)) });
+  const present = (value: unknown) => ({ data: value });
   const input = (mutation: string) => (req: Request) => ({
     ...parentOf(resource, req),
     uuid: req.params.uuid,
@@ -91,9 +91,9 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
         return { where: scoped, sort: sortVariables(req.query), ...paging };
       },
       present: (result, req) => {
-        const { totalCount, nodes } = result as { totalCount: number; nodes: unknown[] };
+        const { total_count: totalCount, nodes } = result as { total_count: number; nodes: unknown[] };
         const { page, perPage } = pageVariables(req.query);
-        return listBody(renameKeys(nodes, toSnake, new Set(opaque)) as unknown[], { page, perPage, total: totalCount }, `${publicBaseUrl}/api/v1`, req);
+        return listBody(nodes, { page, perPage, total: totalCount }, `${publicBaseUrl}/api/v1`, req);
       },
     },
     {

@@ -5,7 +5,6 @@ import { tokenRoute } from '../src/auth/token.route.js';
 import type { Config } from '../src/config.js';
 import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
-import { renameKeys, toSnake } from './case.js';
 import { executeOperation, OperationError } from './execute.js';
 import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
@@ -24,7 +23,7 @@ function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
         return;
       }
       const result = data.result;
-      res.status(route.status ?? 200).json(route.present ? route.present(result, req) : { data: renameKeys(result, toSnake) });
+      res.status(route.status ?? 200).json(route.present ? route.present(result, req) : { data: result });
     } catch (error) {
       if (error instanceof OperationError) sendError(res, error.classified);
       else if (error instanceof DomainError) sendError(res, error);
