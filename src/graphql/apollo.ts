@@ -1,5 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context/request-context.js';
@@ -40,6 +40,9 @@ export function createApolloServer(schema: GraphQLSchema, options: { sandbox: bo
     formatError,
     plugins: [
       logInternalErrors,
+      // Every response is authenticated and tenant-specific, so HTTP cache hints have no use; the
+      // default cache-control plugin would still hook every field resolution to compute them.
+      ApolloServerPluginCacheControlDisabled(),
       options.sandbox ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
