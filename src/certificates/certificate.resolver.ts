@@ -25,7 +25,7 @@ const fileView = (type: CertificateFileType, file: StoredFile, ctx: RequestConte
   mimeType: file.mimeType,
   extension: file.extension,
   size: file.size,
-  file: downloadUrl({ publicBaseUrl: ctx.publicBaseUrl, maxFileBytes: 0, maxFiles: 0 }, file.uuid),
+  file: downloadUrl(ctx.publicBaseUrl, file.uuid),
   createdAt: file.createdAt,
 });
 

@@ -6,7 +6,6 @@ import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
 import { PostgresBlobStorage } from './storage/postgres-storage.js';
 
 export interface FileSettings {
-  publicBaseUrl: string;
   maxFileBytes: number;
   maxFiles: number;
 }
@@ -30,7 +29,7 @@ const runtimes = new WeakMap<object, FileRuntime>();
 export function attachFileRuntime(orm: Orm, config: Config): FileRuntime {
   const drivers = { postgres: new PostgresBlobStorage(), filesystem: new FilesystemBlobStorage(config.filesDir) };
   const runtime: FileRuntime = {
-    settings: { publicBaseUrl: config.publicBaseUrl, maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles },
+    settings: { maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles },
     storage: drivers[config.fileStorage],
     driver(name) {
       const driver = drivers[name as keyof typeof drivers];
@@ -48,6 +47,7 @@ export function fileRuntime(em: EntityManager): FileRuntime {
   return runtime;
 }
 
-export function downloadUrl(settings: FileSettings, uuid: string): string {
-  return `${settings.publicBaseUrl}/api/v1/files/${uuid}/download`;
+/** The public download address of a file. */
+export function downloadUrl(publicBaseUrl: string, uuid: string): string {
+  return `${publicBaseUrl}/api/v1/files/${uuid}/download`;
 }

@@ -54,6 +54,6 @@ export class FileResolver {
 
   @FieldResolver(() => String, { name: 'file', description: 'Absolute download URL; public, no token needed.' })
   downloadUrl(@Root() file: StoredFile, @Ctx() ctx: RequestContext): string {
-    return downloadUrl(fileRuntime(ctx.em).settings, file.uuid);
+    return downloadUrl(ctx.publicBaseUrl, file.uuid);
   }
 }

@@ -44,7 +44,7 @@ function factsOf(certificate: Certificate, institution: Institution, course: Cou
     verificationUrl: verificationUrl(certificate, publicBaseUrl),
     documents: documents
       .filter((doc) => doc.type === 'certificate' || doc.type === 'transcript')
-      .map((doc) => ({ type: doc.type as 'certificate' | 'transcript', name: doc.file.originalName, url: downloadUrl({ publicBaseUrl, maxFileBytes: 0, maxFiles: 0 }, doc.file.uuid) })),
+      .map((doc) => ({ type: doc.type as 'certificate' | 'transcript', name: doc.file.originalName, url: downloadUrl(publicBaseUrl, doc.file.uuid) })),
   };
 }
 
