@@ -5,6 +5,8 @@ import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
  * A row read for display: the entity's properties with JS types (MikroORM maps names and converts
  * values), but no managed entity behind it — nothing is created, tracked or snapshotted, which is
  * most of the cost of reading a page. Relations hold the related row's uuid instead of a reference.
+ * Rows carry the entity's prototype (without running its constructor), so `instanceof` holds and
+ * Type-GraphQL passes them to field resolvers as they are instead of copying each into a new instance.
  */
 export type Row<T> = T;
 
@@ -24,8 +26,9 @@ function numericDecimals(em: EntityManager, entity: EntityClass<object>): string
 export async function readRows<T extends object>(em: EntityManager, entity: EntityClass<T>, query: QueryBuilder<T>): Promise<Row<T>[]> {
   const rows = (await query.execute('all', true)) as unknown as Record<string, unknown>[];
   const decimals = numericDecimals(em, entity as EntityClass<object>);
-  if (decimals.length > 0) {
-    for (const row of rows) for (const name of decimals) if (row[name] != null) row[name] = Number(row[name]);
-  }
-  return rows as Row<T>[];
+  const prototype = (entity as unknown as { prototype: object }).prototype;
+  return rows.map((row) => {
+    for (const name of decimals) if (row[name] != null) row[name] = Number(row[name]);
+    return Object.assign(Object.create(prototype), row) as Row<T>;
+  });
 }
