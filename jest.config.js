@@ -19,5 +19,6 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.mjs'],
   testTimeout: 30000,
 };
