@@ -89,6 +89,26 @@ describe('signing identities', () => {
     expect(((await verdict.json()) as any).data).toMatchObject({ signed_by_issuer: true, matches_issued_document: true });
   });
 
+  it('concurrent first issuances of a new institution settle on one generated key, none failing', async () => {
+    const make = factories(api);
+    const institution = await make.institution({ name: 'Instituto Novo' });
+    const course = await make.course({ institution_uuid: institution.uuid });
+    const bodies = await Promise.all(
+      Array.from({ length: 4 }, async (_, index) => {
+        const student = await make.student();
+        const file = (await upload(api, [[await diplomaPdf(`Race ${index} ${student.uuid}`), 'diploma.pdf']])).body.data[0];
+        return { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, file_uuid: file.uuid, finish: true };
+      }),
+    );
+    const responses = await Promise.all(bodies.map((body) => api.rest('POST', '/certificates', body)));
+    expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201]);
+    const fingerprints = new Set<string>();
+    for (const response of responses) fingerprints.add((await signerOf(response.body.data)).certificateFingerprintSha256!);
+    expect(fingerprints.size).toBe(1);
+    const [row] = await service.orm.em.getConnection().execute('select count(*)::int as identities from signing_identities where institution_uuid = ?', [institution.uuid]);
+    expect(row.identities).toBe(1);
+  });
+
   it('GraphQL creates and issues in one mutation, with the same rules', async () => {
     const { student, ...body } = await certificateBody(api, { name: 'João Pereira' });
     const input = { institutionUuid: body.institution_uuid, courseUuid: body.course_uuid, studentUuid: body.student_uuid, fileUuid: body.file_uuid, finish: true };
