@@ -1,4 +1,4 @@
-import { ref } from '@mikro-orm/core';
+import { type EntityClass, type Ref, ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
@@ -22,6 +22,12 @@ export const isPastExpiry = (certificate: Certificate, now = new Date()) =>
   certificate.status === CertificateStatus.issued && !!certificate.expiresAt && certificate.expiresAt <= now;
 
 export const effectiveStatus = (certificate: Certificate): CertificateStatus => (isPastExpiry(certificate) ? CertificateStatus.expired : certificate.status);
+
+/** The entity a reference holds when `relate` just loaded it; else one lookup (deleted rows included: it was valid when set). */
+async function entityOf<T extends { uuid: string }>(tx: RequestContext, entity: EntityClass<T>, reference: Ref<T>): Promise<T> {
+  if (reference.isInitialized()) return reference.getEntity() as T;
+  return tx.em.findOneOrFail(entity, { uuid: reference.uuid } as never, { filters: { live: false } });
+}
 
 /** Certificates: drafts change freely; `finish` issues; issued ones are immutable until revoked or expired. */
 export class CertificateService extends ResourceService<Certificate, CertificateInput> {
@@ -74,20 +80,20 @@ export class CertificateService extends ResourceService<Certificate, Certificate
   /** Course of the institution, enrollment of this student in this course, cohort of the course, template of the institution. */
   private async checkAgreement(tx: RequestContext, row: Certificate): Promise<void> {
     const errors: FieldErrors = {};
-    const course = await tx.em.findOneOrFail(Course, { uuid: row.course.uuid }, { filters: { live: false } });
+    const course = await entityOf(tx, Course, row.course);
     if (course.institution.uuid !== row.institution.uuid) errors.courseUuid = ['The course does not belong to the institution.'];
     if (row.enrollment) {
-      const enrollment = await tx.em.findOneOrFail(Enrollment, { uuid: row.enrollment.uuid }, { filters: { live: false } });
+      const enrollment = await entityOf(tx, Enrollment, row.enrollment);
       if (enrollment.student.uuid !== row.student.uuid || enrollment.course.uuid !== row.course.uuid) {
         errors.enrollmentUuid = ['The enrollment is not the student’s enrollment in the course.'];
       }
     }
     if (row.cohort) {
-      const cohort = await tx.em.findOneOrFail(Cohort, { uuid: row.cohort.uuid }, { filters: { live: false } });
+      const cohort = await entityOf(tx, Cohort, row.cohort);
       if (cohort.course.uuid !== row.course.uuid) errors.cohortUuid = ['The cohort does not belong to the course.'];
     }
     if (row.template) {
-      const template = await tx.em.findOneOrFail(CertificateTemplate, { uuid: row.template.uuid }, { filters: { live: false } });
+      const template = await entityOf(tx, CertificateTemplate, row.template);
       if (template.institution.uuid !== row.institution.uuid) errors.templateUuid = ['The template belongs to another institution.'];
     }
     if (Object.keys(errors).length > 0) throw invalid(errors);

@@ -8,8 +8,6 @@ export const PDF: FileType = { mimeType: 'application/pdf', extension: 'pdf' };
 export const PNG: FileType = { mimeType: 'image/png', extension: 'png' };
 export const SVG: FileType = { mimeType: 'image/svg+xml', extension: 'svg' };
 
-export const ACCEPTED_TYPES = [PDF, PNG, SVG] as const;
-
 /** How much of the start of a file detection needs: the SVG prologue is looked for in the first KiB. */
 export const SNIFF_BYTES = 1024;
 

@@ -18,7 +18,6 @@ export const AtMost = (ceiling: number) => rule('atMost', (v) => max(v, ceiling)
 export const Email = () => rule('email', (v) => isEmail(v), (f) => `The ${f} must be a valid email address.`);
 export const Url = () => rule('url', (v) => isURL(v as string, { require_protocol: true }), (f) => `The ${f} must be a valid URL.`);
 export const NotBlank = () => rule('notBlank', (v) => matches(v as string, /\S/), (f) => `The ${f} field is required.`);
-export const Slug = () => rule('slug', (v) => matches(v as string, /^[a-z0-9]+(?:-[a-z0-9]+)*$/), (f) => `The ${f} may only contain lowercase letters, numbers and single hyphens.`);
 
 /**
  * For PATCH inputs: an absent field skips validation, an explicit null is refused (the column has

@@ -48,8 +48,8 @@ function factsOf(certificate: Certificate, institution: Institution, course: Cou
   };
 }
 
-/** What the public verification page and JSON say about a certificate; null when there is no such issued certificate. */
-export async function verificationFacts(em: EntityManager, uuid: string, publicBaseUrl: string): Promise<VerificationFacts | null> {
+/** Everything public about an issued certificate, read once. */
+async function loadPublic(em: EntityManager, uuid: string) {
   const certificate = await publicCertificate(em, uuid);
   if (!certificate) return null;
   const [institution, course, documents] = await Promise.all([
@@ -57,7 +57,13 @@ export async function verificationFacts(em: EntityManager, uuid: string, publicB
     em.findOneOrFail(Course, { uuid: certificate.course.uuid }, ACROSS_TENANTS_INCLUDING_DELETED),
     documentsOf(em, certificate),
   ]);
-  return factsOf(certificate, institution, course, documents, publicBaseUrl);
+  return { certificate, institution, course, documents };
+}
+
+/** What the public verification page and JSON say about a certificate; null when there is no such issued certificate. */
+export async function verificationFacts(em: EntityManager, uuid: string, publicBaseUrl: string): Promise<VerificationFacts | null> {
+  const loaded = await loadPublic(em, uuid);
+  return loaded && factsOf(loaded.certificate, loaded.institution, loaded.course, loaded.documents, publicBaseUrl);
 }
 
 export interface DocumentVerdict {
@@ -81,16 +87,16 @@ export interface DocumentVerdict {
 /** Answers whether an uploaded PDF is an intact document signed by this service, and for which certificate. */
 export async function verifyDocument(em: EntityManager, pdf: Buffer, publicBaseUrl: string): Promise<DocumentVerdict> {
   const inspection = await inspectSignedPdf(pdf);
-  const facts = inspection.credentialUuid ? await verificationFacts(em, inspection.credentialUuid, publicBaseUrl) : null;
+  const loaded = inspection.credentialUuid ? await loadPublic(em, inspection.credentialUuid) : null;
   let signedByIssuer = false;
   let matched: { type: string } | undefined;
-  if (facts) {
-    const certificate = (await publicCertificate(em, facts.uuid))!;
-    const identities = await em.find(SigningIdentity, { institution: certificate.institution.uuid }, ACROSS_TENANTS_INCLUDING_DELETED);
+  if (loaded) {
+    const identities = await em.find(SigningIdentity, { institution: loaded.certificate.institution.uuid }, ACROSS_TENANTS_INCLUDING_DELETED);
     signedByIssuer = inspection.intact && identities.some((identity) => identity.fingerprintSha256 === inspection.certificateFingerprintSha256);
     const hash = createHash('sha256').update(pdf).digest('hex');
-    matched = (await documentsOf(em, certificate)).find((doc) => doc.file.hash === hash && doc.type !== 'source');
+    matched = loaded.documents.find((doc) => doc.file.hash === hash && doc.type !== 'source');
   }
+  const facts = loaded && factsOf(loaded.certificate, loaded.institution, loaded.course, loaded.documents, publicBaseUrl);
   return {
     signed: inspection.signed,
     intact: inspection.intact,
