@@ -66,6 +66,9 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
   const whereType = argumentInputType(schema, 'query', many, 'where');
   const sortType = argumentInputType(schema, 'query', many, 'sort');
   const guardDecl = resource.parent ? `, $${resource.parent}: ID` : '';
+  // A nested list names its parent in the path: a parent that does not exist (or is another tenant's) is a 404.
+  const parentDecl = resource.parent ? `, $${resource.parent}: ID!` : '';
+  const parentCheck = resource.parent ? `parent: ${resource.parent.replace(/Uuid$/, '')}(uuid: $${resource.parent}) { uuid }` : '';
   const guardPass = resource.parent ? `, ${resource.parent}: $${resource.parent}` : '';
   const opaque = resource.opaqueFields ?? [];
   const present = (value: unknown) => ({ data: value });
@@ -81,14 +84,15 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
       method: 'get',
       path,
       document: (req) =>
-        `query List($where: ${whereType.name}, $sort: ${sortType.name}, $first: Int, $after: String) {
+        `query List($where: ${whereType.name}, $sort: ${sortType.name}, $first: Int, $after: String${parentDecl}) {
+          ${parentCheck}
           result: ${many}(where: $where, sort: $sort, first: $first, after: $after) { totalCount nodes { ${selection(resource, includesOf(resource, req))} } }
         }`,
       variables: (req) => {
         const { page, perPage, ...paging } = pageVariables(req.query);
         const where = whereVariables(req.query, whereType, resource.whereAliases);
         const scoped = resource.parent ? { ...where, ...parentOf(resource, req) } : where;
-        return { where: scoped, sort: sortVariables(req.query), ...paging };
+        return { where: scoped, sort: sortVariables(req.query), ...paging, ...parentOf(resource, req) };
       },
       present: (result, req) => {
         const { total_count: totalCount, nodes } = result as { total_count: number; nodes: unknown[] };
@@ -109,6 +113,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
       status: 201,
       document: `mutation Create($input: ${name}Input!) { result: create${name}(input: $input) { ${resource.fields} } }`,
       variables: input(`create${name}`),
+      missingParentField: resource.parent,
       present,
     },
     {

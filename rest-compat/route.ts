@@ -11,6 +11,8 @@ export interface RestRoute {
   variables?: (req: Request) => Record<string, unknown>;
   /** The response body for the operation's `result`; default `{ data: result }` in snake_case. */
   present?: (result: unknown, req: Request) => unknown;
+  /** Nested creates: the input field filled from the path's parent; its 422 is the path's 404. */
+  missingParentField?: string;
   /** 200 by default; 201 for creates; 204 answers with no body. */
   status?: 200 | 201 | 204;
 }

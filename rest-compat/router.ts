@@ -12,6 +12,12 @@ import { DomainError } from '../src/errors/domain-error.js';
 import type { RestRoute } from './route.js';
 import { routes } from './routes.js';
 
+/** A nested create whose only complaint is the parent named by the path: that path does not exist. */
+function parentIsMissing(route: RestRoute, error: OperationError): boolean {
+  const fields = Object.keys(error.classified.fieldErrors ?? {});
+  return route.missingParentField !== undefined && fields.length === 1 && fields[0] === route.missingParentField;
+}
+
 function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -25,7 +31,8 @@ function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
       const result = data.result;
       res.status(route.status ?? 200).json(route.present ? route.present(result, req) : { data: result });
     } catch (error) {
-      if (error instanceof OperationError) sendError(res, error.classified);
+      if (error instanceof OperationError && parentIsMissing(route, error)) sendError(res, { code: 'NOT_FOUND', message: 'Not found.' });
+      else if (error instanceof OperationError) sendError(res, error.classified);
       else if (error instanceof DomainError) sendError(res, error);
       else next(error);
     }
