@@ -70,6 +70,8 @@ async function uploadedPdf(req: Request, maxBytes: number): Promise<Buffer> {
     form.on('file', (_name, stream) => {
       files++;
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A truncated form fails the file stream too; unheard, that error would end the process.
+      stream.on('error', () => reject(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
       stream.on('limit', () => reject(new DomainError('PAYLOAD_TOO_LARGE', `The file may not be greater than ${maxBytes} bytes.`)));
     });
     form.on('error', () => reject(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
