@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- auth lists upload issuance]`: prints figures, asserts nothing. Exits non-zero only when
+ * `npm run bench [-- auth lists upload issuance hostile]`: prints figures, asserts nothing; without
+ * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
  * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
@@ -7,14 +8,14 @@
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload', 'issuance'] as const;
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'hostile'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function selectedSections(): Section[] {
   const args = process.argv.slice(2);
   const unknown = args.filter((arg) => !SECTIONS.includes(arg as Section));
   if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
-  return args.length > 0 ? (args as Section[]) : [...SECTIONS];
+  return args.length > 0 ? (args as Section[]) : SECTIONS.filter((section) => section !== 'hostile');
 }
 
 const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' ');
@@ -57,6 +58,7 @@ async function runServiceSections(sections: Section[]): Promise<Row[]> {
     if (sections.includes('auth')) rows.push(...(await (await import('./auth.js')).runAuthBench(env)));
     if (sections.includes('lists')) rows.push(...(await (await import('./lists.js')).runListsBench(env)));
     if (sections.includes('issuance')) rows.push(...(await (await import('./issuance.js')).runIssuanceBench(env)));
+    if (sections.includes('hostile')) await (await import('./hostile.js')).runHostileBench(env);
   } finally {
     process.off('SIGINT', interrupted);
     await env.stop();
