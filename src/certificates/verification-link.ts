@@ -19,7 +19,8 @@ export function verificationLinkProblem(link: string, publicBaseUrl: string, all
   return 'The public verification url must be on this service’s address or on a domain allowed for the tenant.';
 }
 
-const HOST = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+// At least two labels and a top-level label of letters (or punycode): no bare TLDs, no IP addresses.
+const HOST = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /** An operator-given host in the form the rule compares (lowercase, punycode); null when it is not a domain name. */
 export function normalizeLinkHost(given: string): string | null {
