@@ -18,6 +18,11 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
 
 /** The real service on a fresh database, with one tenant, its client and a live token. */
+/** Benchmarks measure the work, not the throttles: every rate limit off. */
+export const LIMITS_OFF = Object.fromEntries(
+  ['TOKEN_RATE_LIMIT', 'TOKEN_FAILURE_LIMIT', 'TOKEN_ADDRESS_FAILURE_LIMIT', 'TOKEN_CLIENT_LIMIT', 'RATE_LIMIT_API_PER_MINUTE', 'RATE_LIMIT_PUBLIC_PER_MINUTE', 'RATE_LIMIT_VERIFY_PER_MINUTE'].map((name) => [name, '0']),
+);
+
 export interface BenchEnv {
   url: string;
   databaseUrl: string;
@@ -82,7 +87,7 @@ export async function openBenchEnv(): Promise<BenchEnv> {
     await server.release();
   };
   try {
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off', TOKEN_RATE_LIMIT: '0' });
+    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off', ...LIMITS_OFF });
     let captured: string[] | undefined;
     const service = await startService(config, logger, { onQuery: (sql) => captured?.push(sql) });
     const em = service.orm.em.fork();

@@ -201,6 +201,7 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
     SEED_TENANT: 'bench',
     SEED_CLIENT_ID: clientId,
     SEED_CLIENT_SECRET: clientSecret,
+    RATE_LIMIT_API_PER_MINUTE: '0', // measures uploads, not the throttle
   });
   const service = await startService(config, createLogger('warn'));
   try {

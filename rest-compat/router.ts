@@ -5,6 +5,7 @@ import { tokenRoute } from '../src/auth/token.route.js';
 import type { Config } from '../src/config.js';
 import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
+import type { RateLimits } from '../src/rate-limits/rate-limits.js';
 import { executeOperation, OperationError } from './execute.js';
 import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
@@ -40,11 +41,11 @@ function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
 }
 
 /** /api/v1: the documented REST paths, each a GraphQL operation on the shared schema. */
-export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config: Config; logger: Logger }): Router {
-  const { schema, orm, config, logger } = deps;
+export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config: Config; logger: Logger; limits: RateLimits }): Router {
+  const { schema, orm, config, logger, limits } = deps;
   const router = Router();
-  router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, config.tokenRequestsPerMinute));
-  const auth = authenticate(orm, config);
+  router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
+  const auth = authenticate(orm, config, limits);
   const json = express.json({ limit: config.jsonBodyLimit });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, multipart, handler(schema, route));

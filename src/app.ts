@@ -17,6 +17,9 @@ import { graphqlUploadErrors } from './files/file-upload.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
+import { sandboxLandingPolicy, securityHeaders, verificationPagePolicy } from './http/security-headers.js';
+import { limitByAddress } from './rate-limits/http-limits.js';
+import { createRateLimits } from './rate-limits/rate-limits.js';
 import { verificationApi, verificationPages } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
@@ -53,12 +56,15 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   const { settings: uploads } = attachFileRuntime(orm, config);
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders(config));
   app.set('query parser', 'extended'); // where[field]=value, sort[column]=..., includes[relation]=1
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
   app.use(healthRoutes(orm));
 
-  const auth = authenticate(orm, config);
+  const limits = createRateLimits(orm, config);
+  const auth = authenticate(orm, config, limits);
+  if (config.env !== 'production') app.get('/graphql', sandboxLandingPolicy(isLandingPageRequest));
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
@@ -71,10 +77,14 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
     graphqlAuthErrors,
   );
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.
+  const publicReads = limitByAddress(limits.store, limits.publicReads);
+  app.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
+  app.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
+  app.get('/verify/:uuid', publicReads, verificationPagePolicy);
   app.use('/api/v1', fileDownloadRoutes(orm));
   app.use('/api/v1', verificationApi(orm, config));
   app.use(verificationPages(orm, config));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger }));
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   app.use(restErrorHandler(logger));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Everything the service reads from its environment; the only module that touches process.env. */
@@ -21,8 +22,10 @@ export interface Config {
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
   tokenTtlSeconds: number;
-  /** Token requests per minute and client address (each server process counts alone); 0 = unlimited. */
-  tokenRequestsPerMinute: number;
+  /** Requests per minute, counted in PostgreSQL so every process shares them; 0 turns a limit off. */
+  rateLimits: RateLimitConfig;
+  /** Express `trust proxy`: false ignores X-Forwarded-For; else the proxies (addresses/CIDRs) or hop count to trust. */
+  trustProxy: false | number | string[];
   jsonBodyLimit: string;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
@@ -31,6 +34,25 @@ export interface Config {
   fileStorage: 'postgres' | 'filesystem';
   filesDir: string;
   shutdownGraceMs: number;
+}
+
+export interface RateLimitConfig {
+  /** Authenticated requests (REST and GraphQL) of one client (RATE_LIMIT_API_PER_MINUTE). */
+  api: number;
+  /** Public reads per address: verification page and JSON, file downloads (RATE_LIMIT_PUBLIC_PER_MINUTE). */
+  publicReads: number;
+  /** `POST /api/v1/verify` per address (RATE_LIMIT_VERIFY_PER_MINUTE). */
+  verify: number;
+  token: {
+    /** Every token request of one address (TOKEN_RATE_LIMIT). */
+    perAddress: number;
+    /** Failed attempts for one client id from one address (TOKEN_FAILURE_LIMIT). */
+    failuresPerClientAddress: number;
+    /** Failed attempts from one address, any client id (TOKEN_ADDRESS_FAILURE_LIMIT). */
+    failuresPerAddress: number;
+    /** Tokens issued to one client (TOKEN_CLIENT_LIMIT). */
+    issuedPerClient: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +96,44 @@ function smtpUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function rateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
+  return {
+    api: integer('RATE_LIMIT_API_PER_MINUTE', env.RATE_LIMIT_API_PER_MINUTE, 600),
+    publicReads: integer('RATE_LIMIT_PUBLIC_PER_MINUTE', env.RATE_LIMIT_PUBLIC_PER_MINUTE, 120),
+    verify: integer('RATE_LIMIT_VERIFY_PER_MINUTE', env.RATE_LIMIT_VERIFY_PER_MINUTE, 30),
+    token: {
+      perAddress: integer('TOKEN_RATE_LIMIT', env.TOKEN_RATE_LIMIT, 120),
+      failuresPerClientAddress: integer('TOKEN_FAILURE_LIMIT', env.TOKEN_FAILURE_LIMIT, 10),
+      failuresPerAddress: integer('TOKEN_ADDRESS_FAILURE_LIMIT', env.TOKEN_ADDRESS_FAILURE_LIMIT, 30),
+      issuedPerClient: integer('TOKEN_CLIENT_LIMIT', env.TOKEN_CLIENT_LIMIT, 30),
+    },
+  };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) ? Number(prefix) <= (family === 4 ? 32 : 128) : isIP(prefix) === family;
+}
+
+/** Unset/off: X-Forwarded-For is ignored. A number: that many proxy hops. Else a list of proxies. */
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'off' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length > 0 || entries.length === 0) {
+    throw new ConfigError(`TRUST_PROXY must be off, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal; got "${raw}"`);
+  }
+  return entries;
+}
+
 function seed(env: NodeJS.ProcessEnv): Config['seed'] {
   const { SEED_TENANT: tenant, SEED_CLIENT_ID: clientId, SEED_CLIENT_SECRET: clientSecret } = env;
   const given = [tenant, clientId, clientSecret].filter(Boolean).length;
@@ -100,7 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirySweepMs: integer('EXPIRY_SWEEP_MS', env.EXPIRY_SWEEP_MS, 60_000),
     notificationLeaseMs: integer('NOTIFICATION_LEASE_MS', env.NOTIFICATION_LEASE_MS, 300_000),
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
-    tokenRequestsPerMinute: integer('TOKEN_RATE_LIMIT', env.TOKEN_RATE_LIMIT, 120),
+    rateLimits: rateLimits(env),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
     uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),
     uploadMaxFiles: integer('UPLOAD_MAX_FILES', env.UPLOAD_MAX_FILES, 20),

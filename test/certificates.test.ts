@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { inspectSignedPdf } from '../src/documents/index.js';
 import { factories, type Factories } from './support/factories.js';
 import { upload } from './support/files.js';
+import { TenantService } from '../src/tenants/tenant.service.js';
 import { signIn, startTestService, PUBLIC_BASE_URL, type ApiClient, type TestService } from './support/service.js';
 import { SmtpListener, header } from './support/smtp.js';
 import { until } from './support/wait.js';
@@ -132,6 +133,41 @@ describe('drafts', () => {
     const foreignTemplate = await make.template();
     const refused = await acme.rest('POST', '/certificates', { ...body, file_uuid: await uploadSourcePdf(), template_uuid: foreignTemplate.uuid });
     expect(refused.body.errors).toEqual({ template_uuid: ['The template belongs to another institution.'] });
+  });
+
+  it('take a public verification URL only on this service or, over https, on a domain the operator allowed for the tenant', async () => {
+    const { body } = await scenario();
+    const offDomain = ['https://evil.example/phish', 'https://uni.example.evil.example/x', 'https://evil-uni.example/x'];
+    const refusedBefore = await acme.rest('POST', '/certificates', { ...body, public_verification_url: offDomain[0] });
+    expect(refusedBefore.status).toBe(422);
+    expect(refusedBefore.body.errors).toEqual({ public_verification_url: ['The public verification url must be on this service’s address or on a domain allowed for the tenant.'] });
+
+    const draft = await acme.rest('POST', '/certificates', { ...body, public_verification_url: `${PUBLIC_BASE_URL}/verify/custom-path` });
+    expect(draft.status).toBe(201);
+    expect(draft.body.data.public_verification_url).toBe(`${PUBLIC_BASE_URL}/verify/custom-path`);
+
+    await new TenantService(service.orm.em.fork()).setLinkHosts('acme', ['Uni.Example']);
+    const allowed = await acme.rest('PATCH', `/certificates/${draft.body.data.uuid}`, { public_verification_url: 'https://certs.uni.example/c/1' });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.data.public_verification_url).toBe('https://certs.uni.example/c/1');
+    for (const url of offDomain) {
+      const refused = await acme.rest('PATCH', `/certificates/${draft.body.data.uuid}`, { public_verification_url: url });
+      expect([url, refused.status]).toEqual([url, 422]);
+    }
+    const plainHttp = await acme.rest('PATCH', `/certificates/${draft.body.data.uuid}`, { public_verification_url: 'http://uni.example/c/1' });
+    expect(plainHttp.body.errors).toEqual({ public_verification_url: ['The public verification url must use https.'] });
+
+    // The same rule in GraphQL, and the allow-list belongs to acme only.
+    const mutation = 'mutation($uuid: ID!, $input: UpdateCertificateInput!) { updateCertificate(uuid: $uuid, input: $input) { uuid } }';
+    const phish = await acme.graphql(mutation, { uuid: draft.body.data.uuid, input: { publicVerificationUrl: 'https://evil.example/phish' } });
+    expect(phish.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { publicVerificationUrl: [expect.stringContaining('domain allowed for the tenant')] } });
+    const other = factories(globex);
+    const institution = await other.institution();
+    const [course, student] = [await other.course({ institution_uuid: institution.uuid }), await other.student()];
+    const globexBody = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, file_uuid: await uploadSourcePdf(globex) };
+    const elsewhere = await globex.rest('POST', '/certificates', { ...globexBody, public_verification_url: 'https://certs.uni.example/c/2' });
+    expect(elsewhere.status).toBe(422);
+    expect(Object.keys(elsewhere.body.errors)).toEqual(['public_verification_url']);
   });
 });
 

@@ -4,16 +4,22 @@ import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
+import { enforce } from '../rate-limits/http-limits.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { TokenService } from './token.service.js';
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
 
 /**
  * Authenticates the bearer token, then checks `X-Tenant` against the token's tenant, in that order,
- * and leaves the request's context in `res.locals.context`. Failures are DomainErrors for the
- * transport's error handler.
+ * counts the request against its client's rate limit, and leaves the request's context in
+ * `res.locals.context`. Failures are DomainErrors for the transport's error handler.
  */
-export function authenticate(orm: Orm, { tokenTtlSeconds, publicBaseUrl }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl'>): RequestHandler {
+export function authenticate(
+  orm: Orm,
+  { tokenTtlSeconds, publicBaseUrl }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl'>,
+  limits: Pick<RateLimits, 'store' | 'api'>,
+): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
@@ -24,6 +30,7 @@ export function authenticate(orm: Orm, { tokenTtlSeconds, publicBaseUrl }: Pick<
       if (tenantHeader !== principal.tenant.identifier) {
         throw new DomainError('FORBIDDEN', 'This token is not valid for the requested tenant.');
       }
+      await enforce(limits.store, limits.api, principal.clientId, res);
       const logger = (req as Request & { log: Logger }).log;
       res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl);
       next();

@@ -1,9 +1,9 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { OAuthClient } from './oauth-client.entity.js';
-import { rateLimit } from './rate-limit.js';
+import type { TokenAttempt, TokenThrottle } from './token-throttle.js';
 import { TokenService } from './token.service.js';
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError, UnsupportedGrantTypeError } = OAuth2Server;
@@ -41,41 +41,51 @@ function errorBody(error: InstanceType<typeof OAuthError>) {
   return { error: error.name, error_description: description, message: description };
 }
 
-/** POST /api/v1/oauth/token: client_credentials grant, form-encoded, public. */
-export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger, attemptsPerMinute: number): RequestHandler[] {
+type OAuthServer = InstanceType<typeof OAuth2Server>;
+
+/** Runs the grant and answers it; an issued token tells `attempt` it succeeded. */
+async function grant(server: OAuthServer, ttlSeconds: number, logger: Logger, req: Request, res: Response, attempt: TokenAttempt): Promise<void> {
+  const grantType = (req.body as Record<string, unknown> | undefined)?.grant_type;
+  if (grantType !== undefined && grantType !== 'client_credentials') {
+    // The library would answer unauthorized_client for its other built-in grants; this service has only one.
+    res.status(400).set('Cache-Control', 'no-store').json(errorBody(new UnsupportedGrantTypeError('Unsupported grant type: only client_credentials is supported')));
+    return;
+  }
+  const request = new OAuthRequest({ headers: req.headers as Record<string, string>, method: req.method, query: req.query as Record<string, string>, body: req.body ?? {} });
+  const response = new OAuthResponse({ headers: {} });
+  try {
+    const token = await server.token(request, response, { accessTokenLifetime: ttlSeconds });
+    await attempt.succeeded();
+    res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache').json({
+      token_type: 'Bearer',
+      expires_in: ttlSeconds,
+      access_token: token.accessToken,
+    });
+  } catch (error) {
+    if (!(error instanceof OAuthError) || error.code >= 500) {
+      logger.error({ err: (error as { inner?: unknown }).inner ?? error }, 'token endpoint failed');
+      res.status(500).json({ message: 'Server Error' });
+      return;
+    }
+    const status = error.name === 'invalid_client' ? 401 : error.code;
+    if (status === 401) res.set('WWW-Authenticate', 'Basic realm="credential-service"');
+    res.status(status).set('Cache-Control', 'no-store').json(errorBody(error));
+  }
+}
+
+/** POST /api/v1/oauth/token: client_credentials grant, form-encoded, public, limited by `throttle`. */
+export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger, throttle: TokenThrottle): RequestHandler[] {
   const server = new OAuth2Server({
     model: clientCredentialsModel(orm, ttlSeconds),
     accessTokenLifetime: ttlSeconds,
     requireClientAuthentication: { client_credentials: true },
   });
-  const handle: RequestHandler = async (req: Request, res: Response) => {
-    const grantType = (req.body as Record<string, unknown> | undefined)?.grant_type;
-    if (grantType !== undefined && grantType !== 'client_credentials') {
-      // The library would answer unauthorized_client for its other built-in grants; this service has only one.
-      res.status(400).set('Cache-Control', 'no-store').json(errorBody(new UnsupportedGrantTypeError('Unsupported grant type: only client_credentials is supported')));
-      return;
-    }
-    const request = new OAuthRequest({ headers: req.headers as Record<string, string>, method: req.method, query: req.query as Record<string, string>, body: req.body ?? {} });
-    const response = new OAuthResponse({ headers: {} });
+  const handle: RequestHandler = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const token = await server.token(request, response, { accessTokenLifetime: ttlSeconds });
-      res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache').json({
-        token_type: 'Bearer',
-        expires_in: ttlSeconds,
-        access_token: token.accessToken,
-      });
+      await grant(server, ttlSeconds, logger, req, res, await throttle.admit(req, res));
     } catch (error) {
-      if (!(error instanceof OAuthError) || error.code >= 500) {
-        logger.error({ err: (error as { inner?: unknown }).inner ?? error }, 'token endpoint failed');
-        res.status(500).json({ message: 'Server Error' });
-        return;
-      }
-      const status = error.name === 'invalid_client' ? 401 : error.code;
-      if (status === 401) res.set('WWW-Authenticate', 'Basic realm="credential-service"');
-      res.status(status).set('Cache-Control', 'no-store').json(errorBody(error));
+      next(error);
     }
   };
-  // Guessing secrets costs a request each: bound them per client address.
-  const throttle = rateLimit(attemptsPerMinute, (req) => req.ip ?? 'unknown');
-  return [throttle, express.urlencoded({ extended: false, limit: '16kb' }), handle];
+  return [express.urlencoded({ extended: false, limit: '16kb' }), handle];
 }

@@ -10,10 +10,12 @@ import { Institution } from '../institutions/institution.entity.js';
 import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
+import { Tenant } from '../tenants/tenant.entity.js';
 import { certificateTemplates } from '../templates/certificate-template.service.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
 import type { CertificateInput } from './certificate.inputs.js';
 import { issue } from './issuance.js';
+import { verificationLinkProblem } from './verification-link.js';
 
 const SOURCE_TAKEN = { fileUuid: ['The file uuid has already been used.'] };
 
@@ -67,6 +69,7 @@ export class CertificateService extends ResourceService<Certificate, Certificate
       const fallback = await certificateTemplates.findDefault(tx, row.institution.uuid);
       row.template = fallback ? ref(fallback) : null;
     }
+    if (input.publicVerificationUrl) await this.checkVerificationLink(tx, input.publicVerificationUrl);
     assignPresent(row, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
     row.publicVerificationUrl ??= `${tx.publicBaseUrl}/verify/${row.uuid}`;
     await this.checkAgreement(tx, row);
@@ -97,6 +100,13 @@ export class CertificateService extends ResourceService<Certificate, Certificate
       if (template.institution.uuid !== row.institution.uuid) errors.templateUuid = ['The template belongs to another institution.'];
     }
     if (Object.keys(errors).length > 0) throw invalid(errors);
+  }
+
+  /** The link goes out in the student's e-mail and on the PDF: see verification-link.ts. */
+  private async checkVerificationLink(tx: RequestContext, link: string): Promise<void> {
+    const tenant = await tx.em.findOneOrFail(Tenant, { uuid: tx.tenant.uuid });
+    const problem = verificationLinkProblem(link, tx.publicBaseUrl, tenant.allowedLinkHosts);
+    if (problem) throw invalid({ publicVerificationUrl: [problem] });
   }
 
   /** Takes the new source file atomically (one winner among concurrent requests) and frees the previous one. */

@@ -20,6 +20,8 @@ import { TenantService } from '../tenants/tenant.service.js';
 
 const USAGE = `usage: npm run cli -- <command>
   tenant:create <identifier> [--name "Display name"]
+  tenant:link-hosts <identifier> [host ...]             the domains (with subdomains) a certificate's
+                                                         public_verification_url may use; none: only this service
   client:create --tenant <identifier> [--name <label>]   prints client_id and client_secret once
   client:rotate <client_id>                              new pair; the old pair and its tokens stop working now
   client:list
@@ -53,6 +55,11 @@ const commands: Record<string, Command> = {
   'tenant:create': async (orm, [identifier], { name }) => {
     const tenant = await new TenantService(orm.em.fork()).create(required(identifier, 'tenant identifier'), name);
     console.log(`tenant "${tenant.identifier}" created`);
+  },
+  'tenant:link-hosts': async (orm, [identifier, ...hosts]) => {
+    const tenant = await new TenantService(orm.em.fork()).setLinkHosts(required(identifier, 'tenant identifier'), hosts);
+    const allowed = tenant.allowedLinkHosts.length > 0 ? tenant.allowedLinkHosts.join(', ') : 'none (only this service)';
+    console.log(`tenant "${tenant.identifier}" verification links may use: ${allowed}`);
   },
   'client:create': async (orm, _positionals, { tenant, name }) => {
     printCredentials(await new ClientService(orm.em.fork()).create(required(tenant, '--tenant'), name));

@@ -15,6 +15,7 @@ import { Module } from '../modules/module.entity.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { Notification } from '../notifications/notification.entity.js';
+import { RateLimitBucket } from '../rate-limits/rate-limit-bucket.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 /** Every entity the ORM knows; listed explicitly so builds and tests need no file discovery. */
@@ -37,4 +38,5 @@ export const entities = [
   Certificate,
   CertificateDocument,
   SigningIdentity,
+  RateLimitBucket,
 ];

@@ -14,6 +14,13 @@ export class Tenant {
   @Property({ length: 255 })
   name!: string;
 
+  /**
+   * Hosts (each with its subdomains) besides PUBLIC_BASE_URL's where a certificate's
+   * `public_verification_url` may point; set by the operator (`tenant:link-hosts`), never through the API.
+   */
+  @Property({ type: 'text[]', defaultRaw: `'{}'` })
+  allowedLinkHosts: string[] & Opt = [];
+
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   createdAt: Date & Opt = new Date();
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { normalizeLinkHost } from '../certificates/verification-link.js';
 import { DomainError } from '../errors/domain-error.js';
 import { Tenant } from './tenant.entity.js';
 
@@ -22,6 +23,18 @@ export class TenantService {
 
   async ensure(identifier: string): Promise<Tenant> {
     return (await this.em.findOne(Tenant, { identifier })) ?? this.create(identifier);
+  }
+
+  /** Replaces the hosts a certificate's public verification url may point to (besides this service). */
+  async setLinkHosts(identifier: string, hosts: string[]): Promise<Tenant> {
+    const tenant = await this.findByIdentifier(identifier);
+    if (!tenant) throw new DomainError('NOT_FOUND', `No tenant "${identifier}".`);
+    const normalized = hosts.map((host) => normalizeLinkHost(host));
+    const wrong = hosts.filter((_host, index) => !normalized[index]);
+    if (wrong.length > 0) throw new DomainError('BAD_USER_INPUT', `Not a domain name: ${wrong.join(', ')}`);
+    tenant.allowedLinkHosts = [...new Set(normalized as string[])];
+    await this.em.flush();
+    return tenant;
   }
 
   findByIdentifier(identifier: string): Promise<Tenant | null> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { VerificationFacts } from './verification-facts.js';
 
 const escape = (text: string) =>
@@ -6,10 +7,37 @@ const escape = (text: string) =>
 const day = (date: Date) => date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 const STATE = {
-  valid: { label: 'Valid', tone: '#17663a', background: '#e6f4ea', text: 'This certificate was issued by the institution below and is valid.' },
-  revoked: { label: 'Revoked', tone: '#a61b1b', background: '#fdeaea', text: 'The institution revoked this certificate. It is no longer valid.' },
-  expired: { label: 'Expired', tone: '#8a5a00', background: '#fff4e0', text: 'This certificate was valid until its expiry date.' },
+  valid: { label: 'Valid', text: 'This certificate was issued by the institution below and is valid.' },
+  revoked: { label: 'Revoked', text: 'The institution revoked this certificate. It is no longer valid.' },
+  expired: { label: 'Expired', text: 'This certificate was valid until its expiry date.' },
 } as const;
+
+// One constant stylesheet for every page, so its hash can stand in the CSP instead of 'unsafe-inline'.
+const STYLE = `
+  body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f4f5f7; color: #1d2330; }
+  main { max-width: 42rem; margin: 3rem auto; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.08); overflow: hidden; }
+  header { padding: 2rem 2rem 1.5rem; border-bottom: 1px solid #e7e9ee; }
+  .issuer { text-transform: uppercase; letter-spacing: .08em; font-size: .8rem; color: #5b6475; margin: 0 0 .75rem; }
+  h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+  .recipient { font-size: 1.15rem; margin: 0; }
+  .state { margin: 1.5rem 2rem; padding: 1rem 1.25rem; border-radius: 8px; }
+  .state-valid { background: #e6f4ea; color: #17663a; }
+  .state-revoked { background: #fdeaea; color: #a61b1b; }
+  .state-expired { background: #fff4e0; color: #8a5a00; }
+  .state strong { font-size: 1.1rem; display: block; }
+  dl { margin: 0 2rem 1.5rem; }
+  .row { display: flex; gap: 1rem; padding: .5rem 0; border-bottom: 1px solid #f0f1f4; }
+  dt { width: 11rem; flex: none; color: #5b6475; }
+  dd { margin: 0; }
+  section { padding: 0 2rem 2rem; }
+  h2 { font-size: 1rem; margin: 0 0 .5rem; }
+  ul { margin: 0; padding-left: 1.2rem; }
+  a { color: #1f4fd1; }
+  footer { padding: 1rem 2rem; background: #fafbfc; color: #5b6475; font-size: .85rem; word-break: break-all; }
+`;
+
+/** The CSP source that admits the page's inline stylesheet and nothing else. */
+export const PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 function row(label: string, value: string | null | undefined): string {
   return value ? `<div class="row"><dt>${escape(label)}</dt><dd>${escape(value)}</dd></div>` : '';
@@ -28,25 +56,7 @@ export function renderVerificationPage(facts: VerificationFacts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(facts.courseName)} · ${escape(facts.recipientName)} · Certificate verification</title>
 <meta name="robots" content="noindex">
-<style>
-  body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f4f5f7; color: #1d2330; }
-  main { max-width: 42rem; margin: 3rem auto; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgba(0,0,0,.08); overflow: hidden; }
-  header { padding: 2rem 2rem 1.5rem; border-bottom: 1px solid #e7e9ee; }
-  .issuer { text-transform: uppercase; letter-spacing: .08em; font-size: .8rem; color: #5b6475; margin: 0 0 .75rem; }
-  h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
-  .recipient { font-size: 1.15rem; margin: 0; }
-  .state { margin: 1.5rem 2rem; padding: 1rem 1.25rem; border-radius: 8px; background: ${state.background}; color: ${state.tone}; }
-  .state strong { font-size: 1.1rem; display: block; }
-  dl { margin: 0 2rem 1.5rem; }
-  .row { display: flex; gap: 1rem; padding: .5rem 0; border-bottom: 1px solid #f0f1f4; }
-  dt { width: 11rem; flex: none; color: #5b6475; }
-  dd { margin: 0; }
-  section { padding: 0 2rem 2rem; }
-  h2 { font-size: 1rem; margin: 0 0 .5rem; }
-  ul { margin: 0; padding-left: 1.2rem; }
-  a { color: #1f4fd1; }
-  footer { padding: 1rem 2rem; background: #fafbfc; color: #5b6475; font-size: .85rem; word-break: break-all; }
-</style>
+<style>${STYLE}</style>
 </head>
 <body>
 <main>
@@ -55,7 +65,7 @@ export function renderVerificationPage(facts: VerificationFacts): string {
     <h1>${escape(facts.courseName)}</h1>
     <p class="recipient">Awarded to <strong>${escape(facts.recipientName)}</strong></p>
   </header>
-  <div class="state" role="status"><strong>${state.label}</strong>${escape(state.text)}</div>
+  <div class="state state-${facts.state}" role="status"><strong>${state.label}</strong>${escape(state.text)}</div>
   <dl>
     ${row('Recipient', facts.recipientName)}
     ${row('Course', facts.courseName)}

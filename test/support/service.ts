@@ -17,10 +17,13 @@ export interface TestService {
 
 export const PUBLIC_BASE_URL = 'http://credentials.test';
 
+/** Suites that send many requests measure behaviour, not throttles; rate-limit tests turn these back on. */
+const PER_MINUTE_LIMITS_OFF = { RATE_LIMIT_API_PER_MINUTE: '0', RATE_LIMIT_PUBLIC_PER_MINUTE: '0', RATE_LIMIT_VERIFY_PER_MINUTE: '0' };
+
 /** The real service (HTTP server, Apollo, REST, ORM) on a fresh database and a free port. */
 export async function startTestService(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestService> {
   const db = database ?? (await createTestDatabase());
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL, ...env });
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL, ...PER_MINUTE_LIMITS_OFF, ...env });
   const statements: string[] = [];
   const service = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery: (sql) => statements.push(sql) });
   return {

@@ -1,0 +1,45 @@
+import type { Request, RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { Config } from '../config.js';
+import { PAGE_STYLE_SOURCE } from '../verification/verification.page.js';
+
+const NONE = ["'none'"];
+
+// Nothing here may be framed, set a base URL or receive a form post, whatever else a page needs.
+const LOCKED = { baseUri: NONE, formAction: NONE, frameAncestors: NONE };
+
+/**
+ * helmet on every response (JSON included): a CSP that allows nothing, frames refused, nosniff,
+ * no referrer, HSTS only when the public URL is https. Responses are readable cross-origin
+ * (badge images, PDFs and verification JSON are embedded elsewhere; no response rides on cookies).
+ */
+export function securityHeaders({ publicBaseUrl }: Pick<Config, 'publicBaseUrl'>): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: NONE, ...LOCKED } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    // includeSubDomains stays off: the service's host may share its parent domain with other sites.
+    strictTransportSecurity: new URL(publicBaseUrl).protocol === 'https:' ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  });
+}
+
+/** GET /verify/{uuid}: its one inline stylesheet, by hash; no script, image or connection. */
+export const verificationPagePolicy: RequestHandler = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: { defaultSrc: NONE, styleSrc: [PAGE_STYLE_SOURCE], ...LOCKED },
+});
+
+const sandboxPolicy = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: { defaultSrc: helmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc, objectSrc: NONE, ...LOCKED },
+});
+
+/**
+ * Apollo Sandbox (development only) loads its scripts, styles and iframe from Apollo's CDN under its
+ * own `<meta>` CSP with a nonce drawn per render; a header policy cannot name that nonce, so for the
+ * landing page the header keeps only what a meta policy cannot say (framing, base, plugins).
+ */
+export function sandboxLandingPolicy(isLandingPage: (req: Request) => boolean): RequestHandler {
+  return (req, res, next) => (isLandingPage(req) ? sandboxPolicy(req, res, next) : next());
+}

@@ -1,0 +1,72 @@
+import type { Orm } from '../db/orm.js';
+
+export interface WindowCount {
+  /** Hits in the current window, this one included. */
+  hits: number;
+  resetAt: Date;
+}
+
+// One statement, atomic under concurrency from any number of processes: the row lock taken by
+// `on conflict do update` serialises hits on one key, and an expired window restarts at 1.
+const HIT = `
+  insert into rate_limit_buckets (key, hits, reset_at) values (?, 1, now() + make_interval(secs => ?))
+  on conflict (key) do update set
+    hits = case when rate_limit_buckets.reset_at <= now() then 1 else rate_limit_buckets.hits + 1 end,
+    reset_at = case when rate_limit_buckets.reset_at <= now() then excluded.reset_at else rate_limit_buckets.reset_at end
+  returning hits, reset_at`;
+
+const REFUND = `update rate_limit_buckets set hits = greatest(hits - 1, 0) where key = ? and reset_at > now()`;
+
+const PEEK = `select hits, reset_at from rate_limit_buckets where key = ? and reset_at > now()`;
+
+const SWEEP = `delete from rate_limit_buckets where reset_at <= now()`;
+
+interface BucketRow {
+  hits: number;
+  reset_at: Date | string;
+}
+
+const count = (row: BucketRow): WindowCount => ({ hits: Number(row.hits), resetAt: new Date(row.reset_at) });
+
+/** Fixed-window counters in PostgreSQL, so every server process counts against the same limits. */
+export class RateLimitStore {
+  private lastSweep = Date.now();
+
+  constructor(
+    private readonly orm: Orm,
+    /** How often a process deletes windows that have reset, so buckets of past keys do not pile up. */
+    private readonly sweepEveryMs = 60_000,
+  ) {}
+
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
+    await this.sweepWhenDue();
+    const [row] = await this.execute(HIT, [key, windowMs / 1000]);
+    return count(row!);
+  }
+
+  /** Takes back one hit of the current window (a token request that turned out to succeed). */
+  async refund(key: string): Promise<void> {
+    await this.orm.em.getConnection().execute(REFUND, [key], 'run');
+  }
+
+  /** The current window's count without adding to it; `hits: 0` when none is open. */
+  async peek(key: string): Promise<WindowCount | { hits: 0; resetAt: null }> {
+    const [row] = await this.execute(PEEK, [key]);
+    return row ? count(row) : { hits: 0, resetAt: null };
+  }
+
+  async sweep(): Promise<number> {
+    const result = await this.orm.em.getConnection().execute(SWEEP, [], 'run');
+    return (result as { affectedRows?: number }).affectedRows ?? 0;
+  }
+
+  private async sweepWhenDue(): Promise<void> {
+    if (Date.now() - this.lastSweep < this.sweepEveryMs) return;
+    this.lastSweep = Date.now();
+    await this.sweep();
+  }
+
+  private execute(sql: string, params: unknown[]): Promise<BucketRow[]> {
+    return this.orm.em.getConnection().execute<BucketRow[]>(sql, params, 'all');
+  }
+}
