@@ -4,6 +4,7 @@ import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { OAuthClient } from './oauth-client.entity.js';
 import { rateLimit } from './rate-limit.js';
+import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
 import { TokenService } from './token.service.js';
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError, UnsupportedGrantTypeError } = OAuth2Server;
@@ -65,6 +66,11 @@ export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger, attempt
         access_token: token.accessToken,
       });
     } catch (error) {
+      if (isDatabaseBusy(error)) {
+        setRetryAfter(res);
+        res.status(503).json({ message: serviceBusy().message });
+        return;
+      }
       if (!(error instanceof OAuthError) || error.code >= 500) {
         logger.error({ err: (error as { inner?: unknown }).inner ?? error }, 'token endpoint failed');
         res.status(500).json({ message: 'Server Error' });
