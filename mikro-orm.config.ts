@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig } from '@mikro-orm/postgresql';
 import 'reflect-metadata';
 import { entities } from './src/db/entities.js';
+import { releaseDeadClients } from './src/db/pool-guard.js';
 import { migrations } from './src/db/migrations/index.js';
 import { scopeFilters, TenantStamp } from './src/db/tenant-scope.js';
 
@@ -19,8 +20,9 @@ export interface OrmOptions {
  * reaches the Pool (and each Client it opens) through `driverOptions`, merged over those.
  */
 function driverOptions(timeouts: OrmOptions['timeouts']) {
-  if (!timeouts) return {};
+  if (!timeouts) return { onPoolCreated: releaseDeadClients };
   return {
+    onPoolCreated: releaseDeadClients,
     connectionTimeoutMillis: timeouts.poolAcquireMs,
     // Sent in the startup packet: the session's defaults, which `reset all` returns to.
     statement_timeout: timeouts.statementMs,

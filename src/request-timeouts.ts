@@ -6,9 +6,9 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
-function answerTimeout(req: IncomingMessage, res: ServerResponse): void {
+function answerTimeout(graphql: boolean, res: ServerResponse): void {
   const message = 'The request body stopped arriving; send the request again.';
-  const body = req.url?.startsWith('/graphql') ? { errors: [{ message, extensions: { code: 'REQUEST_TIMEOUT' } }] } : { message };
+  const body = graphql ? { errors: [{ message, extensions: { code: 'REQUEST_TIMEOUT' } }] } : { message };
   res.writeHead(408, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
   res.end(JSON.stringify(body));
 }
@@ -23,6 +23,8 @@ function armBodyIdleTimeout(idleMs: number) {
   return (req: IncomingMessage, res: ServerResponse) => {
     if (!hasBody(req) || req.complete) return;
     const socket = req.socket;
+    // Read now: routers rewrite `req.url` while they handle the request.
+    const graphql = req.url?.startsWith('/graphql') ?? false;
     socket.setTimeout(idleMs);
     // Node emits a socket's timeout on the response in flight; a listener there keeps Node from destroying the socket itself.
     res.on('timeout', () => {
@@ -34,7 +36,7 @@ function armBodyIdleTimeout(idleMs: number) {
         socket.destroy();
         return;
       }
-      answerTimeout(req, res);
+      answerTimeout(graphql, res);
       res.once('finish', () => socket.destroy());
     });
   };
