@@ -6,12 +6,18 @@ function run<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]>
   return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
 }
 
-const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2).replace(/\.?0+$/, '')} GiB`;
+const UNITS: [number, string][] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
+
+/** 1073741824 → "1 GiB"; a size that is no whole unit stays in bytes. */
+function size(bytes: number): string {
+  const unit = UNITS.find(([factor]) => bytes >= factor && bytes % factor === 0);
+  return unit ? `${bytes / unit[0]} ${unit[1]}` : `${bytes} bytes`;
+}
 
 export function quotaExceeded(quotaBytes: number, totalBytes: number): DomainError {
   return new DomainError(
     'PAYLOAD_TOO_LARGE',
-    `The storage quota of this tenant (${quotaBytes} bytes, ${gib(quotaBytes)}) would be exceeded: its files would take ${totalBytes} bytes. Delete files to make room.`,
+    `The storage quota of this tenant (${size(quotaBytes)}) would be exceeded: its files would take ${totalBytes} bytes. Delete files to make room.`,
   );
 }
 
