@@ -82,8 +82,9 @@ describe('slow clients', () => {
     // One byte each, well within the idle timeout: the uploads stay in flight, none completes.
     const dripping = setInterval(() => trickles.forEach((trickle) => trickle.socket.write(' ')), 250);
     try {
-      const inFlight = fileRuntime(service.orm.em).uploadsInFlight;
-      await until(() => inFlight.get(tenant!.uuid) === TRICKLES, 'every upload to be in flight');
+      await until(() => trickles.every((trickle) => trickle.socket.bytesWritten > 2300), 'every upload to be sent');
+      // Time for the server to take them all in; checked below, once the probes have answered.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const globexClient = await provisionClient(service.orm, 'globex');
       const [ready, token, students, verification, overCap, otherTenant] = await Promise.all([
         fetch(`${service.url}/readyz`, withinTenSeconds()),
@@ -103,8 +104,9 @@ describe('slow clients', () => {
         '5',
       ]);
       expect(otherTenant.status).toBe(201);
-      // Everything above was answered while every trickle was still open and unanswered.
+      // Everything above was answered while every trickle was still open, unanswered and in flight.
       expect(trickles.filter((trickle) => trickle.closed || trickle.reply !== '')).toHaveLength(0);
+      expect(fileRuntime(service.orm.em).uploadsInFlight.get(tenant!.uuid)).toBe(TRICKLES);
       const [open] = await sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'");
       expect(open!.n).toBe(0);
     } finally {

@@ -12,8 +12,10 @@ const RETRY_AFTER_SECONDS = 5;
  */
 export function uploadSlots(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!req.is('multipart/form-data')) return next();
-    const { tenant, em } = requestContext(res);
+    const context = requestContext(res);
+    // No context: a request that needs no token (the landing page), which uploads nothing.
+    if (!context || !req.is('multipart/form-data')) return next();
+    const { tenant, em } = context;
     const { settings, uploadsInFlight } = fileRuntime(em);
     const held = uploadsInFlight.get(tenant.uuid) ?? 0;
     if (settings.uploadsPerTenant > 0 && held >= settings.uploadsPerTenant) {
