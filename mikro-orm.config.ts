@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig } from '@mikro-orm/postgresql';
 import 'reflect-metadata';
 import { entities } from './src/db/entities.js';
+import { releaseDeadClients } from './src/db/pool-guard.js';
 import { migrations } from './src/db/migrations/index.js';
 import { scopeFilters, TenantStamp } from './src/db/tenant-scope.js';
 
@@ -10,6 +11,23 @@ export interface OrmOptions {
   /** Called with every SQL statement; tests count statements with it. */
   onQuery?: (sql: string) => void;
   poolMax?: number;
+  /** The server's limits (src/config.ts `timeouts`); without them (CLI, migrations, tests' own ORMs) nothing times out. */
+  timeouts?: { poolAcquireMs: number; statementMs: number; idleInTransactionMs: number };
+}
+
+/**
+ * MikroORM 7 maps only `pool.min/max/idleTimeoutMillis` onto node-postgres' Pool; everything else
+ * reaches the Pool (and each Client it opens) through `driverOptions`, merged over those.
+ */
+function driverOptions(timeouts: OrmOptions['timeouts']) {
+  if (!timeouts) return { onPoolCreated: releaseDeadClients };
+  return {
+    onPoolCreated: releaseDeadClients,
+    connectionTimeoutMillis: timeouts.poolAcquireMs,
+    // Sent in the startup packet: the session's defaults, which `reset all` returns to.
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+  };
 }
 
 /** The one ORM configuration: the server, the operator CLI, migrations and tests all build it here. */
@@ -37,6 +55,7 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
     // to inverse sides) only cost time on every hydrated row; flush still diffs against snapshots.
     propagationOnPrototype: false,
     pool: { min: 0, max: options.poolMax ?? 20 },
+    driverOptions: driverOptions(options.timeouts),
     onQuery: options.onQuery ? (sql) => (options.onQuery!(sql), sql) : undefined,
     discovery: { warnWhenNoEntities: false },
   });

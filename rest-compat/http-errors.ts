@@ -2,11 +2,13 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { type ClassifiedError } from '../src/errors/classify.js';
 import { DomainError, ERROR_STATUS } from '../src/errors/domain-error.js';
 import type { Logger } from '../src/logger.js';
+import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../src/errors/unavailable.js';
 import { toSnake } from './case.js';
 
 /** Laravel-shaped body: `{message}`, plus `errors` per snake_case field for a 422. */
 export function sendError(res: Response, { code, message, fieldErrors }: Omit<ClassifiedError, 'internal'>): void {
   const status = ERROR_STATUS[code];
+  if (status === 503) setRetryAfter(res);
   const body: Record<string, unknown> = { message: status === 500 ? 'Server Error' : message };
   if (status === 422) {
     body.errors = Object.fromEntries(
@@ -26,6 +28,7 @@ export function restErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (res.headersSent) return;
     if (error instanceof DomainError) return sendError(res, error);
+    if (isDatabaseBusy(error)) return sendError(res, serviceBusy());
     const parserError = error as BodyParserError;
     if (parserError.type === 'entity.parse.failed') return sendError(res, { code: 'BAD_REQUEST', message: 'The request body is not valid JSON.' });
     if (parserError.type === 'entity.too.large') return sendError(res, { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' });

@@ -9,6 +9,7 @@ import type { RateLimits } from '../src/rate-limits/rate-limits.js';
 import { executeOperation, OperationError } from './execute.js';
 import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
+import { uploadSlots } from '../src/files/upload-slots.js';
 import { DomainError } from '../src/errors/domain-error.js';
 import type { RestRoute } from './route.js';
 import { routes } from './routes.js';
@@ -48,7 +49,8 @@ export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config
   const auth = authenticate(orm, config, limits);
   const json = express.json({ limit: config.jsonBodyLimit });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
-  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, multipart, handler(schema, route));
+  const slots = uploadSlots();
+  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, slots, multipart, handler(schema, route));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

@@ -11,9 +11,11 @@ import type { Config } from './config.js';
 import type { RequestContext } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
 import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
+import { isDatabaseBusy, serviceBusy, setRetryAfter } from './errors/unavailable.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
 import { attachFileRuntime } from './files/file-runtime.js';
 import { graphqlUploadErrors } from './files/file-upload.js';
+import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -43,8 +45,10 @@ function isLandingPageRequest(req: Request): boolean {
 }
 
 /** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
-function graphqlAuthErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const error = isDatabaseBusy(caught) ? serviceBusy() : caught;
   if (!(error instanceof DomainError)) return next(error);
+  if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
   res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
 }
 
@@ -68,6 +72,7 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
+    uploadSlots(),
     // GraphQL multipart requests (uploadFiles); Apollo's CSRF prevention still demands a preflight header.
     // busboy reports its size limit when a file reaches it, so a file of exactly the maximum needs one byte more.
     graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),

@@ -34,6 +34,26 @@ export interface Config {
   fileStorage: 'postgres' | 'filesystem';
   filesDir: string;
   shutdownGraceMs: number;
+  /** Timeouts and limits that keep one slow client or one slow query from holding the service (README: Timeouts). */
+  timeouts: {
+    /** The request line and headers must arrive within this. */
+    headersMs: number;
+    /** A request body that sends no byte for this long is cut with 408. */
+    bodyIdleMs: number;
+    /** Waiting for a database connection beyond this answers 503. */
+    poolAcquireMs: number;
+    /** PostgreSQL `statement_timeout` and `idle_in_transaction_session_timeout` of the service's sessions; 0 = none. */
+    statementMs: number;
+    idleInTransactionMs: number;
+  };
+  dbPoolMax: number;
+  /** Multipart uploads one tenant may have in flight in this process; 0 = unlimited. */
+  uploadConcurrencyPerTenant: number;
+  /** Bytes of live files a tenant may hold; 0 = unlimited. */
+  storageQuotaBytes: number;
+  /** Deleted files' content is purged this long after deletion, by a sweeper every `filePurgeSweepMs` (0 = off). */
+  filePurgeGraceMs: number;
+  filePurgeSweepMs: number;
 }
 
 export interface RateLimitConfig {
@@ -61,6 +81,12 @@ function integer(name: string, raw: string | undefined, fallback: number): numbe
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  const value = integer(name, raw, fallback);
+  if (value === 0) throw new ConfigError(`${name} must be at least 1, got "${raw}"`);
   return value;
 }
 
@@ -168,5 +194,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileStorage: fileStorage(env.FILE_STORAGE),
     filesDir: path.join(path.resolve(env.DATA_DIR || '.data'), 'files'),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10000),
+    timeouts: {
+      headersMs: positive('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 20_000),
+      bodyIdleMs: positive('HTTP_BODY_IDLE_TIMEOUT_MS', env.HTTP_BODY_IDLE_TIMEOUT_MS, 30_000),
+      poolAcquireMs: positive('DB_POOL_ACQUIRE_TIMEOUT_MS', env.DB_POOL_ACQUIRE_TIMEOUT_MS, 10_000),
+      statementMs: integer('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, 30_000),
+      idleInTransactionMs: integer('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 60_000),
+    },
+    dbPoolMax: positive('DB_POOL_MAX', env.DB_POOL_MAX, 20),
+    uploadConcurrencyPerTenant: integer('UPLOAD_CONCURRENCY_PER_TENANT', env.UPLOAD_CONCURRENCY_PER_TENANT, 4),
+    storageQuotaBytes: integer('STORAGE_QUOTA_BYTES', env.STORAGE_QUOTA_BYTES, 1024 ** 3),
+    filePurgeGraceMs: integer('FILE_PURGE_GRACE_MS', env.FILE_PURGE_GRACE_MS, 7 * 24 * 3_600_000),
+    filePurgeSweepMs: integer('FILE_PURGE_SWEEP_MS', env.FILE_PURGE_SWEEP_MS, 3_600_000),
   };
 }

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { provision } from './auth/provisioning.js';
@@ -7,7 +7,9 @@ import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { startExpirySweeper } from './certificates/expiry-sweeper.js';
+import { startFilePurge } from './files/file-purge.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
+import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 
 export interface RunningService {
@@ -40,25 +42,25 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 
 /**
  * Boot in order: database → migrations → provisioning → app → listen → background jobs (notification
- * worker, expiry sweeper). Shutdown: drain HTTP first (so refusing new requests is not delayed), then
+ * worker, expiry sweeper, file purge). Shutdown: drain HTTP first (so refusing new requests is not delayed), then
  * the background jobs, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
   try {
-    orm = await openOrm(database.url, ormOptions);
+    orm = await openOrm(database.url, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     await provision(orm, config, logger);
     const { app, apollo } = await createApp({ config, orm, logger });
-    const server = http.createServer(app);
-    server.keepAliveTimeout = 5_000;
+    const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
     const expirySweeper = config.expirySweepMs > 0 ? startExpirySweeper(readyOrm, config.expirySweepMs, logger) : undefined;
+    const filePurge = config.filePurgeSweepMs > 0 ? startFilePurge(readyOrm, { graceMs: config.filePurgeGraceMs, sweepMs: config.filePurgeSweepMs }, logger) : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -67,6 +69,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await apollo.stop();
         await notificationWorker?.stop();
         await expirySweeper?.stop();
+        await filePurge?.stop();
         await readyOrm.close();
         await database.release();
       },

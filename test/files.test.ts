@@ -13,7 +13,8 @@ let acme: ApiClient;
 let globex: ApiClient;
 
 beforeAll(async () => {
-  service = await startTestService();
+  // The race below runs 8 uploads of one tenant at once, over the default per-tenant cap (test/slow-clients.test.ts).
+  service = await startTestService({ UPLOAD_CONCURRENCY_PER_TENANT: '8' });
   [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
 });
 afterAll(() => service.stop());

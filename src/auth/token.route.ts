@@ -4,6 +4,7 @@ import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { OAuthClient } from './oauth-client.entity.js';
 import type { TokenAttempt, TokenThrottle } from './token-throttle.js';
+import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
 import { TokenService } from './token.service.js';
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError, UnsupportedGrantTypeError } = OAuth2Server;
@@ -62,6 +63,11 @@ async function grant(server: OAuthServer, ttlSeconds: number, logger: Logger, re
       access_token: token.accessToken,
     });
   } catch (error) {
+    if (isDatabaseBusy(error)) {
+      setRetryAfter(res);
+      res.status(503).json({ message: serviceBusy().message });
+      return;
+    }
     if (!(error instanceof OAuthError) || error.code >= 500) {
       logger.error({ err: (error as { inner?: unknown }).inner ?? error }, 'token endpoint failed');
       res.status(500).json({ message: 'Server Error' });

@@ -8,6 +8,10 @@ import { PostgresBlobStorage } from './storage/postgres-storage.js';
 export interface FileSettings {
   maxFileBytes: number;
   maxFiles: number;
+  /** Multipart requests of one tenant in flight in this process (0 = unlimited). */
+  uploadsPerTenant: number;
+  /** Bytes of live files a tenant may hold (0 = unlimited). */
+  quotaBytes: number;
 }
 
 /** What the files domain needs from its service's configuration: limits, URLs and storage drivers. */
@@ -17,6 +21,8 @@ export interface FileRuntime {
   storage: BlobStorage;
   /** The driver a stored file names; both stay readable whichever one is configured. */
   driver(name: string): BlobStorage;
+  /** Multipart requests in flight per tenant uuid (see upload-slots.ts). */
+  uploadsInFlight: Map<string, number>;
 }
 
 /**
@@ -29,7 +35,13 @@ const runtimes = new WeakMap<object, FileRuntime>();
 export function attachFileRuntime(orm: Orm, config: Config): FileRuntime {
   const drivers = { postgres: new PostgresBlobStorage(), filesystem: new FilesystemBlobStorage(config.filesDir) };
   const runtime: FileRuntime = {
-    settings: { maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles },
+    settings: {
+      maxFileBytes: config.uploadMaxFileBytes,
+      maxFiles: config.uploadMaxFiles,
+      uploadsPerTenant: config.uploadConcurrencyPerTenant,
+      quotaBytes: config.storageQuotaBytes,
+    },
+    uploadsInFlight: new Map(),
     storage: drivers[config.fileStorage],
     driver(name) {
       const driver = drivers[name as keyof typeof drivers];

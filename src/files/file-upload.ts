@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import type { ErrorRequestHandler } from 'express';
 import type { FileUpload } from 'graphql-upload-ts';
 import { DomainError } from '../errors/domain-error.js';
@@ -11,6 +12,7 @@ import { fileTooLarge, tooManyFiles } from './upload-limits.js';
  */
 export function uploadFailure(error: unknown, settings: FileSettings): unknown {
   if (error instanceof DomainError) return error;
+  if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return new DomainError('BAD_REQUEST', 'The upload was interrupted.');
   const { status, message = '' } = error as { status?: number; message?: string };
   if (status === 413) {
     if (/max file uploads exceeded/.test(message)) return tooManyFiles(settings.maxFiles);
@@ -26,20 +28,26 @@ export function graphqlUploadErrors(settings: FileSettings): ErrorRequestHandler
   return (error, _req, _res, next) => next(uploadFailure(error, settings));
 }
 
-async function* translated(content: AsyncIterable<Uint8Array>, settings: FileSettings): AsyncIterable<Uint8Array> {
+/** The spooled content, opened only when read: a file never read leaves no stream holding its temporary file. */
+async function* contentOf(file: FileUpload, settings: FileSettings): AsyncIterable<Uint8Array> {
   try {
-    yield* content;
+    yield* file.createReadStream({ highWaterMark: 256 * 1024 });
   } catch (error) {
     throw uploadFailure(error, settings);
   }
 }
 
-/** An `Upload` scalar value as the upload service reads it, opened only when the service gets to it. */
+/**
+ * An `Upload` scalar value as the upload service reads it. It resolves only once the transport has
+ * spooled every byte of the part to its temporary file (REST parts already have; GraphQL parts may
+ * still be arriving), so the service opens its transaction after the client is done sending.
+ */
 export function incomingUpload(upload: Promise<FileUpload>, settings: FileSettings): () => Promise<IncomingFile> {
   return async () => {
     try {
       const file = await upload;
-      return { filename: file.filename, content: translated(file.createReadStream({ highWaterMark: 256 * 1024 }), settings) };
+      await finished(file.capacitor, { readable: false });
+      return { filename: file.filename, content: contentOf(file, settings) };
     } catch (error) {
       throw uploadFailure(error, settings);
     }

@@ -11,6 +11,7 @@ import { TenantScopedEntity } from '../db/base.entity.js';
 @Entity({ tableName: 'files' })
 @Unique({ name: 'files_tenant_hash_live_unique', properties: ['tenant', 'hash'], where: '"deleted_at" is null' })
 @Index({ name: 'files_tenant_used_at_index', properties: ['tenant', 'usedAt'] })
+@Index({ name: 'files_purge_index', expression: `create index "files_purge_index" on "files" ("deleted_at") where "deleted_at" is not null and "purged_at" is null` })
 export class StoredFile extends TenantScopedEntity {
   @Field({ description: 'The name the file was uploaded with (or renamed to).' })
   @Property({ length: 255 })
@@ -43,4 +44,8 @@ export class StoredFile extends TenantScopedEntity {
   /** The storage driver holding the content (`postgres` or `filesystem`), so switching drivers keeps old files readable. */
   @Property({ length: 16, hidden: true })
   storage!: string;
+
+  /** When the content of this deleted file was removed from storage (src/files/file-purge.ts). */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
+  purgedAt?: (Date & Opt) | null;
 }

@@ -12,6 +12,7 @@ import { StoredFile } from './file.entity.js';
 import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile } from './file-intake.js';
 import { insertUnlessDuplicate, markUnused, markUsed } from './file-records.js';
+import { enforceQuota } from './storage-quota.js';
 import { fileRuntime, type FileRuntime } from './file-runtime.js';
 import { PDF, PNG, SVG, type FileType } from './file-type.js';
 import { tooManyFiles } from './upload-limits.js';
@@ -73,12 +74,16 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
    */
   async upload(ctx: RequestContext, incoming: Array<() => Promise<IncomingFile>>): Promise<StoredFile[]> {
     const runtime = fileRuntime(ctx.em);
-    const { maxFiles, maxFileBytes } = runtime.settings;
+    const { maxFiles, maxFileBytes, quotaBytes } = runtime.settings;
     if (incoming.length === 0) throw invalid({ files: ['The files field is required.'] });
     if (incoming.length > maxFiles) throw tooManyFiles(maxFiles);
+    // Every part is received before the transaction opens: a slow client never holds a database connection.
+    const received: IncomingFile[] = [];
+    for (const next of incoming) received.push(await next());
     return storing(ctx.em, async (tx, written) => {
       const uuids: string[] = [];
-      for (const next of incoming) uuids.push(await store(tx, runtime, await next(), written, { maxBytes: maxFileBytes }));
+      for (const file of received) uuids.push(await store(tx, runtime, file, written, { maxBytes: maxFileBytes }));
+      if (quotaBytes > 0 && uuids.some((uuid) => written.includes(uuid))) await enforceQuota(tx, quotaBytes);
       const rows = new Map((await tx.find(StoredFile, { uuid: { $in: uuids } })).map((row) => [row.uuid, row]));
       return uuids.map((uuid) => rows.get(uuid)!);
     });

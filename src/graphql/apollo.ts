@@ -4,6 +4,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context/request-context.js';
 import { classifyError } from '../errors/classify.js';
+import { RETRY_AFTER_SECONDS } from '../errors/unavailable.js';
 
 /** Logs failures that are our bug with the request id; the client only sees a generic message. */
 const logInternalErrors: ApolloServerPlugin<RequestContext> = {
@@ -15,6 +16,19 @@ const logInternalErrors: ApolloServerPlugin<RequestContext> = {
             contextValue.logger.error({ err: error.originalError ?? error, requestId: contextValue.requestId, path: error.path }, 'GraphQL operation failed');
           }
         }
+      },
+    };
+  },
+};
+
+/** An operation that could not get a database connection answers 503 with Retry-After, as REST does. */
+const serviceUnavailableStatus: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors }) {
+        if (!errors?.some((error) => classifyError(error).code === 'SERVICE_UNAVAILABLE')) return;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
       },
     };
   },
@@ -40,6 +54,7 @@ export function createApolloServer(schema: GraphQLSchema, options: { sandbox: bo
     formatError,
     plugins: [
       logInternalErrors,
+      serviceUnavailableStatus,
       // Every response is authenticated and tenant-specific, so HTTP cache hints have no use; the
       // default cache-control plugin would still hook every field resolution to compute them.
       ApolloServerPluginCacheControlDisabled(),

@@ -18,7 +18,7 @@ export interface BlobStorage {
   create(em: EntityManager, key: string): Promise<BlobWriter>;
   /** The content, streamed; fails before yielding anything when the blob is missing. */
   open(em: EntityManager, key: string): Promise<Readable>;
-  /** Drops a blob written in the current transaction that is not kept (its content was a duplicate). */
+  /** Drops a blob within the current transaction: one just written that is not kept (a duplicate), or purged content. */
   remove(em: EntityManager, key: string): Promise<void>;
   /** After a rollback: removes blobs this driver keeps outside the database. */
   discard(keys: string[]): Promise<void>;

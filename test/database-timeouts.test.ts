@@ -1,0 +1,115 @@
+import { jest } from '@jest/globals';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { provisionClient, requestToken, signIn, startTestService, type TestService } from './support/service.js';
+import { until } from './support/wait.js';
+
+jest.setTimeout(60_000);
+
+/** Runs `work` in a transaction of the service's own pool and keeps it open until the returned release is called. */
+async function holdConnection(service: TestService, work: (em: EntityManager) => Promise<unknown> = (em) => em.execute('select 1')) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const done = service.orm.em.fork().transactional(async (em) => {
+    await work(em as EntityManager);
+    started();
+    await released;
+  });
+  await running;
+  return async () => {
+    release();
+    await done;
+  };
+}
+
+/** Sessions of the service's database waiting for a lock, seen from a connection outside its pool. */
+async function lockWaits(service: TestService): Promise<number> {
+  const client = new pg.Client({ connectionString: service.database.url });
+  await client.connect();
+  try {
+    const result = await client.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+    return result.rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('session timeouts', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ DB_STATEMENT_TIMEOUT_MS: '1000', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '1500' });
+  });
+  afterAll(() => service.stop());
+
+  it("apply statement_timeout and idle_in_transaction_session_timeout from the configuration to the service's sessions", async () => {
+    const connection = service.orm.em.getConnection();
+    expect(await connection.execute('show statement_timeout')).toEqual([{ statement_timeout: '1s' }]);
+    expect(await connection.execute('show idle_in_transaction_session_timeout')).toEqual([{ idle_in_transaction_session_timeout: '1500ms' }]);
+    await expect(service.orm.em.fork().execute('select pg_sleep(3)')).rejects.toThrow('canceling statement due to statement timeout');
+  });
+
+  // The service must still stop afterwards: the ended session's connection goes back to the pool (src/db/pool-guard.ts).
+  it('end a transaction left idle longer than the idle timeout, and the pool recovers its connection', async () => {
+    const outcome = service.orm.em.fork().transactional(async (em) => {
+      await em.execute('select 1');
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await em.execute('select 1');
+    });
+    await expect(outcome).rejects.toThrow();
+    expect(await service.orm.em.getConnection().execute('select 1 as ok')).toEqual([{ ok: 1 }]);
+    const pool = (await service.orm.em.getConnection().getNativeClient()) as { totalCount: number; idleCount: number };
+    await until(() => pool.totalCount === pool.idleCount, 'every connection to be back in the pool');
+  });
+});
+
+describe('pool acquisition timeout', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ DB_POOL_MAX: '2', DB_POOL_ACQUIRE_TIMEOUT_MS: '300' });
+  });
+  afterAll(() => service.stop());
+
+  it('answers 503 with Retry-After on REST, GraphQL and the token endpoint while every connection is taken, then recovers', async () => {
+    const acme = await signIn(service, 'acme');
+    const credentials = await provisionClient(service.orm, 'acme');
+    const releases = [await holdConnection(service), await holdConnection(service)];
+    try {
+      const rest = await acme.rest('GET', '/students');
+      expect([rest.status, rest.body, rest.headers.get('retry-after')]).toEqual([503, { message: 'The service is busy; retry in a moment.' }, '2']);
+      const graphql = await acme.graphql('{ students { nodes { uuid } } }');
+      expect([graphql.status, graphql.body, graphql.headers.get('retry-after')]).toEqual([
+        503,
+        { errors: [{ message: 'The service is busy; retry in a moment.', extensions: { code: 'SERVICE_UNAVAILABLE' } }] },
+        '2',
+      ]);
+      const token = await requestToken(service.url, credentials);
+      expect([token.status, await token.json(), token.headers.get('retry-after')]).toEqual([503, { message: 'The service is busy; retry in a moment.' }, '2']);
+    } finally {
+      for (const release of releases) await release();
+    }
+    expect((await acme.rest('GET', '/students')).status).toBe(200);
+  });
+
+  it('answers 503 for an operation whose resolver cannot get a connection once authenticated', async () => {
+    const acme = await signIn(service, 'acme');
+    // The service's own pool holds one connection with the students table locked; the request's
+    // token lookup takes the other and gives it back, then one field blocks on the lock while holding
+    // it and the other field finds no connection.
+    const release = await holdConnection(service, (em) => em.execute('lock table "students" in access exclusive mode'));
+    let response: Awaited<ReturnType<typeof acme.graphql>>;
+    try {
+      const pending = acme.graphql('{ a: students(first: 1) { nodes { uuid } } b: students(first: 2) { nodes { uuid } } }');
+      await until(async () => (await lockWaits(service)) === 1, 'a field to wait for the lock');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await release();
+      response = await pending;
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    expect([response.status, response.headers.get('retry-after')]).toEqual([503, '2']);
+    expect(response.body.errors).toEqual([expect.objectContaining({ message: 'The service is busy; retry in a moment.', extensions: { code: 'SERVICE_UNAVAILABLE' } })]);
+  });
+});
