@@ -21,6 +21,9 @@ export interface Config {
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
   tokenTtlSeconds: number;
+  /** How often access tokens expired for longer than `tokenPurgeGraceSeconds` are deleted; 0 turns it off. */
+  tokenPurgeMs: number;
+  tokenPurgeGraceSeconds: number;
   /** Token requests per minute and client address (each server process counts alone); 0 = unlimited. */
   tokenRequestsPerMinute: number;
   jsonBodyLimit: string;
@@ -100,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirySweepMs: integer('EXPIRY_SWEEP_MS', env.EXPIRY_SWEEP_MS, 60_000),
     notificationLeaseMs: integer('NOTIFICATION_LEASE_MS', env.NOTIFICATION_LEASE_MS, 300_000),
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
+    tokenPurgeMs: integer('TOKEN_PURGE_MS', env.TOKEN_PURGE_MS, 3_600_000),
+    tokenPurgeGraceSeconds: integer('TOKEN_PURGE_GRACE_SECONDS', env.TOKEN_PURGE_GRACE_SECONDS, 86_400),
     tokenRequestsPerMinute: integer('TOKEN_RATE_LIMIT', env.TOKEN_RATE_LIMIT, 120),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
     uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),

@@ -7,6 +7,7 @@ import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { startExpirySweeper } from './certificates/expiry-sweeper.js';
+import { startTokenSweeper } from './auth/token-sweeper.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 
@@ -59,6 +60,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const readyOrm = orm;
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
     const expirySweeper = config.expirySweepMs > 0 ? startExpirySweeper(readyOrm, config.expirySweepMs, logger) : undefined;
+    const tokenSweeper = config.tokenPurgeMs > 0 ? startTokenSweeper(readyOrm, { intervalMs: config.tokenPurgeMs, graceSeconds: config.tokenPurgeGraceSeconds }, logger) : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -67,6 +69,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await apollo.stop();
         await notificationWorker?.stop();
         await expirySweeper?.stop();
+        await tokenSweeper?.stop();
         await readyOrm.close();
         await database.release();
       },
