@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseKeyEncryptionKey } from './security/key-envelope.js';
 
 /** Everything the service reads from its environment; the only module that touches process.env. */
 export interface Config {
@@ -34,6 +35,10 @@ export interface Config {
   fileStorage: 'postgres' | 'filesystem';
   filesDir: string;
   shutdownGraceMs: number;
+  /** KEY_ENCRYPTION_KEY: seals signing keys at rest; required in production. */
+  keyEncryptionKey?: Buffer;
+  /** NEW_KEY_ENCRYPTION_KEY: the key `keys:rewrap` moves every sealed key to. */
+  newKeyEncryptionKey?: Buffer;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +82,16 @@ function smtpUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function keyEncryptionKey(name: string, raw: string | undefined): Buffer | undefined {
+  if (!raw) return undefined;
+  try {
+    return parseKeyEncryptionKey(raw);
+  } catch (error) {
+    // Not echoed: the value is a secret.
+    throw new ConfigError(`${name} ${(error as Error).message}`);
+  }
+}
+
 function seed(env: NodeJS.ProcessEnv): Config['seed'] {
   const { SEED_TENANT: tenant, SEED_CLIENT_ID: clientId, SEED_CLIENT_SECRET: clientSecret } = env;
   const given = [tenant, clientId, clientSecret].filter(Boolean).length;
@@ -87,6 +102,9 @@ function seed(env: NodeJS.ProcessEnv): Config['seed'] {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer('PORT', env.PORT, 4000);
+  if (environment(env.NODE_ENV) === 'production' && !env.KEY_ENCRYPTION_KEY) {
+    throw new ConfigError('KEY_ENCRYPTION_KEY must be set in production: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)');
+  }
   return {
     env: environment(env.NODE_ENV),
     port,
@@ -112,5 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileStorage: fileStorage(env.FILE_STORAGE),
     filesDir: path.join(path.resolve(env.DATA_DIR || '.data'), 'files'),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10000),
+    keyEncryptionKey: keyEncryptionKey('KEY_ENCRYPTION_KEY', env.KEY_ENCRYPTION_KEY),
+    newKeyEncryptionKey: keyEncryptionKey('NEW_KEY_ENCRYPTION_KEY', env.NEW_KEY_ENCRYPTION_KEY),
   };
 }

@@ -8,6 +8,8 @@ import { migrate, openOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { startExpirySweeper } from './certificates/expiry-sweeper.js';
 import { startTokenSweeper } from './auth/token-sweeper.js';
+import { prepareSigningKeys } from './certificates/signing-keys.js';
+import { resolveKeyWrapper } from './security/key-encryption-key.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 
@@ -51,6 +53,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     orm = await openOrm(database.url, ormOptions);
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+    await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);
     const { app, apollo } = await createApp({ config, orm, logger });
     const server = http.createServer(app);
