@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** The owner role migrations run as; DATABASE_URL (the app role) when unset. */
+  databaseMigrationUrl?: string;
   dataDir: string;
   publicBaseUrl: string;
   logLevel: string;
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseMigrationUrl: env.DATABASE_MIGRATION_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),

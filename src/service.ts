@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import { provision } from './auth/provisioning.js';
 import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
-import { migrate, openOrm, type Orm } from './db/orm.js';
+import { openServiceOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { startExpirySweeper } from './certificates/expiry-sweeper.js';
 import { startTokenSweeper } from './auth/token-sweeper.js';
@@ -50,8 +50,9 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
   try {
-    orm = await openOrm(database.url, ormOptions);
-    const applied = await migrate(orm);
+    const opened = await openServiceOrm(database, logger, ormOptions);
+    orm = opened.orm;
+    const applied = opened.applied;
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);

@@ -41,7 +41,7 @@ const identityRows = (service: TestService, institution: string) =>
 /** Runs the built operator CLI against the test database. */
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['dist/src/cli/main.js', ...args], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, ...env },
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, DATABASE_MIGRATION_URL: database.ownerUrl, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -16,7 +16,7 @@ import { Institution } from '../institutions/institution.entity.js';
 import { ClientService } from '../auth/client.service.js';
 import { loadConfig } from '../config.js';
 import { resolveDatabase } from '../db/database.js';
-import { migrate, openOrm, type Orm } from '../db/orm.js';
+import { openServiceOrm, type Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
 import { createLogger } from '../logger.js';
 import { TenantService } from '../tenants/tenant.service.js';
@@ -116,10 +116,9 @@ if (!command) {
 const config = loadConfig();
 const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
 const database = await resolveDatabase(config, logger);
-const orm = await openOrm(database.url);
+const { orm } = await openServiceOrm(database, logger);
 const wrapper = await resolveKeyWrapper(config, logger);
 try {
-  await migrate(orm);
   // keys:rewrap is how keys under another key-encryption key get fixed, so it must start anyway.
   await prepareSigningKeys(orm, wrapper, logger, { verify: name !== 'keys:rewrap' });
   await command(orm, rest, values);
