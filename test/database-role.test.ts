@@ -1,7 +1,8 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
+import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import type { Orm } from '../src/db/orm.js';
 import { createLogger } from '../src/logger.js';
@@ -93,5 +94,24 @@ describe('with the embedded PostgreSQL', () => {
     expect(privileges).toMatchObject({ role: { name: 'credentials_app', superuser: false }, dropTable: PERMISSION_DENIED, createTable: PERMISSION_DENIED });
     const [owner] = await sql(running.orm, `select tableowner from pg_tables where tablename = 'certificates'`);
     expect(owner).toEqual({ tableowner: 'credentials_owner' });
+  });
+
+  it('hands objects a data directory from before the role split left to the superuser over to the owner role', async () => {
+    // As the superuser owned everything before: a table and an enum type of its own.
+    const superuser = JSON.parse(await readFile(path.join(dataDir, 'postgres-credentials.json'), 'utf8')) as { user: string; password: string };
+    const port = (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[3];
+    const admin = new pg.Client({ connectionString: `postgres://${superuser.user}:${encodeURIComponent(superuser.password)}@127.0.0.1:${port}/credentials` });
+    await admin.connect();
+    await admin.query(`create type legacy_state as enum ('a'); create table legacy_rows (id int, state legacy_state)`);
+    await admin.end();
+    await running!.stop();
+    running = undefined;
+
+    running = await startService(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off' }), createLogger('silent'));
+    const [owners] = await sql(running.orm, `select (select tableowner from pg_tables where tablename = 'legacy_rows') as tableowner,
+      (select pg_get_userbyid(typowner) from pg_type where typname = 'legacy_state') as typeowner`);
+    expect(owners).toEqual({ tableowner: 'credentials_owner', typeowner: 'credentials_owner' });
+    await sql(running.orm, `insert into legacy_rows values (1, 'a')`);
+    expect(await refusal(running.orm, 'drop table legacy_rows')).toBe(PERMISSION_DENIED);
   });
 });
