@@ -56,11 +56,9 @@ function decrypt(key: Buffer, sealed: Buffer, context: Buffer): Buffer {
 /** version (1) | key id length (1) | key id | wrapped key length (2) | wrapped key | payload */
 function encode({ keyId, wrappedKey, payload }: Envelope): Buffer {
   const id = Buffer.from(keyId, 'utf8');
-  const lengths = Buffer.alloc(4);
-  lengths.writeUInt8(VERSION, 0);
-  lengths.writeUInt8(id.length, 1);
-  lengths.writeUInt16BE(wrappedKey.length, 2);
-  return Buffer.concat([lengths.subarray(0, 2), id, lengths.subarray(2), wrappedKey, payload]);
+  const wrappedLength = Buffer.alloc(2);
+  wrappedLength.writeUInt16BE(wrappedKey.length);
+  return Buffer.concat([Buffer.from([VERSION, id.length]), id, wrappedLength, wrappedKey, payload]);
 }
 
 function decode(sealed: Buffer): Envelope {
