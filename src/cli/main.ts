@@ -115,9 +115,9 @@ if (!command) {
 
 const config = loadConfig();
 const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+const wrapper = await resolveKeyWrapper(config, logger);
 const database = await resolveDatabase(config, logger);
 const { orm } = await openServiceOrm(database, logger);
-const wrapper = await resolveKeyWrapper(config, logger);
 try {
   // keys:rewrap is how keys under another key-encryption key get fixed, so it must start anyway.
   await prepareSigningKeys(orm, wrapper, logger, { verify: name !== 'keys:rewrap' });
