@@ -52,8 +52,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   try {
     const opened = await openServiceOrm(database, logger, ormOptions);
     orm = opened.orm;
-    const applied = opened.applied;
-    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+    if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
     await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);
     const { app, apollo } = await createApp({ config, orm, logger });

@@ -1,6 +1,10 @@
 import type { Orm } from '../db/orm.js';
-import { openSigningIdentity } from '../documents/index.js';
-import type { SigningKeys } from './signing-keys.js';
+import { openSigningIdentity, type SigningKeyMaterial } from '../documents/index.js';
+
+/** What sealing needs of SigningKeys (signing-keys.ts calls this module). */
+export interface KeySealer {
+  seal(uuid: string, material: SigningKeyMaterial): Promise<{ sealedPrivateKey: Buffer; certificates: Buffer }>;
+}
 
 // Migration20261122230000_keys_at_rest moved identities stored before encryption at rest (PKCS#12 with
 // its passphrase beside it) into this table: SQL cannot seal them, since the key-encryption key never
@@ -25,7 +29,7 @@ interface LegacyRow {
 }
 
 /** Seals every legacy identity in one transaction (several processes starting at once: one does it). */
-export async function sealLegacyIdentities(orm: Orm, keys: SigningKeys): Promise<number> {
+export async function sealLegacyIdentities(orm: Orm, keys: KeySealer): Promise<number> {
   return orm.em.fork().transactional(async (em) => {
     const rows = await em.execute<LegacyRow[]>(CLAIM);
     for (const row of rows) {
