@@ -44,6 +44,8 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
       snapshot: false,
       silent: true,
     },
+    // Legacy signing keys wait there for the service to seal them (src/certificates/legacy-keys.ts).
+    schemaGenerator: { skipTables: ['signing_identities_unsealed'] },
     filters: scopeFilters([...entities]),
     subscribers: [new TenantStamp()],
     // Relations keep pointing at soft-deleted rows (an institution deleted after issuing still

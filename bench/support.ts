@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon, { type Result } from 'autocannon';
@@ -87,7 +88,7 @@ export async function openBenchEnv(): Promise<BenchEnv> {
     await server.release();
   };
   try {
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off', ...LIMITS_OFF });
+    const config = loadConfig({ NODE_ENV: 'production', KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off', ...LIMITS_OFF });
     let captured: string[] | undefined;
     const service = await startService(config, logger, { onQuery: (sql) => captured?.push(sql) });
     const em = service.orm.em.fork();

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseKeyEncryptionKey } from './security/key-envelope.js';
 
 /** Everything the service reads from its environment; the only module that touches process.env. */
 export interface Config {
@@ -7,6 +8,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** The owner role migrations run as; DATABASE_URL (the app role) when unset. */
+  databaseMigrationUrl?: string;
   dataDir: string;
   publicBaseUrl: string;
   logLevel: string;
@@ -26,6 +29,9 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** Express `trust proxy`: false ignores X-Forwarded-For; else the proxies (addresses/CIDRs) or hop count to trust. */
   trustProxy: false | number | string[];
+  /** How often access tokens expired for longer than `tokenPurgeGraceSeconds` are deleted; 0 turns it off. */
+  tokenPurgeMs: number;
+  tokenPurgeGraceSeconds: number;
   jsonBodyLimit: string;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
@@ -73,6 +79,10 @@ export interface RateLimitConfig {
     /** Tokens issued to one client (TOKEN_CLIENT_LIMIT). */
     issuedPerClient: number;
   };
+  /** KEY_ENCRYPTION_KEY: seals signing keys at rest; required in production. */
+  keyEncryptionKey?: Buffer;
+  /** NEW_KEY_ENCRYPTION_KEY: the key `keys:rewrap` moves every sealed key to. */
+  newKeyEncryptionKey?: Buffer;
 }
 
 export class ConfigError extends Error {}
@@ -158,6 +168,14 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     throw new ConfigError(`TRUST_PROXY must be off, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal; got "${raw}"`);
   }
   return entries;
+function keyEncryptionKey(name: string, raw: string | undefined): Buffer | undefined {
+  if (!raw) return undefined;
+  try {
+    return parseKeyEncryptionKey(raw);
+  } catch (error) {
+    // Not echoed: the value is a secret.
+    throw new ConfigError(`${name} ${(error as Error).message}`);
+  }
 }
 
 function seed(env: NodeJS.ProcessEnv): Config['seed'] {
@@ -170,11 +188,15 @@ function seed(env: NodeJS.ProcessEnv): Config['seed'] {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer('PORT', env.PORT, 4000);
+  if (environment(env.NODE_ENV) === 'production' && !env.KEY_ENCRYPTION_KEY) {
+    throw new ConfigError('KEY_ENCRYPTION_KEY must be set in production: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)');
+  }
   return {
     env: environment(env.NODE_ENV),
     port,
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseMigrationUrl: env.DATABASE_MIGRATION_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
@@ -188,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
     rateLimits: rateLimits(env),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    tokenPurgeMs: integer('TOKEN_PURGE_MS', env.TOKEN_PURGE_MS, 3_600_000),
+    tokenPurgeGraceSeconds: integer('TOKEN_PURGE_GRACE_SECONDS', env.TOKEN_PURGE_GRACE_SECONDS, 86_400),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
     uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),
     uploadMaxFiles: integer('UPLOAD_MAX_FILES', env.UPLOAD_MAX_FILES, 20),
@@ -206,5 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageQuotaBytes: integer('STORAGE_QUOTA_BYTES', env.STORAGE_QUOTA_BYTES, 1024 ** 3),
     filePurgeGraceMs: integer('FILE_PURGE_GRACE_MS', env.FILE_PURGE_GRACE_MS, 7 * 24 * 3_600_000),
     filePurgeSweepMs: integer('FILE_PURGE_SWEEP_MS', env.FILE_PURGE_SWEEP_MS, 3_600_000),
+    keyEncryptionKey: keyEncryptionKey('KEY_ENCRYPTION_KEY', env.KEY_ENCRYPTION_KEY),
+    newKeyEncryptionKey: keyEncryptionKey('NEW_KEY_ENCRYPTION_KEY', env.NEW_KEY_ENCRYPTION_KEY),
   };
 }

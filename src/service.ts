@@ -4,10 +4,13 @@ import { createApp } from './app.js';
 import { provision } from './auth/provisioning.js';
 import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
-import { migrate, openOrm, type Orm } from './db/orm.js';
+import { openServiceOrm, type Orm } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { startExpirySweeper } from './certificates/expiry-sweeper.js';
 import { startFilePurge } from './files/file-purge.js';
+import { startTokenSweeper } from './auth/token-sweeper.js';
+import { prepareSigningKeys } from './certificates/signing-keys.js';
+import { resolveKeyWrapper } from './security/key-encryption-key.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
 import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
@@ -49,9 +52,10 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
   try {
-    orm = await openOrm(database.url, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
-    const applied = await migrate(orm);
-    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+    const opened = await openServiceOrm(database, logger, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
+    orm = opened.orm;
+    if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
+    await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);
     const { app, apollo } = await createApp({ config, orm, logger });
     const server = createHttpServer(app, config.timeouts);
@@ -61,6 +65,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
     const expirySweeper = config.expirySweepMs > 0 ? startExpirySweeper(readyOrm, config.expirySweepMs, logger) : undefined;
     const filePurge = config.filePurgeSweepMs > 0 ? startFilePurge(readyOrm, { graceMs: config.filePurgeGraceMs, sweepMs: config.filePurgeSweepMs }, logger) : undefined;
+    const tokenSweeper = config.tokenPurgeMs > 0 ? startTokenSweeper(readyOrm, { intervalMs: config.tokenPurgeMs, graceSeconds: config.tokenPurgeGraceSeconds }, logger) : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -70,6 +75,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await notificationWorker?.stop();
         await expirySweeper?.stop();
         await filePurge?.stop();
+        await tokenSweeper?.stop();
         await readyOrm.close();
         await database.release();
       },

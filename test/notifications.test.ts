@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -313,5 +313,14 @@ describe('without SMTP_URL', () => {
     expect(header(raw, 'Message-ID')).toBe(`<${uuid}@school.test>`);
     expect(raw).toContain('Dear Ana,\r\nyour certificate has been issued.');
     expect(raw).toContain('<p>Dear Ana, your certificate has been <b>issued</b>.</p>');
+  });
+
+  it('keeps the outbox private: the directory 0700 and every message 0600, whatever the umask', async () => {
+    const tenant = await tenantUuid(fileService.orm, 'acme');
+    const [uuid] = await enqueue(fileService.orm, tenant, message('private@example.org'));
+    await until(async () => (await load(fileService.orm, tenant, uuid))?.status === 'delivered', 'delivery to a file');
+
+    expect((await stat(path.join(dataDir, 'outbox'))).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dataDir, 'outbox', `${uuid}.eml`))).mode & 0o777).toBe(0o600);
   });
 });

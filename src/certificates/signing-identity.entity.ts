@@ -4,8 +4,9 @@ import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 
 /**
- * The key and certificate an institution signs with (PKCS#12): generated and self-signed on first
- * use, or installed by an operator. The newest live one is used; never exposed through the API.
+ * The key and certificate an institution signs with: generated and self-signed on first use, or
+ * installed by an operator from a PKCS#12. The private key is stored only sealed (signing-keys.ts);
+ * the newest live one is used; never exposed through the API.
  */
 @Entity({ tableName: 'signing_identities' })
 @Index({ name: 'signing_identities_current_unique', expression: 'create unique index "signing_identities_current_unique" on "signing_identities" ("institution_uuid") where "deleted_at" is null' })
@@ -13,11 +14,13 @@ export class SigningIdentity extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true })
   institution!: Ref<Institution>;
 
+  /** PKCS#8 private key in a key envelope bound to this row's uuid; nothing in the database opens it. */
   @Property({ type: 'blob' })
-  p12!: Buffer;
+  sealedPrivateKey!: Buffer;
 
-  @Property({ type: 'text' })
-  passphrase!: string;
+  /** The signer's certificate and its chain (public), one DER SEQUENCE. */
+  @Property({ type: 'blob' })
+  certificates!: Buffer;
 
   @Property({ length: 95 })
   fingerprintSha256!: string;

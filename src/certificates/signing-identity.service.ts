@@ -1,22 +1,16 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createSigningIdentity, loadSigningIdentity, prepareSigner, type PreparedSigner } from '../documents/index.js';
+import { uuidv7 } from '../db/uuid.js';
+import { generateSigningIdentity, openSigningIdentity, type OpenedSigningIdentity, type PreparedSigner } from '../documents/index.js';
 import type { Institution } from '../institutions/institution.entity.js';
 import { SigningIdentity } from './signing-identity.entity.js';
+import { signingKeys } from './signing-keys.js';
 
-// Parsing a PKCS#12 costs more than a signature; identities never change in place (a new one gets a
-// new uuid), so a parsed signer can be kept per identity uuid for the life of the process.
-const signers = new Map<string, PreparedSigner>();
-const MAX_CACHED_SIGNERS = 500;
-
-function signerFor(identity: SigningIdentity): PreparedSigner {
-  let signer = signers.get(identity.uuid);
-  if (!signer) {
-    if (signers.size >= MAX_CACHED_SIGNERS) signers.delete(signers.keys().next().value!);
-    signer = prepareSigner({ p12: identity.p12, passphrase: identity.passphrase });
-    signers.set(identity.uuid, signer);
-  }
-  return signer;
+/** A new identity row for `opened`, its private key sealed to the row's uuid. */
+async function sealedIdentity(em: EntityManager, institution: Institution, opened: OpenedSigningIdentity, origin: 'generated' | 'installed') {
+  const uuid = uuidv7();
+  const sealed = await signingKeys(em).seal(uuid, opened);
+  return { uuid, institution: institution.uuid, ...sealed, fingerprintSha256: opened.fingerprintSha256, notAfter: opened.notAfter, origin };
 }
 
 /**
@@ -26,31 +20,29 @@ function signerFor(identity: SigningIdentity): PreparedSigner {
  */
 export async function institutionSigner(em: EntityManager, institution: Institution): Promise<PreparedSigner> {
   const current = await em.findOne(SigningIdentity, { institution });
-  if (current) return signerFor(current);
-  const generated = createSigningIdentity({ institutionName: institution.name, country: institution.country });
+  if (current) return signingKeys(em).signerFor(current);
+  const generated = generateSigningIdentity({ institutionName: institution.name, country: institution.country });
+  const row = await sealedIdentity(em, institution, generated, 'generated');
   try {
     await em.fork().transactional(async (tx) => {
-      tx.create(SigningIdentity, {
-        institution: institution.uuid,
-        p12: generated.p12,
-        passphrase: generated.passphrase,
-        fingerprintSha256: generated.fingerprintSha256,
-        notAfter: generated.notAfter,
-        origin: 'generated',
-      });
+      tx.create(SigningIdentity, row);
     });
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }
-  return signerFor(await em.findOneOrFail(SigningIdentity, { institution }, { refresh: true }));
+  return signingKeys(em).signerFor(await em.findOneOrFail(SigningIdentity, { institution }, { refresh: true }));
 }
 
-/** Installs an operator's PKCS#12 as the institution's identity (the previous one is retired). */
+/**
+ * Installs an operator's PKCS#12 as the institution's identity (the previous one is retired). Only
+ * the key is kept, sealed; the bundle and its passphrase are not stored.
+ */
 export async function installSigningIdentity(em: EntityManager, institution: Institution, p12: Buffer, passphrase: string): Promise<{ fingerprintSha256: string; notAfter: Date }> {
-  const metadata = loadSigningIdentity(p12, passphrase);
+  const opened = openSigningIdentity(p12, passphrase);
+  const row = await sealedIdentity(em, institution, opened, 'installed');
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(SigningIdentity, { institution }, { deletedAt: new Date() });
-    tx.create(SigningIdentity, { institution: institution.uuid, p12, passphrase, fingerprintSha256: metadata.fingerprintSha256, notAfter: metadata.notAfter, origin: 'installed' });
+    tx.create(SigningIdentity, row);
   });
-  return { fingerprintSha256: metadata.fingerprintSha256, notAfter: metadata.notAfter };
+  return { fingerprintSha256: opened.fingerprintSha256, notAfter: opened.notAfter };
 }

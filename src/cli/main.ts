@@ -6,6 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { installSigningIdentity } from '../certificates/signing-identity.service.js';
+import { prepareSigningKeys, rewrapSigningKeys } from '../certificates/signing-keys.js';
+import { resolveKeyWrapper } from '../security/key-encryption-key.js';
+import { KeyEnvelopeError, localKeyWrapper } from '../security/key-envelope.js';
 import { findOrFail } from '../db/lookup.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
 import { DocumentError } from '../documents/index.js';
@@ -13,7 +16,7 @@ import { Institution } from '../institutions/institution.entity.js';
 import { ClientService } from '../auth/client.service.js';
 import { loadConfig } from '../config.js';
 import { resolveDatabase } from '../db/database.js';
-import { migrate, openOrm, type Orm } from '../db/orm.js';
+import { openServiceOrm, type Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
 import { createLogger } from '../logger.js';
 import { TenantService } from '../tenants/tenant.service.js';
@@ -28,7 +31,10 @@ const USAGE = `usage: npm run cli -- <command>
   signing:install --tenant <identifier> --institution <uuid> --p12 <file> [--passphrase <p>]
                                                          the institution signs with this PKCS#12 from now on
                                                          (passphrase also from SIGNING_P12_PASSPHRASE)
-  signing:show --tenant <identifier> --institution <uuid>`;
+  signing:show --tenant <identifier> --institution <uuid>
+  keys:rewrap                                            re-wraps every signing key from KEY_ENCRYPTION_KEY to
+                                                         NEW_KEY_ENCRYPTION_KEY (one transaction); then restart
+                                                         the servers with the new key as KEY_ENCRYPTION_KEY`;
 
 type Command = (orm: Orm, positionals: string[], options: Record<string, string | undefined>) => Promise<void>;
 
@@ -86,6 +92,13 @@ const commands: Record<string, Command> = {
     if (!identity) console.log(`${institution.name} has no signing identity yet; one is generated at its first issuance.`);
     else console.log(`${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`);
   },
+  'keys:rewrap': async (orm) => {
+    if (!config.newKeyEncryptionKey) throw new DomainError('BAD_USER_INPUT', `NEW_KEY_ENCRYPTION_KEY is not set\n${USAGE}`);
+    const to = localKeyWrapper(config.newKeyEncryptionKey);
+    const { rewrapped, unchanged } = await rewrapSigningKeys(orm, wrapper, to);
+    console.log(`${rewrapped} signing key(s) re-wrapped from ${wrapper.id} to ${to.id}; ${unchanged} already under ${to.id}.`);
+    console.log('Restart every server process with NEW_KEY_ENCRYPTION_KEY as KEY_ENCRYPTION_KEY.');
+  },
   'client:list': async (orm) => {
     const clients = await new ClientService(orm.em.fork()).list();
     if (clients.length === 0) console.log('no clients');
@@ -109,13 +122,15 @@ if (!command) {
 
 const config = loadConfig();
 const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+const wrapper = await resolveKeyWrapper(config, logger);
 const database = await resolveDatabase(config, logger);
-const orm = await openOrm(database.url);
+const { orm } = await openServiceOrm(database, logger);
 try {
-  await migrate(orm);
+  // keys:rewrap is how keys under another key-encryption key get fixed, so it must start anyway.
+  await prepareSigningKeys(orm, wrapper, logger, { verify: name !== 'keys:rewrap' });
   await command(orm, rest, values);
 } catch (error) {
-  if (!(error instanceof DomainError)) throw error;
+  if (!(error instanceof DomainError || error instanceof KeyEnvelopeError)) throw error;
   console.error(error.message);
   process.exitCode = 1;
 } finally {

@@ -150,13 +150,14 @@ export async function openEmbeddedCluster(dataDir: string, logger: Logger): Prom
   return { serverUrl: url, owned: true, stop: () => cluster.stop() };
 }
 
-/** Creates the database when it does not exist yet. */
-export async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
+/** Creates the database (owned by `owner` when given) when it does not exist yet. */
+export async function ensureDatabase(serverUrl: string, name: string, owner?: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`).catch((error: unknown) => {
+    const ownedBy = owner ? ` owner ${client.escapeIdentifier(owner)}` : '';
+    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}${ownedBy}`).catch((error: unknown) => {
       if ((error as { code?: string }).code !== '42P04') throw error; // created concurrently
     });
   } finally {

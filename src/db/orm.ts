@@ -1,5 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig, type OrmOptions } from '../../mikro-orm.config.js';
+import type { Logger } from '../logger.js';
+import type { DatabaseTarget } from './database.js';
+import { grantAppRole, sessionRole } from './database-roles.js';
 
 export type Orm = MikroORM;
 
@@ -25,4 +28,32 @@ export async function migrate(orm: Orm): Promise<string[]> {
 
 export async function pendingMigrationCount(orm: Orm): Promise<number> {
   return (await orm.migrator.getPending()).length;
+}
+
+/**
+ * The service's ORM, connected as the app role, with migrations applied as the owner role first (and
+ * the app role granted rows on every table). Warns when the app role is a superuser: DATABASE_URL
+ * should name a role that cannot change the schema.
+ */
+export async function openServiceOrm(database: DatabaseTarget, logger: Logger, options: OrmOptions = {}): Promise<{ orm: Orm; applied: string[] }> {
+  const role = await sessionRole(database.url);
+  if (role.superuser) logger.warn({ role: role.user }, 'the service connects as a PostgreSQL superuser: give DATABASE_URL a role with row privileges only and DATABASE_MIGRATION_URL the owner role');
+  let applied: string[] = [];
+  if (database.migrationUrl !== database.url) {
+    const owner = await openOrm(database.migrationUrl, { poolMax: 2 });
+    try {
+      applied = await migrate(owner);
+    } finally {
+      await owner.close();
+    }
+    await grantAppRole(database.migrationUrl, role.user);
+  }
+  const orm = await openOrm(database.url, options);
+  try {
+    if (database.migrationUrl === database.url) applied = await migrate(orm);
+    return { orm, applied };
+  } catch (error) {
+    await orm.close();
+    throw error;
+  }
 }

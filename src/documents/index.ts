@@ -2,13 +2,18 @@
 export { DocumentError, type DocumentErrorReason } from './document-error.js';
 export {
   createSigningIdentity,
+  generateSigningIdentity,
   loadSigningIdentity,
+  openSigningIdentity,
+  type OpenedSigningIdentity,
   type SigningIdentity,
   type SigningIdentityBundle,
   type SigningIdentityMetadata,
   type SigningIdentityOptions,
 } from './signing-identity.js';
 export { prepareSigner, PreparedSigner } from './prepared-signer.js';
+export { exportKeyMaterial, importKeyMaterial, type ExportedKeyMaterial } from './key-material.js';
+export type { SigningKeyMaterial } from './pkcs12.js';
 export { signPdf, type SignatureDetails } from './pdf-signer.js';
 export { inspectSignedPdf, type SignatureInspection } from './signature-inspector.js';
 export type { CredentialReference } from './source-pdf.js';

@@ -1,9 +1,9 @@
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import forge from 'node-forge';
 import { describeCertificate, type CertificateSummary } from './certificate-info.js';
-import { readPkcs12, writePkcs12 } from './pkcs12.js';
+import { readPkcs12, writePkcs12, type SigningKeyMaterial } from './pkcs12.js';
 
-/** What gets stored (encrypted) per institution: the PKCS#12 bundle and the passphrase that opens it. */
+/** A PKCS#12 bundle and the passphrase that opens it, as operators hand them over. */
 export interface SigningIdentityBundle {
   p12: Buffer;
   passphrase: string;
@@ -12,6 +12,9 @@ export interface SigningIdentityBundle {
 export type SigningIdentityMetadata = Pick<CertificateSummary, 'certificatePem' | 'fingerprintSha256' | 'notAfter'>;
 
 export type SigningIdentity = SigningIdentityBundle & SigningIdentityMetadata;
+
+/** An opened identity: the key objects themselves, ready to sign or to be sealed for storage. */
+export type OpenedSigningIdentity = SigningKeyMaterial & SigningIdentityMetadata;
 
 export interface SigningIdentityOptions {
   institutionName: string;
@@ -27,18 +30,31 @@ const MAX_NAME_LENGTH = 64;
 // Verifiers with a slightly slow clock would otherwise see a certificate that is not valid yet.
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
-/** Generates an institution's RSA-2048 key and self-signed certificate, bundled as PKCS#12. */
-export function createSigningIdentity(options: SigningIdentityOptions): SigningIdentity {
+/** Generates an institution's RSA-2048 key and self-signed certificate. */
+export function generateSigningIdentity(options: SigningIdentityOptions): OpenedSigningIdentity {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
   const certificate = selfSignedCertificate(options, privateKey, publicKey);
-  const passphrase = randomBytes(32).toString('base64url');
-  const p12 = writePkcs12(privateKey, certificate, passphrase);
   const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary');
-  return { p12, passphrase, ...metadata(der) };
+  return { privateKey: createPrivateKey(privateKey), certificate: der, chain: [], ...metadata(der) };
+}
+
+/** Generates an institution's RSA-2048 key and self-signed certificate, bundled as PKCS#12. */
+export function createSigningIdentity(options: SigningIdentityOptions): SigningIdentity {
+  const generated = generateSigningIdentity(options);
+  const certificate = forge.pki.certificateFromAsn1(forge.asn1.fromDer(generated.certificate.toString('binary')));
+  const passphrase = randomBytes(32).toString('base64url');
+  const p12 = writePkcs12(generated.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, certificate, passphrase);
+  return { p12, passphrase, ...metadata(generated.certificate) };
+}
+
+/** Opens an operator-supplied PKCS#12 bundle; throws DocumentError when it cannot sign. */
+export function openSigningIdentity(p12: Buffer, passphrase: string): OpenedSigningIdentity {
+  const material = readPkcs12(p12, passphrase);
+  return { ...material, ...metadata(material.certificate) };
 }
 
 /** Validates an operator-supplied PKCS#12 bundle; throws DocumentError when it cannot sign. */

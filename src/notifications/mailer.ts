@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config.js';
@@ -55,10 +55,13 @@ function fileMailer(outbox: string, from: string, logger: Logger): Mailer {
   return {
     async send(mail) {
       const { message } = await transport.sendMail(compose(mail, from));
-      await mkdir(outbox, { recursive: true });
+      // Messages carry student data: only the service's own user may list or read them.
+      await mkdir(outbox, { recursive: true, mode: 0o700 });
+      await chmod(outbox, 0o700);
       const file = path.join(outbox, `${mail.id}.eml`);
       // Written aside and renamed, so a reader never sees half a message; a redelivery overwrites it.
-      await writeFile(`${file}.tmp`, message as Buffer);
+      await writeFile(`${file}.tmp`, message as Buffer, { mode: 0o600 });
+      await chmod(`${file}.tmp`, 0o600);
       await rename(`${file}.tmp`, file);
       logger.info({ notification: mail.id, subject: mail.subject, file }, 'notification written to the outbox directory (SMTP_URL not set)');
     },

@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { adminQuery, SERVER_URL_VARIABLE, TEMPLATE_VARIABLE } from './cluster.js';
+import { roleUrl } from '../../src/db/database.js';
+import type { ServiceRoles } from '../../src/db/database-roles.js';
+import { adminQuery, ROLES_VARIABLE, SERVER_URL_VARIABLE, TEMPLATE_VARIABLE } from './cluster.js';
 
 export interface TestDatabase {
+  /** As the service connects: the app role (rows only). */
   url: string;
+  /** As migrations run: the owner role. */
+  ownerUrl: string;
+  /** The server without a database, as an administrator. */
   serverUrl: string;
   drop(): Promise<void>;
 }
@@ -11,11 +17,13 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env[SERVER_URL_VARIABLE];
   const template = process.env[TEMPLATE_VARIABLE];
-  if (!serverUrl || !template) throw new Error('test cluster not started: run the tests through `npm test`');
+  const roles = process.env[ROLES_VARIABLE];
+  if (!serverUrl || !template || !roles) throw new Error('test cluster not started: run the tests through `npm test`');
+  const { owner, app } = JSON.parse(roles) as ServiceRoles;
   const name = `cs_test_${randomBytes(6).toString('hex')}`;
   for (let attempt = 1; ; attempt++) {
     try {
-      await adminQuery(serverUrl, `create database ${name} template ${template}`);
+      await adminQuery(serverUrl, `create database ${name} template ${template} owner ${owner.user}`);
       break;
     } catch (error) {
       // Two files cloning the template at the same moment: "source database is being accessed".
@@ -24,7 +32,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     }
   }
   return {
-    url: `${serverUrl}/${name}`,
+    url: roleUrl(serverUrl, app, name),
+    ownerUrl: roleUrl(serverUrl, owner, name),
     serverUrl,
     drop: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
   };

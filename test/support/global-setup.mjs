@@ -1,10 +1,11 @@
 // Jest loads global setup outside its ESM transform, so this file uses the compiled support code
 // (`npm test` builds first). One PostgreSQL serves the whole run; each test file clones a database.
-import { SERVER_URL_VARIABLE, startTestCluster, TEMPLATE_VARIABLE } from '../../dist/test/support/cluster.js';
+import { ROLES_VARIABLE, SERVER_URL_VARIABLE, startTestCluster, TEMPLATE_VARIABLE } from '../../dist/test/support/cluster.js';
 
 export default async function globalSetup() {
   const cluster = await startTestCluster(process.env.DATABASE_URL);
   globalThis.testCluster = cluster;
   process.env[SERVER_URL_VARIABLE] = cluster.serverUrl;
   process.env[TEMPLATE_VARIABLE] = cluster.template;
+  process.env[ROLES_VARIABLE] = JSON.stringify(cluster.roles);
 }

@@ -4,6 +4,7 @@ import { Migration20261121020803_notifications } from './Migration20261121020803
 import { Migration20261121020902_catalogue } from './Migration20261121020902_catalogue.js';
 import { Migration20261121021022_files } from './Migration20261121021022_files.js';
 import { Migration20261121021859_certificates } from './Migration20261121021859_certificates.js';
+import { Migration20261122230000_keys_at_rest } from './Migration20261122230000_keys_at_rest.js';
 import { Migration20261122233921_limits } from './Migration20261122233921_limits.js';
 import { Migration20261122235000_file_purge } from './Migration20261122235000_file_purge.js';
 
@@ -15,6 +16,7 @@ export const migrations = [
   Migration20261121020902_catalogue,
   Migration20261121021022_files,
   Migration20261121021859_certificates,
+  Migration20261122230000_keys_at_rest,
   Migration20261122233921_limits,
   Migration20261122235000_file_purge,
 ];

@@ -1,0 +1,108 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../db/orm.js';
+import { exportKeyMaterial, importKeyMaterial, PreparedSigner, type SigningKeyMaterial } from '../documents/index.js';
+import type { Logger } from '../logger.js';
+import { sealLegacyIdentities } from './legacy-keys.js';
+import { KeyEnvelopeError, open, rewrap, seal, sealedKeyId, type KeyWrapper } from '../security/key-envelope.js';
+
+const MAX_CACHED_SIGNERS = 500;
+
+/** The sealed private key and public certificates of one signing_identities row. */
+export interface StoredKey {
+  uuid: string;
+  sealedPrivateKey: Buffer;
+  certificates: Buffer;
+}
+
+/** A row's uuid is authenticated with its key: a sealed key copied onto another row does not open. */
+const contextOf = (uuid: string) => `signing_identities/${uuid}`;
+
+/**
+ * Seals and opens the private keys of signing identities with one key-encryption key, and keeps the
+ * keys it opened (per identity uuid: an identity's key never changes in place). One per ORM, so the
+ * cache is only reachable through the key-encryption key that filled it.
+ */
+export class SigningKeys {
+  private readonly signers = new Map<string, PreparedSigner>();
+
+  constructor(readonly wrapper: KeyWrapper) {}
+
+  async seal(uuid: string, material: SigningKeyMaterial): Promise<Omit<StoredKey, 'uuid'>> {
+    const exported = exportKeyMaterial(material);
+    return { sealedPrivateKey: await seal(this.wrapper, exported.privateKey, contextOf(uuid)), certificates: exported.certificates };
+  }
+
+  async signerFor(stored: StoredKey): Promise<PreparedSigner> {
+    let signer = this.signers.get(stored.uuid);
+    if (!signer) {
+      const privateKey = await open(this.wrapper, stored.sealedPrivateKey, contextOf(stored.uuid));
+      signer = new PreparedSigner(importKeyMaterial({ privateKey, certificates: stored.certificates }));
+      if (this.signers.size >= MAX_CACHED_SIGNERS) this.signers.delete(this.signers.keys().next().value!);
+      this.signers.set(stored.uuid, signer);
+    }
+    return signer;
+  }
+}
+
+// Keyed by the ORM's Configuration, which every fork and transaction of it shares (as files do).
+const runtimes = new WeakMap<object, SigningKeys>();
+
+export function attachSigningKeys(orm: Orm, wrapper: KeyWrapper): SigningKeys {
+  const keys = new SigningKeys(wrapper);
+  runtimes.set(orm.config, keys);
+  return keys;
+}
+
+export function signingKeys(em: EntityManager): SigningKeys {
+  const keys = runtimes.get(em.config);
+  if (!keys) throw new Error('signing keys are not configured for this ORM: prepareSigningKeys() runs at startup');
+  return keys;
+}
+
+/** Key ids of the sealed keys not wrapped under `wrapper`, with how many rows each. */
+export async function foreignKeyIds(orm: Orm, wrapper: KeyWrapper): Promise<Map<string, number>> {
+  const rows = await orm.em.getConnection().execute<{ sealed_private_key: Buffer }[]>('select sealed_private_key from signing_identities');
+  const foreign = new Map<string, number>();
+  for (const { sealed_private_key: sealed } of rows) {
+    const id = sealedKeyId(sealed);
+    if (id !== wrapper.id) foreign.set(id, (foreign.get(id) ?? 0) + 1);
+  }
+  return foreign;
+}
+
+/**
+ * Re-wraps every stored key (deleted identities too: they may sign again after a restore) from `from`
+ * to `to` in one transaction: all or nothing. Keys already under `to` are left as they are, so an
+ * interrupted or repeated rotation is finished by running it again.
+ */
+export async function rewrapSigningKeys(orm: Orm, from: KeyWrapper, to: KeyWrapper): Promise<{ rewrapped: number; unchanged: number }> {
+  return orm.em.fork().transactional(async (em) => {
+    const rows = await em.execute<{ uuid: string; sealed_private_key: Buffer }[]>('select uuid, sealed_private_key from signing_identities order by uuid for update');
+    let rewrapped = 0;
+    for (const row of rows) {
+      if (sealedKeyId(row.sealed_private_key) === to.id) continue;
+      const sealed = await rewrap(from, to, row.sealed_private_key, contextOf(row.uuid));
+      await em.execute('update signing_identities set sealed_private_key = ? where uuid = ?', [sealed, row.uuid]);
+      rewrapped++;
+    }
+    return { rewrapped, unchanged: rows.length - rewrapped };
+  });
+}
+
+/**
+ * Startup: attaches the key-encryption key to the ORM, seals the keys of identities stored before
+ * keys were encrypted (legacy-keys.ts), and refuses to start when stored keys are sealed under another
+ * key-encryption key, rather than failing at the next issuance.
+ */
+export async function prepareSigningKeys(orm: Orm, wrapper: KeyWrapper, logger: Logger, { verify = true } = {}): Promise<SigningKeys> {
+  const keys = attachSigningKeys(orm, wrapper);
+  const sealed = await sealLegacyIdentities(orm, keys);
+  if (sealed > 0) logger.info({ count: sealed, keyId: wrapper.id }, 'signing keys stored before encryption at rest are now sealed');
+  if (!verify) return keys;
+  const mismatched = [...(await foreignKeyIds(orm, wrapper)).entries()];
+  if (mismatched.length > 0) {
+    const list = mismatched.map(([id, count]) => `${count} under "${id}"`).join(', ');
+    throw new KeyEnvelopeError('WRONG_KEY', `KEY_ENCRYPTION_KEY ("${wrapper.id}") does not open the stored signing keys (${list}): configure the key they were sealed with, or re-wrap them with \`npm run cli -- keys:rewrap\``);
+  }
+  return keys;
+}
