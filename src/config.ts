@@ -168,6 +168,8 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     throw new ConfigError(`TRUST_PROXY must be off, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal; got "${raw}"`);
   }
   return entries;
+}
+
 function keyEncryptionKey(name: string, raw: string | undefined): Buffer | undefined {
   if (!raw) return undefined;
   try {
