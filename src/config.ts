@@ -60,6 +60,10 @@ export interface Config {
   /** Deleted files' content is purged this long after deletion, by a sweeper every `filePurgeSweepMs` (0 = off). */
   filePurgeGraceMs: number;
   filePurgeSweepMs: number;
+  /** KEY_ENCRYPTION_KEY: seals signing keys at rest; required in production. */
+  keyEncryptionKey?: Buffer;
+  /** NEW_KEY_ENCRYPTION_KEY: the key `keys:rewrap` moves every sealed key to. */
+  newKeyEncryptionKey?: Buffer;
 }
 
 export interface RateLimitConfig {
@@ -79,10 +83,6 @@ export interface RateLimitConfig {
     /** Tokens issued to one client (TOKEN_CLIENT_LIMIT). */
     issuedPerClient: number;
   };
-  /** KEY_ENCRYPTION_KEY: seals signing keys at rest; required in production. */
-  keyEncryptionKey?: Buffer;
-  /** NEW_KEY_ENCRYPTION_KEY: the key `keys:rewrap` moves every sealed key to. */
-  newKeyEncryptionKey?: Buffer;
 }
 
 export class ConfigError extends Error {}
