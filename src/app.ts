@@ -8,7 +8,7 @@ import { createRestRouter } from '../rest-compat/router.js';
 import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
 import { authenticate, requestContext } from './auth/authenticate.js';
 import type { Config } from './config.js';
-import type { RequestContext } from './context/request-context.js';
+import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
 import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
@@ -45,7 +45,7 @@ function graphqlAuthErrors(error: unknown, _req: Request, res: Response, next: N
   res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
 }
 
-export async function createApp({ config, orm, logger }: { config: Config; orm: Orm; logger: Logger }): Promise<AppParts> {
+export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
   const schema = await createSchema();
   const apollo = createApolloServer(schema, { sandbox: config.env !== 'production' });
   await apollo.start();
@@ -58,7 +58,7 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
   app.use(healthRoutes(orm));
 
-  const auth = authenticate(orm, config);
+  const auth = authenticate(orm, config, runtime);
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
@@ -72,9 +72,9 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   );
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.
   app.use('/api/v1', fileDownloadRoutes(orm));
-  app.use('/api/v1', verificationApi(orm, config));
+  app.use('/api/v1', verificationApi(orm, config, runtime));
   app.use(verificationPages(orm, config));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger }));
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, runtime }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   app.use(restErrorHandler(logger));

@@ -5,6 +5,7 @@ import { provision } from './auth/provisioning.js';
 import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
+import { DocumentWorkers } from './documents/index.js';
 import type { Logger } from './logger.js';
 import { startExpirySweeper } from './certificates/expiry-sweeper.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
@@ -40,18 +41,19 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 
 /**
  * Boot in order: database → migrations → provisioning → app → listen → background jobs (notification
- * worker, expiry sweeper). Shutdown: drain HTTP first (so refusing new requests is not delayed), then
- * the background jobs, ORM, database.
+ * worker, expiry sweeper); the document workers start with the first PDF. Shutdown: drain HTTP first
+ * (so refusing new requests is not delayed), then the document workers, background jobs, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
+  const documents = new DocumentWorkers(config.pdfWorkers);
   try {
     orm = await openOrm(database.url, ormOptions);
     const applied = await migrate(orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     await provision(orm, config, logger);
-    const { app, apollo } = await createApp({ config, orm, logger });
+    const { app, apollo } = await createApp({ config, orm, logger, runtime: { documents } });
     const server = http.createServer(app);
     server.keepAliveTimeout = 5_000;
     await listen(server, config.port, config.host);
@@ -65,6 +67,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
+        await documents.close();
         await notificationWorker?.stop();
         await expirySweeper?.stop();
         await readyOrm.close();
@@ -72,6 +75,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       },
     };
   } catch (error) {
+    await documents.close();
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);
     throw error;

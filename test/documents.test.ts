@@ -97,6 +97,7 @@ describe('signing and inspecting PDFs', () => {
       signedAt: SIGNED_AT,
       credentialUuid: CREDENTIAL_UUID,
       reason: details.reason,
+      signatures: [expect.objectContaining({ readable: true, signatureValid: true, digestMatches: true, intact: true, coversWholeFile: true })],
     });
     expect(signed.toString('latin1')).toContain('/SubFilter /adbe.pkcs7.detached');
   });
@@ -156,6 +157,7 @@ describe('signing and inspecting PDFs', () => {
       signed: false,
       intact: false,
       coversWholeFile: false,
+      signatures: [],
     });
   });
 

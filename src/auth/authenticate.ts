@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { createRequestContext, type RequestContext } from '../context/request-context.js';
+import { createRequestContext, type RequestContext, type ServiceRuntime } from '../context/request-context.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -13,7 +13,7 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
  * and leaves the request's context in `res.locals.context`. Failures are DomainErrors for the
  * transport's error handler.
  */
-export function authenticate(orm: Orm, { tokenTtlSeconds, publicBaseUrl }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl'>): RequestHandler {
+export function authenticate(orm: Orm, { tokenTtlSeconds, publicBaseUrl }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl'>, runtime: ServiceRuntime): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
@@ -25,7 +25,7 @@ export function authenticate(orm: Orm, { tokenTtlSeconds, publicBaseUrl }: Pick<
         throw new DomainError('FORBIDDEN', 'This token is not valid for the requested tenant.');
       }
       const logger = (req as Request & { log: Logger }).log;
-      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl);
+      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime);
       next();
     } catch (error) {
       next(error);

@@ -10,7 +10,10 @@ export {
 } from './signing-identity.js';
 export { prepareSigner, PreparedSigner } from './prepared-signer.js';
 export { signPdf, type SignatureDetails } from './pdf-signer.js';
-export { inspectSignedPdf, type SignatureInspection } from './signature-inspector.js';
+export { inspectSignedPdf, type SignatureInspection, type SignatureReport } from './signature-inspector.js';
+export { DocumentWorkers } from './document-workers.js';
+export { WorkerJobError } from './worker-pool.js';
+export type { IssuanceDocumentsInput } from './document-jobs.js';
 export type { CredentialReference } from './source-pdf.js';
 export { renderTranscript } from './transcript.js';
 export type { TranscriptData, TranscriptModule, TranscriptModuleGroup } from './transcript-content.js';

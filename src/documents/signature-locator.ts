@@ -10,13 +10,21 @@ const BYTE_RANGE = Buffer.from('/ByteRange');
 const RANGE_PATTERN = /^\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/;
 const HEX_HOLE = /^<([0-9A-Fa-f\s]*)>$/;
 
+/** Every signature of the file, in the order their dictionaries appear; at most `limit`. */
+export function locateSignatures(pdf: Buffer, limit: number): LocatedSignature[] {
+  const found: LocatedSignature[] = [];
+  for (let at = pdf.indexOf(BYTE_RANGE); at >= 0 && found.length < limit; at = pdf.indexOf(BYTE_RANGE, at + 1)) {
+    const located = locateAt(pdf, at);
+    if (located && !found.some((other) => other.byteRange.every((n, i) => n === located.byteRange[i]))) found.push(located);
+  }
+  return found;
+}
+
 /**
- * Finds the last /ByteRange and reads the hole it leaves. The hole must be exactly one hex string
+ * Reads the /ByteRange at `at` and the hole it leaves. The hole must be exactly one hex string
  * (the /Contents value); anything else there would be unsigned content a viewer might still show.
  */
-export function locateLastSignature(pdf: Buffer): LocatedSignature | undefined {
-  const at = pdf.lastIndexOf(BYTE_RANGE);
-  if (at < 0) return undefined;
+function locateAt(pdf: Buffer, at: number): LocatedSignature | undefined {
   const text = pdf.subarray(at + BYTE_RANGE.length, at + BYTE_RANGE.length + 80).toString('latin1');
   const match = RANGE_PATTERN.exec(text);
   if (!match) return undefined;
