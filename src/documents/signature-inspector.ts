@@ -71,7 +71,7 @@ export async function inspectSignedPdf(pdf: Uint8Array): Promise<SignatureInspec
 function examine(bytes: Buffer, located: LocatedSignature): SignatureReport {
   const [start1, , start2, length2] = located.byteRange;
   const coversWholeFile = start1 === 0 && start2 + length2 === bytes.length;
-  const signer = safely(() => readCmsSigner(located.cms));
+  const signer = located.cms && safely(() => readCmsSigner(located.cms!));
   const unread = { byteRange: located.byteRange, readable: false, signatureValid: false, digestMatches: false, intact: false, coversWholeFile };
   if (!signer) return unread;
   const { signatureValid, digestMatches, certificate } = verifySigner(signer, coveredParts(bytes, located.byteRange));
