@@ -78,7 +78,7 @@ export interface DocumentVerdict {
     coversWholeFile: boolean;
     /** Made with a key this service holds for an institution. */
     signedByIssuer: boolean;
-    /** Only for signatures of ours: anyone can put any name into a self-made certificate. */
+    /** Only when authentic: anyone can put any name into a self-made certificate. */
     signerCommonName: string | null;
     fingerprintSha256: string | null;
     signedAt: Date | null;
@@ -118,7 +118,7 @@ export async function verifyDocument(em: EntityManager, documents: DocumentWorke
         intact: signature.intact,
         coversWholeFile: signature.coversWholeFile,
         signedByIssuer: ours,
-        signerCommonName: ours ? (signature.signerCommonName ?? null) : null,
+        signerCommonName: authentic && ours ? (signature.signerCommonName ?? null) : null,
         fingerprintSha256: signature.certificateFingerprintSha256 ?? null,
         signedAt: signature.signedAt ?? null,
       };
