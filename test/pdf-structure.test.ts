@@ -15,6 +15,7 @@ describe('structural pre-checks', () => {
     ['an absurd /Size', '1 0 obj << /Type /XRef /Size 2000000000 /W [1 2 1] >> endobj', /cross-reference table declares too many objects/],
     ['an absurd /Index', '1 0 obj << /Type /XRef /Size 10 /Index [0 5000000] /W [1 2 1] >> endobj', /declares too many objects/],
     ['object streams that add up past the limit', Array.from({ length: 3 }, (_, i) => `${i + 1} 0 obj << /Type /ObjStm /N 40000 /First 1 >> endobj`).join('\n'), /declares too many objects/],
+    ['more objects written out than the limit', Array.from({ length: PDF_LIMITS.objects + 1 }, (_, i) => `${i + 1} 0 obj null endobj`).join('\n'), /holds too many objects/],
     ['xref entries wider than 8 bytes', '1 0 obj << /Type /XRef /Size 3 /W [1 4000000000 1] >> endobj', /malformed/],
     ['a stream longer than the file', '1 0 obj << /Length 99999999 >> stream\nx\nendstream endobj', /longer than the file/],
     ['arrays nested too deeply', `1 0 obj ${'['.repeat(PDF_LIMITS.nesting + 1)}${']'.repeat(PDF_LIMITS.nesting + 1)} endobj`, /nested too deeply/],

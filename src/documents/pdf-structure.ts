@@ -22,7 +22,6 @@ const OBJECT_COUNT = /\/N\s+(\d{1,15})/g;
 const INDEX = /\/Index\s*\[([\d\s]{0,4096})\]/g;
 const WIDTHS = /\/W\s*\[\s*(\d{1,15})\s+(\d{1,15})\s+(\d{1,15})\s*\]/g;
 const LENGTH = /\/Length\s+(\d{1,15})(?!\d)(?!\s+\d+\s+R)/g;
-const OBJECT = /\d\s+\d+\s+obj\b/g;
 const BYTE_RANGE = /\/ByteRange/g;
 
 /** Why the bytes exceed a limit, or undefined when pdf-lib may parse them. Linear in the file size. */
@@ -33,7 +32,7 @@ export function checkPdfStructure(pdf: Buffer): string | undefined {
   const declared = numbers(OBJECT_COUNT).reduce((sum, n) => sum + n, 0);
   const indexed = [...text.matchAll(INDEX)].flatMap((match) => match[1].trim().split(/\s+/).map(Number));
   if (declared > PDF_LIMITS.objects || indexed.some((n) => n > PDF_LIMITS.objects)) return 'it declares too many objects.';
-  if (count(text, OBJECT) > PDF_LIMITS.objects) return 'it holds too many objects.';
+  if (countObjects(pdf) > PDF_LIMITS.objects) return 'it holds too many objects.';
   if ([...text.matchAll(WIDTHS)].some((match) => match.slice(1, 4).some((width) => Number(width) > 8))) {
     return 'its cross-reference stream is malformed.';
   }
@@ -46,6 +45,23 @@ function count(text: string, pattern: RegExp): number {
   let n = 0;
   for (const _ of text.matchAll(pattern)) n++;
   return n;
+}
+
+const OBJ = Buffer.from('obj');
+const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0x00;
+const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+
+/** `N G obj` headers: an `obj` keyword after whitespace after a digit (a regex backtracks on every digit of the file). */
+function countObjects(pdf: Buffer): number {
+  let objects = 0;
+  for (let at = pdf.indexOf(OBJ); at >= 0; at = pdf.indexOf(OBJ, at + 3)) {
+    if (isSpace(pdf[at - 1]) && !isLetter(pdf[at + 3])) {
+      let before = at - 1;
+      while (before > 0 && isSpace(pdf[before])) before--;
+      if (isDigit(pdf[before])) objects++;
+    }
+  }
+  return objects;
 }
 
 const STREAM = Buffer.from('stream');
