@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 import {
@@ -98,6 +98,7 @@ describe('signing and inspecting PDFs', () => {
       credentialUuid: CREDENTIAL_UUID,
       reason: details.reason,
       signatures: [expect.objectContaining({ readable: true, signatureValid: true, digestMatches: true, intact: true, coversWholeFile: true })],
+      sha256: createHash('sha256').update(signed).digest('hex'),
     });
     expect(signed.toString('latin1')).toContain('/SubFilter /adbe.pkcs7.detached');
   });
@@ -158,6 +159,7 @@ describe('signing and inspecting PDFs', () => {
       intact: false,
       coversWholeFile: false,
       signatures: [],
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
 

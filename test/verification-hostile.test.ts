@@ -125,6 +125,20 @@ describe('worker limits', () => {
     }
   });
 
+  it('a job that exhausts its worker’s heap costs that worker only; the next job runs on a fresh one', async () => {
+    const workers = new DocumentWorkers({ ...limits, jobTimeoutMs: 120_000, heapMb: 24 });
+    try {
+      const unsigned = await diplomaPdf('unsigned');
+      await expect(workers.inspect(unsigned)).resolves.toMatchObject({ signed: false });
+      const laborious = appendSignature(laboriousPdf(20_000, 30), signWith(stranger));
+      await expect(workers.inspect(laborious)).resolves.toMatchObject({ refused: expect.stringMatching(/within the limits/) });
+      expect(workers.size).toBe(0);
+      await expect(workers.inspect(unsigned)).resolves.toMatchObject({ signed: false });
+    } finally {
+      await workers.close();
+    }
+  });
+
   it('over HTTP: the timed-out verification is invalid, a full pool answers 503 with Retry-After, then service resumes', async () => {
     const tight = await startTestService({ NOTIFICATION_WORKER: 'off', PDF_WORKERS: '1', PDF_JOB_TIMEOUT_MS: '500', PDF_QUEUE_LIMIT: '0' });
     try {

@@ -41,6 +41,8 @@ export interface SignatureInspection {
   signatures: SignatureReport[];
   /** Set when the file exceeded a structural or processing limit and was not examined. */
   refused?: string;
+  /** Lowercase hex SHA-256 of the whole file, computed beside the parse rather than on the caller's thread. */
+  sha256?: string;
 }
 
 const RSA_MAX_MODULUS_BITS = 4096;
@@ -54,6 +56,10 @@ const RSA_MAX_PUBLIC_EXPONENT = 2n ** 32n;
  */
 export async function inspectSignedPdf(pdf: Uint8Array): Promise<SignatureInspection> {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  return { ...(await inspect(bytes)), sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+async function inspect(bytes: Buffer): Promise<SignatureInspection> {
   const refused = safely(() => checkPdfStructure(bytes)) ?? undefined;
   if (refused) return { signed: false, intact: false, coversWholeFile: false, signatures: [], refused: `The PDF cannot be read: ${refused}` };
   try {

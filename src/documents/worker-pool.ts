@@ -91,7 +91,6 @@ export class WorkerPool<Job, Result> {
       stdout: false,
       stderr: false,
     });
-    worker.unref();
     const slot: Slot<Job, Result> = { worker, ready: false, jobs: 0 };
     this.slots.add(slot);
     worker.on('message', (message: WorkerReply<Result> | 'ready') => this.onMessage(slot, message));
@@ -102,13 +101,17 @@ export class WorkerPool<Job, Result> {
   private onMessage(slot: Slot<Job, Result>, message: WorkerReply<Result> | 'ready'): void {
     if (message === 'ready') {
       slot.ready = true;
-      return this.pump();
+      this.pump();
+      if (!slot.current) slot.worker.unref();
+      return;
     }
     const current = slot.current;
     if (!current || current.id !== message.id) return;
     clearTimeout(current.timer);
     slot.current = undefined;
     slot.jobs++;
+    // An idle worker does not keep the process alive; one with a job (or starting for one) does.
+    slot.worker.unref();
     current.resolve(message);
     // Anything but a clean answer may have left the thread's state dirty: replace the worker.
     if (!message.ok || slot.jobs >= this.limits.maxJobsPerWorker) void this.discard(slot);
@@ -122,6 +125,7 @@ export class WorkerPool<Job, Result> {
       this.limits.jobTimeoutMs,
     );
     slot.current = { ...pending, id, timer };
+    slot.worker.ref();
     slot.worker.postMessage({ id, job: pending.job });
   }
 
@@ -134,6 +138,8 @@ export class WorkerPool<Job, Result> {
       clearTimeout(current.timer);
       current.reject(failure ?? new WorkerJobError('crashed', 'The document worker stopped.'));
     }
+    // A worker that dies while starting would die again: fail the waiting jobs instead of respawning forever.
+    if (!slot.ready) for (const pending of this.queue.splice(0)) pending.reject(new WorkerJobError('crashed', 'The document worker could not start.'));
     this.pump();
     await slot.worker.terminate().catch(() => undefined);
   }

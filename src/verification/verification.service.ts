@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
@@ -103,8 +102,7 @@ export async function verifyDocument(em: EntityManager, documents: DocumentWorke
   const fingerprints = [...new Set(inspection.signatures.flatMap((signature) => signature.certificateFingerprintSha256 ?? []))];
   const keys = await ourKeys(em, fingerprints);
   const loaded = !inspection.refused && inspection.credentialUuid ? await loadPublic(em, inspection.credentialUuid) : null;
-  const hash = createHash('sha256').update(pdf).digest('hex');
-  const matched = loaded?.documents.find((doc) => doc.file.hash === hash && doc.type !== 'source');
+  const matched = loaded?.documents.find((doc) => doc.file.hash === inspection.sha256 && doc.type !== 'source');
   const claimed = loaded ? { institutionUuid: loaded.certificate.institution.uuid, matchesIssuedDocument: matched !== undefined } : undefined;
   const verdict = decideVerdict({ inspection, ourKeys: keys, claimed });
   const authentic = verdict === 'authentic' && loaded;
