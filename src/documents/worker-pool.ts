@@ -126,7 +126,11 @@ export class WorkerPool<Job, Result> {
     );
     slot.current = { ...pending, id, timer };
     slot.worker.ref();
-    slot.worker.postMessage({ id, job: pending.job });
+    try {
+      slot.worker.postMessage({ id, job: pending.job });
+    } catch {
+      void this.discard(slot, new WorkerJobError('crashed', 'The document job could not be handed to a worker.'));
+    }
   }
 
   /** Ends a worker, failing its job if it had one, and starts a replacement when jobs are waiting. */
