@@ -15,8 +15,12 @@ export function sendError(res: Response, { code, message, fieldErrors }: Omit<Cl
       Object.entries(fieldErrors ?? {}).map(([field, messages]) => [field.split('.').map(toSnake).join('.'), messages]),
     );
   }
+  // A 503 is a momentary lack of capacity (document workers full): say when to come back.
+  if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
   res.status(status).json(body);
 }
+
+export const RETRY_AFTER_SECONDS = 5;
 
 interface BodyParserError {
   type?: string;

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
 import { tokenRoute } from '../src/auth/token.route.js';
 import type { Config } from '../src/config.js';
+import type { ServiceRuntime } from '../src/context/request-context.js';
 import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
 import type { RateLimits } from '../src/rate-limits/rate-limits.js';
@@ -42,11 +43,11 @@ function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
 }
 
 /** /api/v1: the documented REST paths, each a GraphQL operation on the shared schema. */
-export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config: Config; logger: Logger; limits: RateLimits }): Router {
-  const { schema, orm, config, logger, limits } = deps;
+export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config: Config; logger: Logger; limits: RateLimits; runtime: ServiceRuntime }): Router {
+  const { schema, orm, config, logger, limits, runtime } = deps;
   const router = Router();
   router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
-  const auth = authenticate(orm, config, limits);
+  const auth = authenticate(orm, config, runtime, limits);
   const json = express.json({ limit: config.jsonBodyLimit });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   const slots = uploadSlots();

@@ -8,7 +8,7 @@ import { createRestRouter } from '../rest-compat/router.js';
 import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
 import { authenticate, requestContext } from './auth/authenticate.js';
 import type { Config } from './config.js';
-import type { RequestContext } from './context/request-context.js';
+import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
 import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
 import { isDatabaseBusy, serviceBusy, setRetryAfter } from './errors/unavailable.js';
@@ -52,7 +52,7 @@ function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: 
   res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
 }
 
-export async function createApp({ config, orm, logger }: { config: Config; orm: Orm; logger: Logger }): Promise<AppParts> {
+export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
   const schema = await createSchema();
   const apollo = createApolloServer(schema, { sandbox: config.env !== 'production' });
   await apollo.start();
@@ -67,7 +67,7 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   app.use(healthRoutes(orm));
 
   const limits = createRateLimits(orm, config);
-  const auth = authenticate(orm, config, limits);
+  const auth = authenticate(orm, config, runtime, limits);
   if (config.env !== 'production') app.get('/graphql', sandboxLandingPolicy(isLandingPageRequest));
   app.use(
     '/graphql',
@@ -87,9 +87,9 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   app.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
   app.get('/verify/:uuid', publicReads, verificationPagePolicy);
   app.use('/api/v1', fileDownloadRoutes(orm));
-  app.use('/api/v1', verificationApi(orm, config));
+  app.use('/api/v1', verificationApi(orm, config, runtime));
   app.use(verificationPages(orm, config));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits }));
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   app.use(restErrorHandler(logger));

@@ -64,6 +64,10 @@ export interface Config {
   keyEncryptionKey?: Buffer;
   /** NEW_KEY_ENCRYPTION_KEY: the key `keys:rewrap` moves every sealed key to. */
   newKeyEncryptionKey?: Buffer;
+  /** Untrusted PDF/CMS work runs in worker threads; see src/documents/worker-pool.ts. */
+  pdfWorkers: PdfWorkerConfig;
+  /** Largest body POST /api/v1/verify reads (VERIFY_MAX_BYTES); bigger is a 413. */
+  verifyMaxBytes: number;
 }
 
 export interface RateLimitConfig {
@@ -83,6 +87,19 @@ export interface RateLimitConfig {
     /** Tokens issued to one client (TOKEN_CLIENT_LIMIT). */
     issuedPerClient: number;
   };
+}
+
+export interface PdfWorkerConfig {
+  /** Worker threads (PDF_WORKERS). */
+  size: number;
+  /** Wall-clock limit of one job; the worker is terminated past it (PDF_JOB_TIMEOUT_MS). */
+  jobTimeoutMs: number;
+  /** V8 old-generation heap of one worker (PDF_WORKER_HEAP_MB). */
+  heapMb: number;
+  /** Jobs waiting for a worker before requests are refused with 503 (PDF_QUEUE_LIMIT). */
+  queueLimit: number;
+  /** Jobs a worker runs before it is replaced (PDF_WORKER_MAX_JOBS). */
+  maxJobsPerWorker: number;
 }
 
 export class ConfigError extends Error {}
@@ -123,6 +140,22 @@ function fileSizeLimit(raw: string | undefined): number {
   const bytes = integer('UPLOAD_MAX_FILE_BYTES', raw, 20 * 1024 * 1024);
   if (bytes < 1 || bytes > 2 ** 31 - 1) throw new ConfigError(`UPLOAD_MAX_FILE_BYTES must be between 1 and ${2 ** 31 - 1}, got "${raw}"`);
   return bytes;
+}
+
+function atLeastOne(name: string, raw: string | undefined, fallback: number): number {
+  const value = integer(name, raw, fallback);
+  if (value < 1) throw new ConfigError(`${name} must be at least 1, got "${raw}"`);
+  return value;
+}
+
+function pdfWorkers(env: NodeJS.ProcessEnv): PdfWorkerConfig {
+  return {
+    size: atLeastOne('PDF_WORKERS', env.PDF_WORKERS, 2),
+    jobTimeoutMs: atLeastOne('PDF_JOB_TIMEOUT_MS', env.PDF_JOB_TIMEOUT_MS, 10_000),
+    heapMb: atLeastOne('PDF_WORKER_HEAP_MB', env.PDF_WORKER_HEAP_MB, 512),
+    queueLimit: integer('PDF_QUEUE_LIMIT', env.PDF_QUEUE_LIMIT, 32),
+    maxJobsPerWorker: atLeastOne('PDF_WORKER_MAX_JOBS', env.PDF_WORKER_MAX_JOBS, 200),
+  };
 }
 
 function smtpUrl(raw: string | undefined): string | undefined {
@@ -234,5 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filePurgeSweepMs: integer('FILE_PURGE_SWEEP_MS', env.FILE_PURGE_SWEEP_MS, 3_600_000),
     keyEncryptionKey: keyEncryptionKey('KEY_ENCRYPTION_KEY', env.KEY_ENCRYPTION_KEY),
     newKeyEncryptionKey: keyEncryptionKey('NEW_KEY_ENCRYPTION_KEY', env.NEW_KEY_ENCRYPTION_KEY),
+    pdfWorkers: pdfWorkers(env),
+    verifyMaxBytes: atLeastOne('VERIFY_MAX_BYTES', env.VERIFY_MAX_BYTES, 20 * 1024 * 1024),
   };
 }

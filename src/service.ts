@@ -5,6 +5,7 @@ import { provision } from './auth/provisioning.js';
 import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { openServiceOrm, type Orm } from './db/orm.js';
+import { DocumentWorkers } from './documents/index.js';
 import type { Logger } from './logger.js';
 import { startExpirySweeper } from './certificates/expiry-sweeper.js';
 import { startFilePurge } from './files/file-purge.js';
@@ -45,19 +46,20 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 
 /**
  * Boot in order: database → migrations → provisioning → app → listen → background jobs (notification
- * worker, expiry sweeper, file purge). Shutdown: drain HTTP first (so refusing new requests is not delayed), then
- * the background jobs, ORM, database.
+ * worker, expiry sweeper, file purge); the document workers start with the first PDF. Shutdown: drain HTTP
+ * first (so refusing new requests is not delayed), then the document workers, background jobs, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
+  const documents = new DocumentWorkers(config.pdfWorkers);
   try {
     const opened = await openServiceOrm(database, logger, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
     orm = opened.orm;
     if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
     await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);
-    const { app, apollo } = await createApp({ config, orm, logger });
+    const { app, apollo } = await createApp({ config, orm, logger, runtime: { documents } });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
     const { port } = server.address() as AddressInfo;
@@ -72,6 +74,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
+        await documents.close();
         await notificationWorker?.stop();
         await expirySweeper?.stop();
         await filePurge?.stop();
@@ -81,6 +84,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       },
     };
   } catch (error) {
+    await documents.close();
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);
     throw error;

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 import {
@@ -97,6 +97,8 @@ describe('signing and inspecting PDFs', () => {
       signedAt: SIGNED_AT,
       credentialUuid: CREDENTIAL_UUID,
       reason: details.reason,
+      signatures: [expect.objectContaining({ readable: true, signatureValid: true, digestMatches: true, intact: true, coversWholeFile: true })],
+      sha256: createHash('sha256').update(signed).digest('hex'),
     });
     expect(signed.toString('latin1')).toContain('/SubFilter /adbe.pkcs7.detached');
   });
@@ -156,6 +158,8 @@ describe('signing and inspecting PDFs', () => {
       signed: false,
       intact: false,
       coversWholeFile: false,
+      signatures: [],
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { createRequestContext, type RequestContext } from '../context/request-context.js';
+import { createRequestContext, type RequestContext, type ServiceRuntime } from '../context/request-context.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -18,6 +18,7 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
 export function authenticate(
   orm: Orm,
   { tokenTtlSeconds, publicBaseUrl }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl'>,
+  runtime: ServiceRuntime,
   limits: Pick<RateLimits, 'store' | 'api'>,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -32,7 +33,7 @@ export function authenticate(
       }
       await enforce(limits.store, limits.api, principal.clientId, res);
       const logger = (req as Request & { log: Logger }).log;
-      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl);
+      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime);
       next();
     } catch (error) {
       next(error);

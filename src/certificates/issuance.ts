@@ -3,9 +3,9 @@ import type { RequestContext } from '../context/request-context.js';
 import { CourseModule } from '../courses/course-module.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { requireRelated } from '../db/lookup.js';
-import { DocumentError, renderTranscript, signPdf, type PreparedSigner, type TranscriptData } from '../documents/index.js';
+import { DocumentError, WorkerJobError, type PreparedSigner, type TranscriptData } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
-import { invalid } from '../errors/domain-error.js';
+import { DomainError, invalid } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -58,14 +58,20 @@ function transcriptOf(parts: Awaited<ReturnType<typeof gather>>, certificate: Ce
   };
 }
 
-async function signedDocuments(signer: PreparedSigner, source: Buffer, transcript: TranscriptData, parts: Awaited<ReturnType<typeof gather>>, url: string) {
+/** Stamps and signs the upload and the transcript on a document worker: the upload is untrusted input. */
+async function signedDocuments(tx: RequestContext, signer: PreparedSigner, source: Buffer, transcript: TranscriptData, parts: Awaited<ReturnType<typeof gather>>, url: string) {
   const reference = { credentialUuid: transcript.certificate.uuid, verificationUrl: url, signerName: parts.institution.name, location: parts.institution.country };
   try {
-    const certificatePdf = await signPdf(source, signer, { ...reference, reason: `Certificate: ${parts.course.name}` });
-    const transcriptPdf = await signPdf(await renderTranscript(transcript), signer, { ...reference, reason: `Academic transcript: ${parts.course.name}` });
-    return { certificatePdf, transcriptPdf };
+    return await tx.documents.issue({
+      source,
+      transcript,
+      signing: signer.material,
+      certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}` },
+      transcriptDetails: { ...reference, reason: `Academic transcript: ${parts.course.name}` },
+    });
   } catch (error) {
     if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] });
+    if (error instanceof WorkerJobError && error.kind === 'busy') throw new DomainError('SERVICE_UNAVAILABLE', error.message);
     throw error;
   }
 }
@@ -80,7 +86,7 @@ export async function issue(tx: RequestContext, certificate: Certificate): Promi
   const issuedAt = new Date();
   const url = verificationUrl(certificate, tx.publicBaseUrl);
   const signer = await institutionSigner(tx.em, parts.institution);
-  const { certificatePdf, transcriptPdf } = await signedDocuments(signer, await readContent(tx.em, parts.source), transcriptOf(parts, certificate, url, issuedAt), parts, url);
+  const { certificatePdf, transcriptPdf } = await signedDocuments(tx, signer, await readContent(tx.em, parts.source), transcriptOf(parts, certificate, url, issuedAt), parts, url);
 
   const stem = parts.source.originalName.replace(/\.pdf$/i, '');
   for (const [type, bytes, name] of [

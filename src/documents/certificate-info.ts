@@ -35,7 +35,21 @@ export function certificateIdentity(der: Buffer) {
     issuer: tbs.children[offset + 2].raw,
     validity: tbs.children[offset + 3],
     subject: tbs.children[offset + 4],
+    extensions: tbs.children.find((part) => part.tag === contextTag(3))?.children[0],
   };
+}
+
+const SUBJECT_KEY_IDENTIFIER = '2.5.29.14';
+
+/** The key identifier of the subjectKeyIdentifier extension, if the certificate has one. */
+export function subjectKeyIdentifier(der: Buffer): Buffer | undefined {
+  for (const extension of certificateIdentity(der).extensions?.children ?? []) {
+    const [type, ...rest] = extension.children;
+    if (!type || decodeOid(type.value) !== SUBJECT_KEY_IDENTIFIER) continue;
+    const value = rest[rest.length - 1];
+    return value ? readDer(value.value).value : undefined;
+  }
+  return undefined;
 }
 
 /** The subject's CN read from the DER, so names with commas or non-ASCII letters come back verbatim. */

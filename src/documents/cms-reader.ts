@@ -1,4 +1,4 @@
-import { certificateIdentity } from './certificate-info.js';
+import { certificateIdentity, subjectKeyIdentifier } from './certificate-info.js';
 import { Oid } from './cms-oids.js';
 import { contextTag, decodeOid, decodeTime, readDer, Tag, type DerElement } from './der.js';
 
@@ -6,7 +6,7 @@ import { contextTag, decodeOid, decodeTime, readDer, Tag, type DerElement } from
 export interface CmsSigner {
   /** DER of every embedded certificate. */
   certificates: Buffer[];
-  /** Certificates matching the signer's issuer and serial number (all of them when none match). */
+  /** The certificates the signer identifier names (issuer and serial number, or key identifier); at most a few. */
   candidates: Buffer[];
   digestAlgorithm: string;
   signatureAlgorithm: string;
@@ -19,6 +19,10 @@ export interface CmsSigner {
 
 export class CmsError extends Error {}
 
+/** A signer embeds its certificate and a short chain; more is an attempt to make verifiers work. */
+export const MAX_CERTIFICATES = 16;
+export const MAX_CANDIDATES = 4;
+
 /** Reads the first signer of a ContentInfo wrapping SignedData; throws CmsError/DerError when malformed. */
 export function readCmsSigner(der: Buffer): CmsSigner {
   const contentInfo = readDer(der);
@@ -28,6 +32,7 @@ export function readCmsSigner(der: Buffer): CmsSigner {
   }
   const signedData = wrapped.children[0].children;
   const certificates = signedData.find((part) => part.tag === contextTag(0))?.children.map((cert) => cert.raw) ?? [];
+  if (certificates.length > MAX_CERTIFICATES) throw new CmsError('SignedData carries too many certificates');
   const signerInfo = signedData[signedData.length - 1]?.children[0];
   if (!signerInfo || signerInfo.tag !== Tag.SEQUENCE) throw new CmsError('SignedData without a signer');
   return { certificates, ...readSignerInfo(signerInfo, certificates) };
@@ -40,9 +45,10 @@ function readSignerInfo(info: DerElement, certificates: Buffer[]): Omit<CmsSigne
   if (!sid || !digestAlgorithm || !signatureAlgorithm || signature?.tag !== Tag.OCTET_STRING) {
     throw new CmsError('SignerInfo incomplete');
   }
+  // Only the certificates the signer names are tried: never every embedded certificate.
   const matching = certificates.filter((cert) => identifies(sid, cert));
   return {
-    candidates: matching.length > 0 ? matching : certificates,
+    candidates: matching.slice(0, MAX_CANDIDATES),
     digestAlgorithm: decodeOid(digestAlgorithm.children[0].value),
     signatureAlgorithm: decodeOid(signatureAlgorithm.children[0].value),
     signature: signature.value,
@@ -63,9 +69,17 @@ function readSignedAttributes(attributes: DerElement) {
   };
 }
 
-/** Whether an IssuerAndSerialNumber sid names this certificate. */
+/** SignerIdentifier's subjectKeyIdentifier choice: [0] IMPLICIT OCTET STRING. */
+const SUBJECT_KEY_IDENTIFIER_SID = 0x80;
+
+/** Whether the sid (IssuerAndSerialNumber or SubjectKeyIdentifier) names this certificate. */
 function identifies(sid: DerElement, certificate: Buffer): boolean {
-  if (sid.tag !== Tag.SEQUENCE) return false;
-  const { issuer, serial } = certificateIdentity(certificate);
-  return sid.children[0]?.raw.equals(issuer) === true && sid.children[1]?.raw.equals(serial) === true;
+  try {
+    if (sid.tag === SUBJECT_KEY_IDENTIFIER_SID) return subjectKeyIdentifier(certificate)?.equals(sid.value) === true;
+    if (sid.tag !== Tag.SEQUENCE) return false;
+    const { issuer, serial } = certificateIdentity(certificate);
+    return sid.children[0]?.raw.equals(issuer) === true && sid.children[1]?.raw.equals(serial) === true;
+  } catch {
+    return false;
+  }
 }

@@ -18,7 +18,8 @@ export class PreparedSigner extends Signer {
   /** Hex characters to reserve in the PDF's /Contents for this signer's CMS. */
   readonly placeholderLength: number;
 
-  constructor(private readonly material: SigningKeyMaterial) {
+  /** Key and certificates; what a document worker thread receives to sign with. */
+  constructor(readonly material: SigningKeyMaterial) {
     super();
     this.commonName = commonName(material.certificate);
     const certificates = [material.certificate, ...material.chain].reduce((sum, der) => sum + der.length, 0);

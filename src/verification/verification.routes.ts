@@ -1,7 +1,9 @@
 import busboy from 'busboy';
 import express, { type Request, Router } from 'express';
 import type { Config } from '../config.js';
+import type { ServiceRuntime } from '../context/request-context.js';
 import type { Orm } from '../db/orm.js';
+import { WorkerJobError } from '../documents/index.js';
 import { DomainError } from '../errors/domain-error.js';
 import { formatTimestamp } from '../graphql/scalars.js';
 import type { VerificationFacts } from './verification-facts.js';
@@ -29,14 +31,17 @@ function factsJson(facts: VerificationFacts) {
 
 function verdictJson(verdict: DocumentVerdict) {
   return {
-    signed: verdict.signed,
-    intact: verdict.intact,
-    covers_whole_file: verdict.coversWholeFile,
-    signed_by_issuer: verdict.signedByIssuer,
-    matches_issued_document: verdict.matchesIssuedDocument,
+    verdict: verdict.verdict,
     document_type: verdict.documentType,
     claimed_certificate_uuid: verdict.claimedCertificateUuid,
-    signer: { common_name: verdict.signer.commonName, fingerprint_sha256: verdict.signer.fingerprintSha256, signed_at: stamp(verdict.signer.signedAt) },
+    signatures: verdict.signatures.map((signature) => ({
+      intact: signature.intact,
+      covers_whole_file: signature.coversWholeFile,
+      signed_by_issuer: signature.signedByIssuer,
+      signer_common_name: signature.signerCommonName,
+      fingerprint_sha256: signature.fingerprintSha256,
+      signed_at: stamp(signature.signedAt),
+    })),
     certificate: verdict.certificate ? factsJson(verdict.certificate) : null,
   };
 }
@@ -66,7 +71,8 @@ async function uploadedPdf(req: Request, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let files = 0;
-    const form = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes } });
+    // busboy reports its size limit when a file reaches it, so a file of exactly the maximum needs one byte more.
+    const form = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes + 1, fields: 16, fieldSize: 1024 } });
     form.on('file', (_name, stream) => {
       files++;
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -81,7 +87,7 @@ async function uploadedPdf(req: Request, maxBytes: number): Promise<Buffer> {
 }
 
 /** Public JSON: GET /verify/{uuid} (the page's facts) and POST /verify (is this PDF ours, intact, and whose?). */
-export function verificationApi(orm: Orm, config: Config): Router {
+export function verificationApi(orm: Orm, config: Config, runtime: ServiceRuntime): Router {
   const router = Router();
   router.get('/verify/:uuid', async (req, res, next) => {
     try {
@@ -92,12 +98,12 @@ export function verificationApi(orm: Orm, config: Config): Router {
       next(error);
     }
   });
-  router.post('/verify', express.raw({ type: 'application/pdf', limit: config.uploadMaxFileBytes }), async (req, res, next) => {
+  router.post('/verify', express.raw({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
     try {
-      const pdf = await uploadedPdf(req, config.uploadMaxFileBytes);
-      res.json({ data: verdictJson(await verifyDocument(orm.em.fork(), pdf, config.publicBaseUrl)) });
+      const pdf = await uploadedPdf(req, config.verifyMaxBytes);
+      res.json({ data: verdictJson(await verifyDocument(orm.em.fork(), runtime.documents, pdf, config.publicBaseUrl)) });
     } catch (error) {
-      next(error);
+      next(error instanceof WorkerJobError && error.kind === 'busy' ? new DomainError('SERVICE_UNAVAILABLE', error.message) : error);
     }
   });
   return router;

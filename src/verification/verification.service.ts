@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
@@ -8,10 +7,11 @@ import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
 import { isUuid } from '../db/uuid.js';
-import { inspectSignedPdf } from '../documents/index.js';
+import type { DocumentWorkers } from '../documents/index.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { decideVerdict, signedByUs, type Verdict } from './document-verdict.js';
 import type { VerificationFacts } from './verification-facts.js';
 
 /** Public reads cross tenants by an unguessable uuid; these options say so explicitly, in one place. */
@@ -67,49 +67,60 @@ export async function verificationFacts(em: EntityManager, uuid: string, publicB
 }
 
 export interface DocumentVerdict {
-  signed: boolean;
-  /** The signature matches the bytes it covers. */
-  intact: boolean;
-  /** Nothing was added after the signature. */
-  coversWholeFile: boolean;
-  /** Signed with a key this service holds for the certificate's institution. */
-  signedByIssuer: boolean;
-  /** Byte for byte the document this service issued. */
-  matchesIssuedDocument: boolean;
+  verdict: Verdict;
+  /** Which issued document the file is; only when authentic. */
   documentType: 'certificate' | 'transcript' | null;
-  /** The certificate uuid written into the document, whether or not it can be trusted. */
+  /** The certificate uuid written into the file's signed revision: a claim, true only when authentic. */
   claimedCertificateUuid: string | null;
-  signer: { commonName: string | null; fingerprintSha256: string | null; signedAt: Date | null };
-  /** The certificate's facts, only when the issuer's key signed the document. */
+  signatures: {
+    intact: boolean;
+    coversWholeFile: boolean;
+    /** Made with a key this service holds for an institution. */
+    signedByIssuer: boolean;
+    /** Only when authentic: anyone can put any name into a self-made certificate. */
+    signerCommonName: string | null;
+    fingerprintSha256: string | null;
+    signedAt: Date | null;
+  }[];
+  /** The certificate's facts, only when authentic. */
   certificate: VerificationFacts | null;
 }
 
-/** Answers whether an uploaded PDF is an intact document signed by this service, and for which certificate. */
-export async function verifyDocument(em: EntityManager, pdf: Buffer, publicBaseUrl: string): Promise<DocumentVerdict> {
-  const inspection = await inspectSignedPdf(pdf);
-  const loaded = inspection.credentialUuid ? await loadPublic(em, inspection.credentialUuid) : null;
-  let signedByIssuer = false;
-  let matched: { type: string } | undefined;
-  if (loaded) {
-    const identities = await em.find(SigningIdentity, { institution: loaded.certificate.institution.uuid }, ACROSS_TENANTS_INCLUDING_DELETED);
-    signedByIssuer = inspection.intact && identities.some((identity) => identity.fingerprintSha256 === inspection.certificateFingerprintSha256);
-    const hash = createHash('sha256').update(pdf).digest('hex');
-    matched = loaded.documents.find((doc) => doc.file.hash === hash && doc.type !== 'source');
-  }
-  const facts = loaded && factsOf(loaded.certificate, loaded.institution, loaded.course, loaded.documents, publicBaseUrl);
+/** Signing certificates this service holds among the given fingerprints: fingerprint → institution uuid. */
+async function ourKeys(em: EntityManager, fingerprints: string[]): Promise<Map<string, string>> {
+  if (fingerprints.length === 0) return new Map();
+  const identities = await em.find(SigningIdentity, { fingerprintSha256: { $in: fingerprints } }, ACROSS_TENANTS_INCLUDING_DELETED);
+  return new Map(identities.map((identity) => [identity.fingerprintSha256, identity.institution.uuid]));
+}
+
+/**
+ * Answers whether an uploaded PDF is a document this service issued, unchanged. The PDF is parsed
+ * on a document worker; this thread only looks up what the file claims.
+ */
+export async function verifyDocument(em: EntityManager, documents: DocumentWorkers, pdf: Buffer, publicBaseUrl: string): Promise<DocumentVerdict> {
+  const inspection = await documents.inspect(pdf);
+  const fingerprints = [...new Set(inspection.signatures.flatMap((signature) => signature.certificateFingerprintSha256 ?? []))];
+  const keys = await ourKeys(em, fingerprints);
+  const loaded = !inspection.refused && inspection.credentialUuid ? await loadPublic(em, inspection.credentialUuid) : null;
+  const matched = loaded?.documents.find((doc) => doc.file.hash === inspection.sha256 && doc.type !== 'source');
+  const claimed = loaded ? { institutionUuid: loaded.certificate.institution.uuid, matchesIssuedDocument: matched !== undefined } : undefined;
+  const verdict = decideVerdict({ inspection, ourKeys: keys, claimed });
+  const authentic = verdict === 'authentic' && loaded;
   return {
-    signed: inspection.signed,
-    intact: inspection.intact,
-    coversWholeFile: inspection.coversWholeFile,
-    signedByIssuer,
-    matchesIssuedDocument: !!matched,
-    documentType: (matched?.type as 'certificate' | 'transcript' | undefined) ?? null,
+    verdict,
+    documentType: authentic ? ((matched?.type as 'certificate' | 'transcript' | undefined) ?? null) : null,
     claimedCertificateUuid: inspection.credentialUuid ?? null,
-    signer: {
-      commonName: inspection.signerCommonName ?? null,
-      fingerprintSha256: inspection.certificateFingerprintSha256 ?? null,
-      signedAt: inspection.signedAt ?? null,
-    },
-    certificate: signedByIssuer ? facts : null,
+    signatures: inspection.signatures.map((signature) => {
+      const ours = signedByUs(signature, keys);
+      return {
+        intact: signature.intact,
+        coversWholeFile: signature.coversWholeFile,
+        signedByIssuer: ours,
+        signerCommonName: authentic && ours ? (signature.signerCommonName ?? null) : null,
+        fingerprintSha256: signature.certificateFingerprintSha256 ?? null,
+        signedAt: signature.signedAt ?? null,
+      };
+    }),
+    certificate: authentic ? factsOf(loaded.certificate, loaded.institution, loaded.course, loaded.documents, publicBaseUrl) : null,
   };
 }

@@ -1,0 +1,76 @@
+import type { PdfWorkerConfig } from '../config.js';
+import { DocumentError, type DocumentErrorReason } from './document-error.js';
+import type { DocumentJob, DocumentJobResult, IssuanceDocumentsInput, IssuedDocuments } from './document-jobs.js';
+import type { SignatureInspection } from './signature-inspector.js';
+import { WorkerJobError, WorkerPool, type WorkerReply } from './worker-pool.js';
+
+/**
+ * Where the worker thread's code is. Compiled, it sits beside this module. Under Jest this module
+ * runs from src/*.ts, which a bare thread cannot load, so it uses the compiled twin in dist/
+ * (`npm test` builds before it runs).
+ */
+export function documentThreadEntry(): URL {
+  const here = new URL(import.meta.url);
+  if (here.pathname.endsWith('.js')) return new URL('./document-thread.js', here);
+  return new URL(here.href.replace(/\/src\/documents\/[^/]+\.ts$/, '/dist/src/documents/document-thread.js'));
+}
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * The service's gateway to untrusted PDF and CMS work: every parse of a PDF someone else made runs
+ * on a pooled worker thread with time and heap limits; this thread only moves bytes.
+ */
+export class DocumentWorkers {
+  private readonly pool: WorkerPool<DocumentJob, DocumentJobResult>;
+
+  constructor(limits: PdfWorkerConfig, entry: URL = documentThreadEntry()) {
+    this.pool = new WorkerPool(entry, limits);
+  }
+
+  /**
+   * Inspects an uploaded PDF's signatures. A file that times out or exhausts its worker comes back
+   * refused; only a full pool (WorkerJobError 'busy') or a shut-down service throws.
+   */
+  async inspect(pdf: Uint8Array): Promise<SignatureInspection> {
+    try {
+      return (await this.value({ kind: 'inspect', pdf })) as SignatureInspection;
+    } catch (error) {
+      if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
+        return { signed: false, intact: false, coversWholeFile: false, signatures: [], refused: error.message };
+      }
+      throw error;
+    }
+  }
+
+  /** Builds issuance's signed certificate and transcript; DocumentError when the upload is unusable or hostile. */
+  async issue(input: IssuanceDocumentsInput): Promise<{ certificatePdf: Buffer; transcriptPdf: Buffer }> {
+    try {
+      const { certificatePdf, transcriptPdf } = (await this.value({ kind: 'issue', input })) as IssuedDocuments;
+      return { certificatePdf: asBuffer(certificatePdf), transcriptPdf: asBuffer(transcriptPdf) };
+    } catch (error) {
+      if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
+        throw new DocumentError('PDF_UNREADABLE', `The PDF cannot be read within the processing limits: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  /** Workers alive now. */
+  get size(): number {
+    return this.pool.size;
+  }
+
+  private async value(job: DocumentJob): Promise<DocumentJobResult> {
+    const reply: WorkerReply<DocumentJobResult> = await this.pool.run(job);
+    if (reply.ok) return reply.value;
+    if (reply.error.name === 'DocumentError') {
+      throw new DocumentError(reply.error.reason as DocumentErrorReason, reply.error.message);
+    }
+    throw new Error(`document job failed: ${reply.error.name}: ${reply.error.message}`);
+  }
+}
