@@ -84,3 +84,23 @@ export function renderVerificationPage(facts: VerificationFacts): string {
 </html>
 `;
 }
+
+/** The page for an identifier that names no issued certificate, in the same style (and CSP). */
+export function renderNotFoundPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Certificate not found</title>
+<meta name="robots" content="noindex">
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+  <header><h1>Certificate not found</h1></header>
+  <section><p>No issued certificate has this identifier. Check the link you were given.</p></section>
+</main>
+</body>
+</html>`;
+}

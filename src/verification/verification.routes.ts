@@ -7,7 +7,7 @@ import { WorkerJobError } from '../documents/index.js';
 import { DomainError } from '../errors/domain-error.js';
 import { formatTimestamp } from '../graphql/scalars.js';
 import type { VerificationFacts } from './verification-facts.js';
-import { renderVerificationPage } from './verification.page.js';
+import { renderNotFoundPage, renderVerificationPage } from './verification.page.js';
 import { verificationFacts, verifyDocument, type DocumentVerdict } from './verification.service.js';
 
 const stamp = (date: Date | null) => (date ? formatTimestamp(date) : null);
@@ -46,7 +46,6 @@ function verdictJson(verdict: DocumentVerdict) {
   };
 }
 
-const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Certificate not found</title><body style="font-family:system-ui;max-width:40rem;margin:4rem auto"><h1>Certificate not found</h1><p>No issued certificate has this identifier. Check the link you were given.</p></body></html>';
 
 /** GET /verify/{uuid}: the public, server-rendered verification page. */
 export function verificationPages(orm: Orm, config: Config): Router {
@@ -55,7 +54,7 @@ export function verificationPages(orm: Orm, config: Config): Router {
     try {
       const facts = await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl);
       res.set('Cache-Control', 'no-cache').type('html');
-      if (!facts) res.status(404).send(NOT_FOUND_PAGE);
+      if (!facts) res.status(404).send(renderNotFoundPage());
       else res.send(renderVerificationPage(facts));
     } catch (error) {
       next(error);
