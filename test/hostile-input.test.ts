@@ -1,7 +1,11 @@
+import { jest } from '@jest/globals';
 import { createSchema } from '../src/graphql/schema.js';
 import { routes } from '../rest-compat/routes.js';
 import { factories } from './support/factories.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+
+// About 3,400 requests in one test: more than Jest's default allows on a busy 2-core machine.
+jest.setTimeout(180_000);
 
 let service: TestService;
 let api: ApiClient;
