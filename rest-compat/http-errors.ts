@@ -8,6 +8,7 @@ import { toSnake } from './case.js';
 /** Laravel-shaped body: `{message}`, plus `errors` per snake_case field for a 422. */
 export function sendError(res: Response, { code, message, fieldErrors }: Omit<ClassifiedError, 'internal'>): void {
   const status = ERROR_STATUS[code];
+  // A 503 is a momentary lack of capacity (no database connection, document workers busy): say when to come back.
   if (status === 503) setRetryAfter(res);
   const body: Record<string, unknown> = { message: status === 500 ? 'Server Error' : message };
   if (status === 422) {
@@ -15,12 +16,8 @@ export function sendError(res: Response, { code, message, fieldErrors }: Omit<Cl
       Object.entries(fieldErrors ?? {}).map(([field, messages]) => [field.split('.').map(toSnake).join('.'), messages]),
     );
   }
-  // A 503 is a momentary lack of capacity (document workers full): say when to come back.
-  if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
   res.status(status).json(body);
 }
-
-export const RETRY_AFTER_SECONDS = 5;
 
 interface BodyParserError {
   type?: string;

@@ -136,8 +136,12 @@ describe('signing and inspecting PDFs', () => {
     const signed = await signPdf(await samplePdf({ objectStreams: true }), identity, details);
     const [, length1] = byteRangeOf(signed);
     const tampered = Buffer.from(signed);
-    // The last hex digits of the CMS are the RSA signature; 'a' ↔ 'b' keeps it valid hex.
-    const end = signed.indexOf('0000', length1) - 2;
+    // The last hex digits of the CMS are the RSA signature; 'a' ↔ 'b' keeps it valid hex. The CMS ends
+    // where its outer DER length says (searching for the zero padding fails when the signature has zeros).
+    const holeStart = length1 + 1;
+    const header = Buffer.from(signed.subarray(holeStart, holeStart + 8).toString('latin1'), 'hex');
+    const cmsBytes = header[1]! & 0x80 ? 2 + (header[1]! & 0x7f) + header.subarray(2, 2 + (header[1]! & 0x7f)).readUIntBE(0, header[1]! & 0x7f) : 2 + header[1]!;
+    const end = holeStart + 2 * cmsBytes - 2;
     tampered[end] = tampered[end] === 0x61 ? 0x62 : 0x61;
     expect(await inspectSignedPdf(tampered)).toMatchObject({ signed: true, intact: false });
   });
