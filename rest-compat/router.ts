@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
 import { tokenRoute } from '../src/auth/token.route.js';
@@ -9,15 +9,16 @@ import { executeOperation, OperationError } from './execute.js';
 import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
 import { DomainError } from '../src/errors/domain-error.js';
+import { jsonBody } from '../src/http/json-body.js';
 import type { RestRoute } from './route.js';
 import { routes } from './routes.js';
 
-function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
+function handler(schema: GraphQLSchema, route: RestRoute, maxCost: number): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const source = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
-      const data = await executeOperation(schema, requestContext(res), source, variables);
+      const data = await executeOperation(schema, requestContext(res), source, variables, maxCost);
       if (route.status === 204) {
         res.status(204).end();
         return;
@@ -38,9 +39,9 @@ export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config
   const router = Router();
   router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, config.tokenRequestsPerMinute));
   const auth = authenticate(orm, config);
-  const json = express.json({ limit: config.jsonBodyLimit });
+  const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
-  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, multipart, handler(schema, route));
+  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, multipart, handler(schema, route, config.graphqlMaxCost));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

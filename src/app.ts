@@ -17,6 +17,7 @@ import { graphqlUploadErrors } from './files/file-upload.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
+import { jsonBody } from './http/json-body.js';
 import { verificationApi, verificationPages } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
@@ -34,9 +35,13 @@ function requestId(req: Request, res: Response): string {
   return id;
 }
 
-/** A browser opening /graphql gets Apollo Sandbox without a token; every operation needs one. */
-function isLandingPageRequest(req: Request): boolean {
-  return req.method === 'GET' && !req.get('authorization') && (req.get('accept') ?? '').includes('text/html');
+/**
+ * A browser opening /graphql (development) gets Apollo Sandbox without a token. Only a bare GET
+ * qualifies: with no query string there is no operation (and no persisted-query hash) to run.
+ */
+function isLandingPageRequest(req: Request, sandbox: boolean): boolean {
+  const bare = req.method === 'GET' && !req.get('authorization') && Object.keys(req.query).length === 0;
+  return sandbox && bare && (req.get('accept') ?? '').includes('text/html');
 }
 
 /** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
@@ -47,7 +52,9 @@ function graphqlAuthErrors(error: unknown, _req: Request, res: Response, next: N
 
 export async function createApp({ config, orm, logger }: { config: Config; orm: Orm; logger: Logger }): Promise<AppParts> {
   const schema = await createSchema();
-  const apollo = createApolloServer(schema, { sandbox: config.env !== 'production' });
+  const sandbox = config.env !== 'production';
+  const limits = { maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxResponseBytes: config.graphqlMaxResponseBytes, fieldSuggestions: sandbox };
+  const apollo = createApolloServer(schema, { sandbox, limits });
   await apollo.start();
 
   const { settings: uploads } = attachFileRuntime(orm, config);
@@ -61,12 +68,12 @@ export async function createApp({ config, orm, logger }: { config: Config; orm: 
   const auth = authenticate(orm, config);
   app.use(
     '/graphql',
-    (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
+    (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req, sandbox) ? next() : auth(req, res, next)),
     // GraphQL multipart requests (uploadFiles); Apollo's CSRF prevention still demands a preflight header.
     // busboy reports its size limit when a file reaches it, so a file of exactly the maximum needs one byte more.
     graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
     graphqlUploadErrors(uploads),
-    express.json({ limit: config.jsonBodyLimit }),
+    jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
     graphqlAuthErrors,
   );

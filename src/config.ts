@@ -24,6 +24,12 @@ export interface Config {
   /** Token requests per minute and client address (each server process counts alone); 0 = unlimited. */
   tokenRequestsPerMinute: number;
   jsonBodyLimit: string;
+  /** Nesting levels of a JSON body, refused (400) before it is parsed. */
+  jsonMaxDepth: number;
+  /** GraphQL limits: selection depth, cost in rows (cost.ts), response bytes. */
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  graphqlMaxResponseBytes: number;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
@@ -39,6 +45,13 @@ function integer(name: string, raw: string | undefined, fallback: number): numbe
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/** A limit of 0 would refuse everything, so limits start at 1. */
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  const value = integer(name, raw, fallback);
+  if (value < 1) throw new ConfigError(`${name} must be at least 1, got "${raw}"`);
   return value;
 }
 
@@ -102,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
     tokenRequestsPerMinute: integer('TOKEN_RATE_LIMIT', env.TOKEN_RATE_LIMIT, 120),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
+    jsonMaxDepth: positive('JSON_MAX_DEPTH', env.JSON_MAX_DEPTH, 64),
+    graphqlMaxDepth: positive('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10),
+    graphqlMaxCost: positive('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 50_000),
+    graphqlMaxResponseBytes: positive('GRAPHQL_MAX_RESPONSE_BYTES', env.GRAPHQL_MAX_RESPONSE_BYTES, 10 * 1024 * 1024),
     uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),
     uploadMaxFiles: integer('UPLOAD_MAX_FILES', env.UPLOAD_MAX_FILES, 20),
     fileStorage: fileStorage(env.FILE_STORAGE),

@@ -1,0 +1,42 @@
+import { type DocumentNode, getNamedType, getOperationAST, getVariableValues, GraphQLError, type GraphQLSchema, isLeafType } from 'graphql';
+// The CommonJS build: it shares the CommonJS `graphql` the service loads (the ESM build imports graphql's .mjs twin).
+import { type ComplexityEstimatorArgs, getComplexity } from 'graphql-query-complexity/cjs';
+import { DEFAULT_PAGE_SIZE } from './connection.js';
+
+/**
+ * What an operation may cost: the rows it can make the service load, where a field with `first:`
+ * multiplies what is selected below it (students(first: 100) { enrollments(first: 100) { … } } is
+ * 10,000 enrollments). Scalars are free; every object a field resolves to counts one.
+ */
+function rowEstimator({ field, args, childComplexity }: ComplexityEstimatorArgs): number {
+  if (isLeafType(getNamedType(field.type))) return 0;
+  const paginated = field.args.some((arg) => arg.name === 'first');
+  const rows = paginated ? (typeof args.first === 'number' ? Math.max(args.first, 0) : DEFAULT_PAGE_SIZE) : 1;
+  return rows * (1 + childComplexity);
+}
+
+/** Fields counted before the estimate stops: a fragment spread many times over expands past it. */
+const MAX_QUERY_NODES = 10_000;
+
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | undefined {
+  const operation = getOperationAST(document, operationName);
+  // Invalid variables are answered by execution, which coerces them before any resolver runs.
+  if (!operation || getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).errors) return undefined;
+  try {
+    return getComplexity({ schema, query: document, variables, operationName: operationName ?? undefined, estimators: [rowEstimator], maxQueryNodes: MAX_QUERY_NODES });
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+const count = (value: number) => (Number.isFinite(value) ? value.toLocaleString('en-US') : 'too many');
+
+/** Refuses an operation above `maxCost` before it runs: GraphQL clients and the REST layer alike. */
+export function assertAffordable(maxCost: number, schema: GraphQLSchema, document: DocumentNode, variables?: Record<string, unknown>, operationName?: string | null): void {
+  const cost = operationCost(schema, document, variables, operationName);
+  if (cost === undefined || cost <= maxCost) return;
+  throw new GraphQLError(
+    `The query is too expensive: it may load ${count(cost)} rows, the limit is ${count(maxCost)}. Ask for fewer rows with first: or nest fewer lists.`,
+    { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', cost: Number.isFinite(cost) ? cost : null, maxCost, http: { status: 400 } } },
+  );
+}
