@@ -1,4 +1,4 @@
-import { type DocumentNode, getNamedType, getOperationAST, getVariableValues, GraphQLError, type GraphQLSchema, isLeafType } from 'graphql';
+import { type DocumentNode, getNamedType, getOperationAST, getVariableValues, GraphQLError, type GraphQLSchema, isLeafType, Kind, type OperationDefinitionNode, type TypeNode } from 'graphql';
 // The CommonJS build: it shares the CommonJS `graphql` the service loads (the ESM build imports graphql's .mjs twin).
 import { type ComplexityEstimatorArgs, getComplexity } from 'graphql-query-complexity/cjs';
 import { DEFAULT_PAGE_SIZE } from './connection.js';
@@ -18,15 +18,39 @@ function rowEstimator({ field, args, childComplexity }: ComplexityEstimatorArgs)
 /** Fields counted before the estimate stops: a fragment spread many times over expands past it. */
 const MAX_QUERY_NODES = 10_000;
 
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | undefined {
-  const operation = getOperationAST(document, operationName);
-  // Invalid variables are answered by execution, which coerces them before any resolver runs.
-  if (!operation || getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).errors) return undefined;
+/** Costs by document (Apollo and the REST layer both reuse parsed documents), then by the variables that can change it. */
+const costs = new WeakMap<DocumentNode, Map<string, number>>();
+const MAX_COSTS_PER_DOCUMENT = 100;
+
+/** Only `first:` values (Int) and `@skip`/`@include` conditions (Boolean) change what an operation costs. */
+function costKey(operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): string {
+  const relevant = (operation.variableDefinitions ?? []).filter((definition) => /^(Int|Boolean)$/.test(namedTypeOf(definition.type)));
+  return JSON.stringify([operation.name?.value, ...relevant.map((definition) => variables?.[definition.variable.name.value] ?? null)]);
+}
+
+const namedTypeOf = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type));
+
+function computeCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number {
   try {
     return getComplexity({ schema, query: document, variables, operationName: operationName ?? undefined, estimators: [rowEstimator], maxQueryNodes: MAX_QUERY_NODES });
   } catch {
     return Number.POSITIVE_INFINITY;
   }
+}
+
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | undefined {
+  const operation = getOperationAST(document, operationName);
+  // Invalid variables are answered by execution, which coerces them before any resolver runs.
+  if (!operation || getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).errors) return undefined;
+  let known = costs.get(document);
+  if (!known) costs.set(document, (known = new Map()));
+  const key = costKey(operation, variables);
+  let cost = known.get(key);
+  if (cost === undefined) {
+    cost = computeCost(schema, document, variables, operationName);
+    if (known.size < MAX_COSTS_PER_DOCUMENT) known.set(key, cost);
+  }
+  return cost;
 }
 
 const count = (value: number) => (Number.isFinite(value) ? value.toLocaleString('en-US') : 'too many');

@@ -51,8 +51,18 @@ function scanValues(variables: Record<string, unknown>, errors: FieldErrors): vo
   }
 }
 
-/** String literals written into the document itself, named by the argument or input field holding them. */
+/** What a document's own literals hold never changes: Apollo and the REST layer reuse parsed documents. */
+const literalErrors = new WeakMap<DocumentNode, FieldErrors>();
+
 function scanLiterals(document: DocumentNode, errors: FieldErrors): void {
+  let found = literalErrors.get(document);
+  if (!found) literalErrors.set(document, (found = unsafeLiterals(document)));
+  Object.assign(errors, found);
+}
+
+/** String literals written into the document itself, named by the argument or input field holding them. */
+function unsafeLiterals(document: DocumentNode): FieldErrors {
+  const errors: FieldErrors = {};
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
       if (isSafeText(node.value)) return;
@@ -60,6 +70,7 @@ function scanLiterals(document: DocumentNode, errors: FieldErrors): void {
       report(errors, names);
     },
   });
+  return errors;
 }
 
 /** Per-field errors for unsafe text anywhere in an operation's input, or undefined when all is clean. */
