@@ -40,16 +40,16 @@ function computeCost(schema: GraphQLSchema, document: DocumentNode, variables: R
 
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | undefined {
   const operation = getOperationAST(document, operationName);
-  // Invalid variables are answered by execution, which coerces them before any resolver runs.
-  if (!operation || getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).errors) return undefined;
+  if (!operation) return undefined;
   let known = costs.get(document);
   if (!known) costs.set(document, (known = new Map()));
   const key = costKey(operation, variables);
-  let cost = known.get(key);
-  if (cost === undefined) {
-    cost = computeCost(schema, document, variables, operationName);
-    if (known.size < MAX_COSTS_PER_DOCUMENT) known.set(key, cost);
-  }
+  const cached = known.get(key);
+  if (cached !== undefined) return cached;
+  // Invalid variables are answered by execution, which coerces them before any resolver runs.
+  if (getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}).errors) return undefined;
+  const cost = computeCost(schema, document, variables, operationName);
+  if (known.size < MAX_COSTS_PER_DOCUMENT) known.set(key, cost);
   return cost;
 }
 
