@@ -16,16 +16,30 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 /**
- * Renames keys recursively. `opaque` names fields whose value is client data (a JSON design
- * configuration) and must pass through untouched.
+ * Renames keys at every level, iteratively: the body's depth is the client's to choose. `opaque`
+ * names fields whose value is client data (a JSON design configuration) and must pass through untouched.
  */
 export function renameKeys(value: unknown, rename: (key: string) => string, opaque: ReadonlySet<string> = new Set()): unknown {
-  if (Array.isArray(value)) return value.map((item) => renameKeys(item, rename, opaque));
-  if (!isPlainObject(value)) return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const renamed = rename(key);
-    result[renamed] = opaque.has(key) || opaque.has(renamed) ? item : renameKeys(item, rename, opaque);
+  const root: { value: unknown } = { value };
+  const pending: [source: unknown, target: Record<string | number, unknown>, key: string | number][] = [[value, root, 'value']];
+  while (pending.length > 0) {
+    const [source, target, key] = pending.pop()!;
+    if (Array.isArray(source)) {
+      const copy: unknown[] = new Array(source.length);
+      target[key] = copy;
+      source.forEach((item, index) => pending.push([item, copy as unknown as Record<number, unknown>, index]));
+    } else if (isPlainObject(source)) {
+      const copy: Record<string, unknown> = {};
+      target[key] = copy;
+      for (const [name, item] of Object.entries(source)) {
+        const renamed = rename(name);
+        // Assigned now (placeholder or final) so the copy keeps the source's key order.
+        copy[renamed] = item;
+        if (!opaque.has(name) && !opaque.has(renamed)) pending.push([item, copy, renamed]);
+      }
+    } else {
+      target[key] = source;
+    }
   }
-  return result;
+  return root.value;
 }

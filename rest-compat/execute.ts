@@ -3,6 +3,7 @@ import { toSnake } from './case.js';
 import type { RequestContext } from '../src/context/request-context.js';
 import { classifyError, type ClassifiedError } from '../src/errors/classify.js';
 import { summarize } from '../src/errors/domain-error.js';
+import { guardOperation } from '../src/graphql/operation-guard.js';
 
 export class OperationError extends Error {
   constructor(readonly classified: ClassifiedError, readonly cause: unknown) {
@@ -40,8 +41,14 @@ function documentFor(schema: GraphQLSchema, source: string): DocumentNode {
  * reach the business core only through here, so authentication, validation, batching and errors
  * are the GraphQL ones.
  */
-export async function executeOperation(schema: GraphQLSchema, context: RequestContext, source: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await execute({ schema, document: documentFor(schema, source), contextValue: context, variableValues: variables });
+export async function executeOperation(schema: GraphQLSchema, context: RequestContext, source: string, variables: Record<string, unknown>, maxCost: number): Promise<Record<string, unknown>> {
+  const document = documentFor(schema, source);
+  try {
+    guardOperation(maxCost, schema, document, variables);
+  } catch (error) {
+    throw new OperationError(classifyError(error), error);
+  }
+  const result = await execute({ schema, document, contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const classified = result.errors.map((error) => ({ error, classified: classifyError(error) }));
     // Report the most specific failure: a client error before an internal one; all field errors together.

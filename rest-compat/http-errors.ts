@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { type ClassifiedError } from '../src/errors/classify.js';
 import { DomainError, ERROR_STATUS } from '../src/errors/domain-error.js';
+import { JsonTooDeepError } from '../src/http/json-body.js';
 import type { Logger } from '../src/logger.js';
 import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../src/errors/unavailable.js';
 import { toSnake } from './case.js';
@@ -32,6 +33,7 @@ export function restErrorHandler(logger: Logger): ErrorRequestHandler {
     if (isDatabaseBusy(error)) return sendError(res, serviceBusy());
     const parserError = error as BodyParserError;
     if (parserError.type === 'entity.parse.failed') return sendError(res, { code: 'BAD_REQUEST', message: 'The request body is not valid JSON.' });
+    if (error instanceof JsonTooDeepError) return sendError(res, { code: 'BAD_REQUEST', message: error.message });
     if (parserError.type === 'entity.too.large') return sendError(res, { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' });
     if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
       return sendError(res, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported request body encoding.' });

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, type GraphQLSchema } from 'graphql';
 import { invalid } from '../src/errors/domain-error.js';
-import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE } from '../src/graphql/connection.js';
+import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/graphql/connection.js';
 import { toCamel } from './case.js';
 
 export interface ListParams {
@@ -80,8 +80,9 @@ export function includedRelations(query: Query, allowed: readonly string[]): Set
 
 /** page/per_page (Laravel paging) as first/after over the connection's positional cursors. */
 export function pageVariables(query: Query): Pick<ListParams, 'page' | 'perPage'> & { first: number; after?: string } {
-  const page = positiveInteger(query.page, 'page', 1);
   const perPage = positiveInteger(query.per_page, 'per_page', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  // The page's offset must stay a position a cursor can name.
+  const page = positiveInteger(query.page, 'page', 1, Math.floor(MAX_CURSOR_POSITION / perPage));
   const offset = (page - 1) * perPage;
   return { page, perPage, first: perPage, ...(offset > 0 ? { after: encodeCursor(offset - 1) } : {}) };
 }

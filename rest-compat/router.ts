@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
 import { tokenRoute } from '../src/auth/token.route.js';
@@ -12,6 +12,7 @@ import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
 import { uploadSlots } from '../src/files/upload-slots.js';
 import { DomainError } from '../src/errors/domain-error.js';
+import { jsonBody } from '../src/http/json-body.js';
 import type { RestRoute } from './route.js';
 import { routes } from './routes.js';
 
@@ -21,12 +22,12 @@ function parentIsMissing(route: RestRoute, error: OperationError): boolean {
   return route.missingParentField !== undefined && fields.length === 1 && fields[0] === route.missingParentField;
 }
 
-function handler(schema: GraphQLSchema, route: RestRoute): RequestHandler {
+function handler(schema: GraphQLSchema, route: RestRoute, maxCost: number): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const source = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
-      const data = await executeOperation(schema, requestContext(res), source, variables);
+      const data = await executeOperation(schema, requestContext(res), source, variables, maxCost);
       if (route.status === 204) {
         res.status(204).end();
         return;
@@ -48,10 +49,10 @@ export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config
   const router = Router();
   router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
   const auth = authenticate(orm, config, runtime, limits);
-  const json = express.json({ limit: config.jsonBodyLimit });
+  const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   const slots = uploadSlots();
-  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, slots, multipart, handler(schema, route));
+  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, slots, multipart, handler(schema, route, config.graphqlMaxCost));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

@@ -22,6 +22,7 @@ import { healthRoutes } from './health/health.routes.js';
 import { sandboxLandingPolicy, securityHeaders, verificationPagePolicy } from './http/security-headers.js';
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
+import { jsonBody } from './http/json-body.js';
 import { verificationApi, verificationPages } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
@@ -39,9 +40,13 @@ function requestId(req: Request, res: Response): string {
   return id;
 }
 
-/** A browser opening /graphql gets Apollo Sandbox without a token; every operation needs one. */
-function isLandingPageRequest(req: Request): boolean {
-  return req.method === 'GET' && !req.get('authorization') && (req.get('accept') ?? '').includes('text/html');
+/**
+ * A browser opening /graphql (development) gets Apollo Sandbox without a token. Only a bare GET
+ * qualifies: with no query string there is no operation (and no persisted-query hash) to run.
+ */
+function isLandingPageRequest(req: Request, sandbox: boolean): boolean {
+  const bare = req.method === 'GET' && !req.get('authorization') && Object.keys(req.query).length === 0;
+  return sandbox && bare && (req.get('accept') ?? '').includes('text/html');
 }
 
 /** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
@@ -54,7 +59,9 @@ function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: 
 
 export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
   const schema = await createSchema();
-  const apollo = createApolloServer(schema, { sandbox: config.env !== 'production' });
+  const sandbox = config.env !== 'production';
+  const graphqlLimits = { maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxResponseBytes: config.graphqlMaxResponseBytes, fieldSuggestions: sandbox };
+  const apollo = createApolloServer(schema, { sandbox, limits: graphqlLimits });
   await apollo.start();
 
   const { settings: uploads } = attachFileRuntime(orm, config);
@@ -68,16 +75,16 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
-  if (config.env !== 'production') app.get('/graphql', sandboxLandingPolicy(isLandingPageRequest));
+  if (sandbox) app.get('/graphql', sandboxLandingPolicy((req) => isLandingPageRequest(req, sandbox)));
   app.use(
     '/graphql',
-    (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : auth(req, res, next)),
+    (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req, sandbox) ? next() : auth(req, res, next)),
     uploadSlots(),
     // GraphQL multipart requests (uploadFiles); Apollo's CSRF prevention still demands a preflight header.
     // busboy reports its size limit when a file reaches it, so a file of exactly the maximum needs one byte more.
     graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
     graphqlUploadErrors(uploads),
-    express.json({ limit: config.jsonBodyLimit }),
+    jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
     graphqlAuthErrors,
   );

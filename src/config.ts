@@ -33,6 +33,12 @@ export interface Config {
   tokenPurgeMs: number;
   tokenPurgeGraceSeconds: number;
   jsonBodyLimit: string;
+  /** Nesting levels of a JSON body, refused (400) before it is parsed. */
+  jsonMaxDepth: number;
+  /** GraphQL limits: selection depth, cost in rows (cost.ts), response bytes. */
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  graphqlMaxResponseBytes: number;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
@@ -111,9 +117,10 @@ function integer(name: string, raw: string | undefined, fallback: number): numbe
   return value;
 }
 
+/** A limit of 0 would refuse everything, so limits start at 1. */
 function positive(name: string, raw: string | undefined, fallback: number): number {
   const value = integer(name, raw, fallback);
-  if (value === 0) throw new ConfigError(`${name} must be at least 1, got "${raw}"`);
+  if (value < 1) throw new ConfigError(`${name} must be at least 1, got "${raw}"`);
   return value;
 }
 
@@ -248,6 +255,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenPurgeMs: integer('TOKEN_PURGE_MS', env.TOKEN_PURGE_MS, 3_600_000),
     tokenPurgeGraceSeconds: integer('TOKEN_PURGE_GRACE_SECONDS', env.TOKEN_PURGE_GRACE_SECONDS, 86_400),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
+    jsonMaxDepth: positive('JSON_MAX_DEPTH', env.JSON_MAX_DEPTH, 64),
+    graphqlMaxDepth: positive('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10),
+    graphqlMaxCost: positive('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 50_000),
+    graphqlMaxResponseBytes: positive('GRAPHQL_MAX_RESPONSE_BYTES', env.GRAPHQL_MAX_RESPONSE_BYTES, 10 * 1024 * 1024),
     uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),
     uploadMaxFiles: integer('UPLOAD_MAX_FILES', env.UPLOAD_MAX_FILES, 20),
     fileStorage: fileStorage(env.FILE_STORAGE),

@@ -5,7 +5,7 @@ import { Course } from '../courses/course.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
-import { ConnectionType } from '../graphql/connection.js';
+import { ConnectionType, MAX_RELATION_SIZE } from '../graphql/connection.js';
 import { loadOne, loadOptional, uuidOf } from '../graphql/relations.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
@@ -85,7 +85,7 @@ export class CertificateResolver extends ResourceResolver({
 
   @FieldResolver(() => [CertificateFile], { description: 'The uploaded source, then (once issued) the signed certificate and transcript.' })
   async files(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateFile[]> {
-    const documents = await ctx.loaders.manyBy(CertificateDocument, 'certificate').load(certificate.uuid);
+    const documents = await ctx.loaders.manyBy(CertificateDocument, 'certificate', MAX_RELATION_SIZE).load(certificate.uuid);
     const stored = await Promise.all([certificate.sourceFile, ...documents.map((doc) => doc.file)].map((file) => loadOne(ctx, StoredFile, file)));
     const types = [CertificateFileType.source, ...documents.map((doc) => doc.type)];
     return stored.map((file, index) => fileView(types[index]!, file, ctx));

@@ -1,4 +1,4 @@
-import type { EntityClass } from '@mikro-orm/core';
+import { type EntityClass, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { readRows, type Row } from '../db/rows.js';
@@ -30,19 +30,43 @@ export class Loaders {
     );
   }
 
-  /** Live rows whose `foreignKey` points at each key, one query per batch (one-to-many). */
-  manyBy<T extends object>(entity: EntityClass<T>, foreignKey: string, orderBy: Record<string, 'asc' | 'desc'> = { uuid: 'asc' }): DataLoader<string, Row<T>[]> {
-    return this.cached(`many:${entity.name}.${foreignKey}`, () =>
+  /**
+   * Live rows whose `foreignKey` points at each key, at most `limit` per key, in one query per batch
+   * (one-to-many). The limit is applied per key in SQL (a window over the foreign key), so a parent
+   * with a million children costs `limit` rows. `rank` is the window's SQL order over alias `ranked`
+   * when the order is not just columns of the row (see CourseModule's DISPLAY_RANK).
+   */
+  manyBy<T extends object>(entity: EntityClass<T>, foreignKey: string, limit: number, orderBy: Record<string, 'asc' | 'desc'> = { uuid: 'asc' }, rank?: string): DataLoader<string, Row<T>[]> {
+    return this.cached(`many:${entity.name}.${foreignKey}:${limit}`, () =>
       new DataLoader<string, Row<T>[]>(async (keys) => {
-        const query = this.em.createQueryBuilder(entity, 'loaded').select('*').where({ [foreignKey]: { $in: [...keys] } } as never).orderBy(orderBy as never);
-        await query.applyFilters();
         const grouped = new Map<string, Row<T>[]>(keys.map((key) => [key, []]));
-        for (const row of await readRows(this.em, entity, query)) {
+        for (const row of await this.firstRowsPer(entity, foreignKey, [...keys], limit, rank ?? this.rankOf(entity, orderBy))) {
           grouped.get(uuidOf((row as Record<string, unknown>)[foreignKey] as RelationValue))?.push(row);
         }
         return keys.map((key) => grouped.get(key)!);
       }),
     );
+  }
+
+  private column(entity: EntityClass<object>, property: string): string {
+    const properties = this.em.getMetadata().get(entity).properties as Record<string, { fieldNames: string[] }>;
+    const field = properties[property]!.fieldNames[0]!;
+    return `ranked.${this.em.getPlatform().quoteIdentifier(field)}`;
+  }
+
+  private rankOf(entity: EntityClass<object>, orderBy: Record<string, 'asc' | 'desc'>): string {
+    return Object.entries({ ...orderBy, uuid: 'asc' }).map(([property, direction]) => `${this.column(entity, property)} ${direction}`).join(', ');
+  }
+
+  private async firstRowsPer<T extends object>(entity: EntityClass<T>, foreignKey: string, keys: string[], limit: number, rank: string): Promise<Row<T>[]> {
+    const partition = this.column(entity as EntityClass<object>, foreignKey);
+    const ranked = this.em
+      .createQueryBuilder(entity, 'ranked')
+      .select(['*', raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`)] as never)
+      .where({ [foreignKey]: { $in: keys } } as never);
+    await ranked.applyFilters();
+    const query = this.em.createQueryBuilder(entity, 'loaded').select('*').from(ranked as never, 'loaded').where(raw('relation_rank <= ?', [limit]) as never).orderBy({ [raw('relation_rank')]: 'asc' } as never);
+    return readRows(this.em, entity, query as never);
   }
 
   private cached<L extends DataLoader<never, unknown>>(key: string, create: () => L): L {

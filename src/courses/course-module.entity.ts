@@ -6,6 +6,16 @@ import { Module } from '../modules/module.entity.js';
 import { Course } from './course.entity.js';
 import { ModuleGroup } from './module-group.entity.js';
 
+/**
+ * The display order of a course's attachments as SQL over alias `ranked`: grouped ones first, by the
+ * group's order (none last) and name, then position. A group is read even when deleted, as the
+ * `group` field shows it. CourseResolver.modules sorts the loaded rows the same way.
+ */
+export const DISPLAY_RANK = `ranked."group_uuid" is null,
+  (select g."order" from "module_groups" g where g."uuid" = ranked."group_uuid") asc nulls last,
+  (select g."name" from "module_groups" g where g."uuid" = ranked."group_uuid") collate "C" asc,
+  ranked."order" asc, ranked."uuid" asc`;
+
 /** A module attached to a course, in a group (or none) at a position. */
 @ObjectType({ simpleResolvers: true, description: 'A module as attached to a course.' })
 @Entity({ tableName: 'course_modules' })

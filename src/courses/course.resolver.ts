@@ -1,11 +1,11 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
-import { ConnectionType } from '../graphql/connection.js';
+import { ConnectionType, RelationArgs } from '../graphql/connection.js';
 import { loadOne, loadOptional } from '../graphql/relations.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
-import { CourseModule } from './course-module.entity.js';
+import { CourseModule, DISPLAY_RANK } from './course-module.entity.js';
 import { Course } from './course.entity.js';
 import { CourseInput, CourseListArgs, ModuleAttachmentInput, UpdateCourseInput } from './course.inputs.js';
 import { courses } from './course.service.js';
@@ -28,8 +28,8 @@ export class CourseResolver extends ResourceResolver({
   }
 
   @FieldResolver(() => [CourseModule], { description: 'Attached modules by group order, then position.' })
-  async modules(@Root() course: Course, @Ctx() ctx: RequestContext): Promise<CourseModule[]> {
-    const attachments = await ctx.loaders.manyBy(CourseModule, 'course', { order: 'asc' }).load(course.uuid);
+  async modules(@Root() course: Course, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<CourseModule[]> {
+    const attachments = await ctx.loaders.manyBy(CourseModule, 'course', first, {}, DISPLAY_RANK).load(course.uuid);
     const groups = await Promise.all(attachments.map((row) => loadOptional(ctx, ModuleGroup, row.group)));
     const rank = (index: number) => {
       const group = groups[index];
@@ -42,8 +42,8 @@ export class CourseResolver extends ResourceResolver({
   }
 
   @FieldResolver(() => [ModuleGroup])
-  moduleGroups(@Root() course: Course, @Ctx() ctx: RequestContext): Promise<ModuleGroup[]> {
-    return ctx.loaders.manyBy(ModuleGroup, 'course', { order: 'asc' }).load(course.uuid);
+  moduleGroups(@Root() course: Course, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<ModuleGroup[]> {
+    return ctx.loaders.manyBy(ModuleGroup, 'course', first, { order: 'asc' }).load(course.uuid);
   }
 
   @Mutation(() => Course, { description: 'Attaches modules (or moves attached ones) into groups and positions of the course.' })

@@ -5,6 +5,7 @@ import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context/request-context.js';
 import { classifyError } from '../errors/classify.js';
 import { RETRY_AFTER_SECONDS } from '../errors/unavailable.js';
+import { type GraphqlLimits, graphqlLimits, withoutSuggestions } from './limits.js';
 
 /** Logs failures that are our bug with the request id; the client only sees a generic message. */
 const logInternalErrors: ApolloServerPlugin<RequestContext> = {
@@ -34,27 +35,35 @@ const serviceUnavailableStatus: ApolloServerPlugin<RequestContext> = {
   },
 };
 
-function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const { code, message, fieldErrors, internal } = classifyError(error);
-  // Document errors keep graphql-js/Apollo's own codes (GRAPHQL_VALIDATION_FAILED, ...) for GraphQL clients.
-  const documentCode = code === 'BAD_REQUEST' ? formatted.extensions?.code : undefined;
-  const extensions: Record<string, unknown> = { code: documentCode ?? code };
-  if (fieldErrors) extensions.errors = fieldErrors;
-  return { message: internal ? 'Internal server error.' : message, locations: formatted.locations, path: formatted.path, extensions };
+function formatError(fieldSuggestions: boolean) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const { code, message, fieldErrors, internal } = classifyError(error);
+    // Document errors keep graphql-js/Apollo's own codes (GRAPHQL_VALIDATION_FAILED, ...) for GraphQL clients.
+    const documentCode = code === 'BAD_REQUEST' ? formatted.extensions?.code : undefined;
+    const extensions: Record<string, unknown> = { code: documentCode ?? code };
+    if (fieldErrors) extensions.errors = fieldErrors;
+    const told = internal ? 'Internal server error.' : fieldSuggestions ? message : withoutSuggestions(message);
+    return { message: told, locations: formatted.locations, path: formatted.path, extensions };
+  };
 }
 
-export function createApolloServer(schema: GraphQLSchema, options: { sandbox: boolean }): ApolloServer<RequestContext> {
+export function createApolloServer(schema: GraphQLSchema, options: { sandbox: boolean; limits: GraphqlLimits }): ApolloServer<RequestContext> {
+  const limits = graphqlLimits(schema, options.limits);
   return new ApolloServer<RequestContext>({
     schema,
+    validationRules: limits.validationRules,
+    parseOptions: limits.parseOptions,
+    allowBatchedHttpRequests: false,
     csrfPrevention: true,
     introspection: true,
     includeStacktraceInErrorResponses: false,
     // The service's shutdown owns SIGINT/SIGTERM and stops Apollo in order; Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
-    formatError,
+    formatError: formatError(options.limits.fieldSuggestions),
     plugins: [
       logInternalErrors,
       serviceUnavailableStatus,
+      ...limits.plugins,
       // Every response is authenticated and tenant-specific, so HTTP cache hints have no use; the
       // default cache-control plugin would still hook every field resolution to compute them.
       ApolloServerPluginCacheControlDisabled(),

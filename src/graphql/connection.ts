@@ -10,6 +10,10 @@ registerEnumType(SortOrder, { name: 'SortOrder' });
 
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 100;
+/** A relation list (`Student.enrollments`) shows at most this many rows; more go through the root connection. */
+export const MAX_RELATION_SIZE = 100;
+/** The furthest position a cursor may name: one a JavaScript number holds exactly (PostgreSQL's offset is a bigint). */
+export const MAX_CURSOR_POSITION = Number.MAX_SAFE_INTEGER;
 
 @ObjectType({ simpleResolvers: true })
 export class PageInfo {
@@ -33,14 +37,24 @@ export class PageArgs {
   after?: string;
 }
 
+/** `first` of a relation list: its rows come from one batched query, at most `first` per parent. */
+@ArgsType()
+export class RelationArgs {
+  @Field(() => Int, { defaultValue: MAX_RELATION_SIZE, description: `Rows to show, 1-${MAX_RELATION_SIZE}; list the root connection for more.` })
+  @Min(1, { message: 'The first field must be at least 1.' })
+  @Max(MAX_RELATION_SIZE, { message: `The first field may not be greater than ${MAX_RELATION_SIZE}.` })
+  first!: number;
+}
+
 export function encodeCursor(position: number): string {
   return Buffer.from(`pos:${position}`).toString('base64url');
 }
 
 export function decodeCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined || cursor === null) return undefined;
-  const match = /^pos:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return match ? Number(match[1]) : Number.NaN;
+  const match = /^pos:(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  const position = match ? Number(match[1]) : Number.NaN;
+  return position <= MAX_CURSOR_POSITION ? position : Number.NaN;
 }
 
 /** One page of rows plus the total the whole filtered list has. */

@@ -1,7 +1,7 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
-import { ConnectionType } from '../graphql/connection.js';
+import { ConnectionType, RelationArgs } from '../graphql/connection.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from './student.entity.js';
 import { StudentInput, StudentListArgs, UpdateStudentInput } from './student.inputs.js';
@@ -19,8 +19,8 @@ export class StudentResolver extends ResourceResolver({
   service: students,
   replaceable: false,
 }) {
-  @FieldResolver(() => [Enrollment])
-  enrollments(@Root() student: Student, @Ctx() ctx: RequestContext): Promise<Enrollment[]> {
-    return ctx.loaders.manyBy(Enrollment, 'student').load(student.uuid);
+  @FieldResolver(() => [Enrollment], { description: 'The first enrollments by uuid; `enrollments(where: {studentUuid})` pages through all.' })
+  enrollments(@Root() student: Student, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Enrollment[]> {
+    return ctx.loaders.manyBy(Enrollment, 'student', first).load(student.uuid);
   }
 }
