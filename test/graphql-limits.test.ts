@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createSchema } from '../src/graphql/schema.js';
 import { routes } from '../rest-compat/routes.js';
 import { factories } from './support/factories.js';
@@ -153,7 +154,7 @@ describe('in production', () => {
   let production: TestService;
   let client: ApiClient;
   beforeAll(async () => {
-    production = await startTestService({ NODE_ENV: 'production', NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0', GRAPHQL_MAX_RESPONSE_BYTES: '4096' });
+    production = await startTestService({ NODE_ENV: 'production', KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0', GRAPHQL_MAX_RESPONSE_BYTES: '4096' });
     client = await signIn(production, 'acme');
     const make = factories(client);
     for (let batch = 0; batch < 4; batch++) await Promise.all(Array.from({ length: 10 }, () => make.student()));
