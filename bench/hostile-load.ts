@@ -1,6 +1,7 @@
 /**
  * The load generator of `npm run bench -- hostile`, in its own process (never in the server's event
- * loop): closed-loop workers where every tenth request is hostile, plus a /healthz probe every 100 ms.
+ * loop): closed-loop workers where every tenth request is hostile; or, with HOSTILE_MODE=probe, only a
+ * /healthz probe every 100 ms (its own process, so the load's own event loop cannot delay its timings).
  * Reads its target from the environment and prints one JSON report on stdout.
  */
 import net from 'node:net';
@@ -12,6 +13,8 @@ const workers = Number(process.env.HOSTILE_CONNECTIONS || 10);
 const auth = JSON.parse(process.env.HOSTILE_AUTH!) as Record<string, string>;
 const clientId = process.env.HOSTILE_CLIENT_ID!;
 const certificateUuid = process.env.HOSTILE_CERTIFICATE_UUID!;
+/** `verify`: every request is a hostile verification (the issue's "/healthz while 10 hostile verifications run"). */
+const mode = (['verify', 'probe'] as const).find((name) => name === process.env.HOSTILE_MODE) ?? 'mixed';
 
 type Call = () => Promise<number>;
 
@@ -69,6 +72,8 @@ const HOSTILE: [string, Call][] = [
   ['slow GraphQL upload (started; its end is counted below)', startTrickle],
 ];
 
+const VERIFY_BOMBS = HOSTILE.filter(([name]) => name.startsWith('verify:'));
+
 /** Trickling sockets must not hold a worker of the generator: each runs on its own until the server cuts it. */
 async function startTrickle(): Promise<number> {
   void trickle().then((status) => record('hostile|slow GraphQL upload, answer when cut', status, 0));
@@ -99,8 +104,8 @@ async function main(): Promise<void> {
   const worker = async () => {
     while (Date.now() < deadline) {
       const n = sequence++;
-      const hostile = n % 10 === 9;
-      const [name, run] = hostile ? HOSTILE[Math.floor(n / 10) % HOSTILE.length]! : NORMAL[n % NORMAL.length]!;
+      const hostile = mode === 'verify' || n % 10 === 9;
+      const [name, run] = mode === 'verify' ? VERIFY_BOMBS[n % VERIFY_BOMBS.length]! : hostile ? HOSTILE[Math.floor(n / 10) % HOSTILE.length]! : NORMAL[n % NORMAL.length]!;
       const started = performance.now();
       const status = await run();
       record(`${hostile ? 'hostile' : 'normal'}|${name}`, status, performance.now() - started);
@@ -114,7 +119,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  await Promise.all([...Array.from({ length: workers }, worker), probe()]);
+  await (mode === 'probe' ? probe() : Promise.all(Array.from({ length: workers }, worker)));
   const rows = [...tallies].map(([key, tally]) => {
     const [kind, name] = key.split('|');
     return { kind, name, requests: tally.latencies.length, p50: percentile(tally.latencies, 50), p99: percentile(tally.latencies, 99), max: Math.max(...tally.latencies), statuses: tally.statuses };

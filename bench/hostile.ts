@@ -13,6 +13,7 @@ import type { BenchEnv } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS || 60);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const VERIFY_ONLY_SECONDS = 20;
 
 interface LoadReport {
   rows: { kind: string; name: string; requests: number; p50: number; p99: number; max: number; statuses: Record<string, number> }[];
@@ -41,13 +42,14 @@ async function issueOne(env: BenchEnv): Promise<string> {
   return certificate.uuid as string;
 }
 
-function runLoad(env: BenchEnv, certificateUuid: string): Promise<LoadReport> {
+function runChild(env: BenchEnv, certificateUuid: string, mode: 'mixed' | 'verify' | 'probe', seconds: number): Promise<LoadReport> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hostile-load.js');
   const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,
       HOSTILE_URL: env.url,
-      HOSTILE_SECONDS: String(SECONDS),
+      HOSTILE_SECONDS: String(seconds),
+      HOSTILE_MODE: mode,
       HOSTILE_CONNECTIONS: String(CONNECTIONS),
       HOSTILE_AUTH: JSON.stringify(env.auth),
       HOSTILE_CLIENT_ID: env.credentials.clientId,
@@ -63,6 +65,12 @@ function runLoad(env: BenchEnv, certificateUuid: string): Promise<LoadReport> {
   });
 }
 
+/** The load and, in a process of its own, the /healthz probe; one report. */
+async function runLoad(env: BenchEnv, certificateUuid: string, mode: 'mixed' | 'verify', seconds: number): Promise<LoadReport> {
+  const [load, probe] = await Promise.all([runChild(env, certificateUuid, mode, seconds), runChild(env, certificateUuid, 'probe', seconds)]);
+  return { rows: [...load.rows, ...probe.rows], normal: load.normal };
+}
+
 const megabytes = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 export async function runHostileBench(env: BenchEnv): Promise<void> {
@@ -73,12 +81,12 @@ export async function runHostileBench(env: BenchEnv): Promise<void> {
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
   let report: LoadReport;
   try {
-    report = await runLoad(env, certificateUuid);
+    report = await runLoad(env, certificateUuid, 'mixed', SECONDS);
   } finally {
     clearInterval(sampler);
   }
   const rssAtEnd = process.memoryUsage().rss;
-  console.log(`\nhostile soak: ${SECONDS} s, ${CONNECTIONS} closed-loop connections, every 10th request hostile, /healthz probed every 100 ms (load from a child process)`);
+  console.log(`\nhostile soak: ${SECONDS} s, ${CONNECTIONS} closed-loop connections, every 10th request hostile, /healthz probed every 100 ms (load and probe each from a child process)`);
   console.table(
     report.rows
       .sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name))
@@ -86,6 +94,10 @@ export async function runHostileBench(env: BenchEnv): Promise<void> {
   );
   console.log(`normal requests: ${report.normal.requests}, p50 ${report.normal.p50.toFixed(1)} ms, p99 ${report.normal.p99.toFixed(1)} ms`);
   console.log(`server RSS: ${megabytes(rssAtStart)} MB at start, ${megabytes(rssPeak)} MB peak, ${megabytes(rssAtEnd)} MB at the end`);
+  const verifyOnly = await runLoad(env, certificateUuid, 'verify', VERIFY_ONLY_SECONDS);
+  const probe = verifyOnly.rows.find((row) => row.kind === 'probe')!;
+  const bombs = verifyOnly.rows.filter((row) => row.kind === 'hostile').reduce((sum, row) => sum + row.requests, 0);
+  console.log(`${CONNECTIONS} hostile verifications at a time for ${VERIFY_ONLY_SECONDS} s (${bombs} in all): /healthz p50 ${probe.p50.toFixed(1)} ms, p99 ${probe.p99.toFixed(1)} ms, max ${probe.max.toFixed(1)} ms over ${probe.requests} probes; RSS ${megabytes(process.memoryUsage().rss)} MB after`);
   const serverErrors = report.rows.flatMap((row) => Object.entries(row.statuses).filter(([status]) => Number(status) >= 500 || status === '0').map(([status, n]) => `${row.name}: ${status}×${n}`));
   if (serverErrors.length > 0) console.log(`answers ≥ 500 or none at all: ${serverErrors.join('; ')}`);
 }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseKeyEncryptionKey } from './security/key-envelope.js';
@@ -157,7 +158,8 @@ function atLeastOne(name: string, raw: string | undefined, fallback: number): nu
 
 function pdfWorkers(env: NodeJS.ProcessEnv): PdfWorkerConfig {
   return {
-    size: atLeastOne('PDF_WORKERS', env.PDF_WORKERS, 2),
+    // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
+    size: atLeastOne('PDF_WORKERS', env.PDF_WORKERS, Math.max(1, os.availableParallelism() - 1)),
     jobTimeoutMs: atLeastOne('PDF_JOB_TIMEOUT_MS', env.PDF_JOB_TIMEOUT_MS, 10_000),
     heapMb: atLeastOne('PDF_WORKER_HEAP_MB', env.PDF_WORKER_HEAP_MB, 512),
     queueLimit: integer('PDF_QUEUE_LIMIT', env.PDF_QUEUE_LIMIT, 32),
