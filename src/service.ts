@@ -7,9 +7,10 @@ import { resolveDatabase } from './db/database.js';
 import { openServiceOrm, type Orm } from './db/orm.js';
 import { DocumentWorkers } from './documents/index.js';
 import type { Logger } from './logger.js';
-import { startExpirySweeper } from './certificates/expiry-sweeper.js';
-import { startFilePurge } from './files/file-purge.js';
-import { startTokenSweeper } from './auth/token-sweeper.js';
+import { sweepExpiredCertificates } from './certificates/expiry-sweeper.js';
+import { purgeDeletedFiles } from './files/file-purge.js';
+import { purgeExpiredTokens } from './auth/token-sweeper.js';
+import { startPeriodicJob } from './jobs/periodic-job.js';
 import { prepareSigningKeys } from './certificates/signing-keys.js';
 import { resolveKeyWrapper } from './security/key-encryption-key.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
@@ -65,9 +66,9 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
-    const expirySweeper = config.expirySweepMs > 0 ? startExpirySweeper(readyOrm, config.expirySweepMs, logger) : undefined;
-    const filePurge = config.filePurgeSweepMs > 0 ? startFilePurge(readyOrm, { graceMs: config.filePurgeGraceMs, sweepMs: config.filePurgeSweepMs }, logger) : undefined;
-    const tokenSweeper = config.tokenPurgeMs > 0 ? startTokenSweeper(readyOrm, { intervalMs: config.tokenPurgeMs, graceSeconds: config.tokenPurgeGraceSeconds }, logger) : undefined;
+    const expirySweeper = config.expirySweepMs > 0 ? startPeriodicJob('certificates expired', config.expirySweepMs, () => sweepExpiredCertificates(readyOrm), logger) : undefined;
+    const filePurge = config.filePurgeSweepMs > 0 ? startPeriodicJob('deleted files purged', config.filePurgeSweepMs, () => purgeDeletedFiles(readyOrm, config.filePurgeGraceMs), logger) : undefined;
+    const tokenSweeper = config.tokenPurgeMs > 0 ? startPeriodicJob('expired access tokens purged', config.tokenPurgeMs, () => purgeExpiredTokens(readyOrm, config.tokenPurgeGraceSeconds), logger) : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,

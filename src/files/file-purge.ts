@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
-import type { Logger } from '../logger.js';
 import { fileRuntime } from './file-runtime.js';
 
 const BATCH = 100;
@@ -40,27 +39,4 @@ export async function purgeDeletedFiles(orm: Orm, graceMs: number): Promise<numb
   let total = 0;
   for (let count = BATCH; count === BATCH; total += count) count = await purgeBatch(orm.em.fork(), graceMs);
   return total;
-}
-
-export interface FilePurge {
-  stop(): Promise<void>;
-}
-
-export function startFilePurge(orm: Orm, { graceMs, sweepMs }: { graceMs: number; sweepMs: number }, logger: Logger): FilePurge {
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = running
-      .then(() => purgeDeletedFiles(orm, graceMs))
-      .then((count) => count > 0 && logger.info({ count }, 'deleted files purged'))
-      .catch((error) => logger.error({ err: error }, 'file purge failed'));
-  };
-  tick();
-  const timer = setInterval(tick, sweepMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
