@@ -101,6 +101,8 @@ export interface PdfWorkerConfig {
   size: number;
   /** Wall-clock limit of one job; the worker is terminated past it (PDF_JOB_TIMEOUT_MS). */
   jobTimeoutMs: number;
+  /** The same for inspecting an uploaded PDF at the public POST /api/v1/verify (PDF_INSPECT_TIMEOUT_MS). */
+  inspectTimeoutMs: number;
   /** V8 old-generation heap of one worker (PDF_WORKER_HEAP_MB). */
   heapMb: number;
   /** Jobs waiting for a worker before requests are refused with 503 (PDF_QUEUE_LIMIT). */
@@ -161,6 +163,7 @@ function pdfWorkers(env: NodeJS.ProcessEnv): PdfWorkerConfig {
     // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
     size: atLeastOne('PDF_WORKERS', env.PDF_WORKERS, Math.max(1, os.availableParallelism() - 1)),
     jobTimeoutMs: atLeastOne('PDF_JOB_TIMEOUT_MS', env.PDF_JOB_TIMEOUT_MS, 10_000),
+    inspectTimeoutMs: atLeastOne('PDF_INSPECT_TIMEOUT_MS', env.PDF_INSPECT_TIMEOUT_MS, 2_000),
     heapMb: atLeastOne('PDF_WORKER_HEAP_MB', env.PDF_WORKER_HEAP_MB, 512),
     queueLimit: integer('PDF_QUEUE_LIMIT', env.PDF_QUEUE_LIMIT, 32),
     maxJobsPerWorker: atLeastOne('PDF_WORKER_MAX_JOBS', env.PDF_WORKER_MAX_JOBS, 200),

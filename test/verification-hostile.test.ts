@@ -107,7 +107,7 @@ describe('isolation', () => {
 });
 
 describe('worker limits', () => {
-  const limits = { size: 1, jobTimeoutMs: 500, heapMb: 256, queueLimit: 0, maxJobsPerWorker: 100 };
+  const limits = { size: 1, jobTimeoutMs: 60_000, inspectTimeoutMs: 500, heapMb: 256, queueLimit: 0, maxJobsPerWorker: 100 };
 
   it('a job past the wall-clock limit loses its worker; the next job runs on a fresh one', async () => {
     const workers = new DocumentWorkers(limits);
@@ -126,7 +126,7 @@ describe('worker limits', () => {
   });
 
   it('a job that exhausts its worker’s heap costs that worker only; the next job runs on a fresh one', async () => {
-    const workers = new DocumentWorkers({ ...limits, jobTimeoutMs: 120_000, heapMb: 24 });
+    const workers = new DocumentWorkers({ ...limits, inspectTimeoutMs: 120_000, heapMb: 24 });
     try {
       const unsigned = await diplomaPdf('unsigned');
       await expect(workers.inspect(unsigned)).resolves.toMatchObject({ signed: false });
@@ -140,7 +140,7 @@ describe('worker limits', () => {
   });
 
   it('over HTTP: the timed-out verification is invalid, a full pool answers 503 with Retry-After, then service resumes', async () => {
-    const tight = await startTestService({ NOTIFICATION_WORKER: 'off', PDF_WORKERS: '1', PDF_JOB_TIMEOUT_MS: '500', PDF_QUEUE_LIMIT: '0' });
+    const tight = await startTestService({ NOTIFICATION_WORKER: 'off', PDF_WORKERS: '1', PDF_INSPECT_TIMEOUT_MS: '500', PDF_QUEUE_LIMIT: '0' });
     try {
       const laborious = appendSignature(laboriousPdf(20_000, 30), signWith(stranger));
       const answers = await Promise.all([verify(tight.url, laborious), verify(tight.url, laborious), verify(tight.url, laborious)]);

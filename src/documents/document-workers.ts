@@ -24,7 +24,10 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 export class DocumentWorkers {
   private readonly pool: WorkerPool<DocumentJob, DocumentJobResult>;
 
-  constructor(limits: PdfWorkerConfig, entry: URL = documentThreadEntry()) {
+  constructor(
+    private readonly limits: PdfWorkerConfig,
+    entry: URL = documentThreadEntry(),
+  ) {
     this.pool = new WorkerPool(entry, limits);
   }
 
@@ -34,7 +37,8 @@ export class DocumentWorkers {
    */
   async inspect(pdf: Uint8Array): Promise<SignatureInspection> {
     try {
-      return (await this.value({ kind: 'inspect', pdf })) as SignatureInspection;
+      // Anyone may ask for an inspection, so it gets the shorter budget; issuance is authenticated.
+      return (await this.value({ kind: 'inspect', pdf }, this.limits.inspectTimeoutMs)) as SignatureInspection;
     } catch (error) {
       if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
         return { signed: false, intact: false, coversWholeFile: false, signatures: [], refused: error.message };
@@ -65,8 +69,8 @@ export class DocumentWorkers {
     return this.pool.size;
   }
 
-  private async value(job: DocumentJob): Promise<DocumentJobResult> {
-    const reply: WorkerReply<DocumentJobResult> = await this.pool.run(job);
+  private async value(job: DocumentJob, timeoutMs?: number): Promise<DocumentJobResult> {
+    const reply: WorkerReply<DocumentJobResult> = await this.pool.run(job, timeoutMs);
     if (reply.ok) return reply.value;
     if (reply.error.name === 'DocumentError') {
       throw new DocumentError(reply.error.reason as DocumentErrorReason, reply.error.message);

@@ -19,6 +19,7 @@ export type WorkerReply<Result> = { id: number; ok: true; value: Result } | { id
 
 interface Pending<Job, Result> {
   job: Job;
+  timeoutMs: number;
   resolve(reply: WorkerReply<Result>): void;
   reject(error: WorkerJobError): void;
 }
@@ -47,15 +48,15 @@ export class WorkerPool<Job, Result> {
     private readonly limits: PdfWorkerConfig,
   ) {}
 
-  /** Runs a job on a worker; rejects with WorkerJobError when no worker answered it. */
-  run(job: Job): Promise<WorkerReply<Result>> {
+  /** Runs a job on a worker (at most `timeoutMs` of it); rejects with WorkerJobError when no worker answered it. */
+  run(job: Job, timeoutMs = this.limits.jobTimeoutMs): Promise<WorkerReply<Result>> {
     if (this.closed) return Promise.reject(new WorkerJobError('closed', 'The document workers are shut down.'));
     const running = [...this.slots].filter((slot) => slot.current).length;
     if (running + this.queue.length >= this.limits.size + this.limits.queueLimit) {
       return Promise.reject(new WorkerJobError('busy', 'Too many documents are being processed; try again shortly.'));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
+      this.queue.push({ job, timeoutMs, resolve, reject });
       this.pump();
     });
   }
@@ -121,8 +122,8 @@ export class WorkerPool<Job, Result> {
   private dispatch(slot: Slot<Job, Result>, pending: Pending<Job, Result>): void {
     const id = this.nextId++;
     const timer = setTimeout(
-      () => void this.discard(slot, new WorkerJobError('timeout', `The document took longer than ${this.limits.jobTimeoutMs} ms to process.`)),
-      this.limits.jobTimeoutMs,
+      () => void this.discard(slot, new WorkerJobError('timeout', `The document took longer than ${pending.timeoutMs} ms to process.`)),
+      pending.timeoutMs,
     );
     slot.current = { ...pending, id, timer };
     slot.worker.ref();
