@@ -12,11 +12,11 @@ import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
+import { displayName, effectiveStatus } from './certificate-rules.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
 import { CertificateInput, CertificateListArgs, UpdateCertificateInput } from './certificate.inputs.js';
-import { certificates, effectiveStatus } from './certificate.service.js';
+import { certificates } from './certificate.service.js';
 import { CertificateFile, CertificateRecipient } from './certificate.views.js';
-import { displayName } from './issuance.js';
 
 const fileView = (type: CertificateFileType, file: StoredFile, ctx: RequestContext): CertificateFile => ({
   type,

@@ -13,17 +13,12 @@ import { CertificateTemplate } from '../templates/certificate-template.entity.js
 import { Tenant } from '../tenants/tenant.entity.js';
 import { certificateTemplates } from '../templates/certificate-template.service.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
+import { effectiveStatus, notPastExpiryWhere, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
 import type { CertificateInput } from './certificate.inputs.js';
 import { issue } from './issuance.js';
 import { verificationLinkProblem } from './verification-link.js';
 
 const SOURCE_TAKEN = { fileUuid: ['The file uuid has already been used.'] };
-
-/** Whether an issued certificate has passed its expiry (it then reads as expired before the sweeper persists it). */
-export const isPastExpiry = (certificate: Certificate, now = new Date()) =>
-  certificate.status === CertificateStatus.issued && !!certificate.expiresAt && certificate.expiresAt <= now;
-
-export const effectiveStatus = (certificate: Certificate): CertificateStatus => (isPastExpiry(certificate) ? CertificateStatus.expired : certificate.status);
 
 /** The entity a reference holds when `relate` just loaded it; else one lookup (deleted rows included: it was valid when set). */
 async function entityOf<T extends { uuid: string }>(tx: RequestContext, entity: EntityClass<T>, reference: Ref<T>): Promise<T> {
@@ -49,8 +44,8 @@ export class CertificateService extends ResourceService<Certificate, Certificate
     const { status, ...rest } = where ?? {};
     const filter = super.filter(rest);
     const now = new Date();
-    if (status === CertificateStatus.expired) filter.$or = [{ status: 'expired' }, { status: 'issued', expiresAt: { $lte: now } }];
-    else if (status === CertificateStatus.issued) Object.assign(filter, { status, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] });
+    if (status === CertificateStatus.expired) filter.$or = [{ status: 'expired' }, pastExpiryWhere(now)];
+    else if (status === CertificateStatus.issued) Object.assign(filter, { status }, notPastExpiryWhere(now));
     else if (status) filter.status = status;
     return filter;
   }
@@ -71,7 +66,7 @@ export class CertificateService extends ResourceService<Certificate, Certificate
     }
     if (input.publicVerificationUrl) await this.checkVerificationLink(tx, input.publicVerificationUrl);
     assignPresent(row, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
-    row.publicVerificationUrl ??= `${tx.publicBaseUrl}/verify/${row.uuid}`;
+    row.publicVerificationUrl = verificationUrl(row, tx.publicBaseUrl);
     await this.checkAgreement(tx, row);
     if (input.fileUuid !== undefined && input.fileUuid !== row.sourceFile?.uuid) await this.takeSource(tx, row, input.fileUuid);
     if (input.finish) {

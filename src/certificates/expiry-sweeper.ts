@@ -1,8 +1,10 @@
 import type { Orm } from '../db/orm.js';
+import { PAST_EXPIRY_SQL } from './certificate-rules.js';
 
 // One statement across all tenants: atomic, idempotent, and safe with any number of server processes.
+// The expiry rule is isPastExpiry's (certificate-rules.ts), in its SQL form.
 const SWEEP = `update certificates set status = 'expired', updated_at = now()
-  where status = 'issued' and expires_at <= now() and deleted_at is null`;
+  where ${PAST_EXPIRY_SQL} and deleted_at is null`;
 
 /** Persists `expired` for issued certificates past their expiry (they already read as expired before). */
 export async function sweepExpiredCertificates(orm: Orm): Promise<number> {

@@ -12,15 +12,10 @@ import { Institution } from '../institutions/institution.entity.js';
 import { enqueueNotification } from '../notifications/notification.outbox.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
+import { displayName, verificationUrl } from './certificate-rules.js';
 import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
 import { institutionSigner } from './signing-identity.service.js';
-
-export const displayName = (person: { name: string; socialName?: string | null }) => person.socialName?.trim() || person.name;
-
-export function verificationUrl(certificate: Certificate, publicBaseUrl: string): string {
-  return certificate.publicVerificationUrl ?? `${publicBaseUrl}/verify/${certificate.uuid}`;
-}
 
 async function readContent(em: EntityManager, file: StoredFile): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -2,13 +2,14 @@ import type { OutboxMessage } from '../notifications/notification.outbox.js';
 import type { Course } from '../courses/course.entity.js';
 import type { Institution } from '../institutions/institution.entity.js';
 import type { Student } from '../students/student.entity.js';
+import { displayName } from './certificate-rules.js';
 import type { Certificate } from './certificate.entity.js';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 /** The email a student receives when a certificate is issued to them. */
 export function issuedMessage({ certificate, student, course, institution, url }: { certificate: Certificate; student: Student; course: Course; institution: Institution; url: string }): OutboxMessage {
-  const name = student.socialName?.trim() || student.name;
+  const name = displayName(student);
   const subject = `Your certificate for ${course.name} from ${institution.name}`;
   const textBody = [
     `Dear ${name},`,

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
-import { effectiveStatus } from '../certificates/certificate.service.js';
-import { displayName, verificationUrl } from '../certificates/issuance.js';
+import { displayName, effectiveStatus, verificationUrl } from '../certificates/certificate-rules.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
