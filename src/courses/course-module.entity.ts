@@ -7,9 +7,9 @@ import { Course } from './course.entity.js';
 import { ModuleGroup } from './module-group.entity.js';
 
 /**
- * The display order of a course's attachments as SQL over alias `ranked`: grouped ones first, by the
- * group's order (none last) and name, then position. A group is read even when deleted, as the
- * `group` field shows it. CourseResolver.modules sorts the loaded rows the same way.
+ * The display order of a course's attachments (module-order.ts compareAttachments) as SQL over alias
+ * `ranked`, so pages are cut in that order; the uuid only makes ties deterministic. A group is read
+ * even when deleted, as the `group` field shows it.
  */
 export const DISPLAY_RANK = `ranked."group_uuid" is null,
   (select g."order" from "module_groups" g where g."uuid" = ranked."group_uuid") asc nulls last,

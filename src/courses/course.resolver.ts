@@ -10,6 +10,7 @@ import { Course } from './course.entity.js';
 import { CourseInput, CourseListArgs, ModuleAttachmentInput, UpdateCourseInput } from './course.inputs.js';
 import { courses } from './course.service.js';
 import { ModuleGroup } from './module-group.entity.js';
+import { compareAttachments } from './module-order.js';
 
 @Resolver(() => Course)
 export class CourseResolver extends ResourceResolver({
@@ -31,13 +32,9 @@ export class CourseResolver extends ResourceResolver({
   async modules(@Root() course: Course, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<CourseModule[]> {
     const attachments = await ctx.loaders.manyBy(CourseModule, 'course', first, {}, DISPLAY_RANK).load(course.uuid);
     const groups = await Promise.all(attachments.map((row) => loadOptional(ctx, ModuleGroup, row.group)));
-    const rank = (index: number) => {
-      const group = groups[index];
-      return group ? [0, group.order ?? Number.MAX_SAFE_INTEGER, group.name] : [1, 0, ''];
-    };
     return attachments
-      .map((row, index) => ({ row, key: [...rank(index), row.order] as (number | string)[] }))
-      .sort((a, b) => a.key.map((part, i) => (part < b.key[i]! ? -1 : part > b.key[i]! ? 1 : 0)).find((c) => c !== 0) ?? 0)
+      .map((row, index) => ({ row, group: groups[index] ?? null, order: row.order }))
+      .sort(compareAttachments)
       .map(({ row }) => row);
   }
 

@@ -1,3 +1,4 @@
+import { compareGroups, comparePositions } from '../courses/module-order.js';
 import { DocumentError } from './document-error.js';
 
 /** Everything a transcript shows, gathered by the caller at issuance (the student snapshot included). */
@@ -46,22 +47,14 @@ export interface TranscriptSection {
 
 export const OTHER_MODULES = 'Other modules';
 
-/** Groups in group order, modules in module order, ungrouped modules last; input order breaks ties. */
+/** Sections and modules in the course's display order (module-order.ts); input order breaks ties. */
 export function transcriptSections(data: TranscriptData): TranscriptSection[] {
-  const groups = byOrder(data.moduleGroups);
+  const groups = [...data.moduleGroups].sort(compareGroups);
   const known = new Set(groups.map((group) => group.uuid));
-  const modules = byOrder(data.modules);
+  const modules = [...data.modules].sort((a, b) => comparePositions(a.order, b.order));
   const sections = groups.map((group) => section(group.name, modules.filter((m) => m.groupUuid === group.uuid)));
   sections.push(section(OTHER_MODULES, modules.filter((m) => !m.groupUuid || !known.has(m.groupUuid))));
   return sections.filter((candidate) => candidate.modules.length > 0);
-}
-
-function byOrder<T extends { order?: number | null }>(items: T[]): T[] {
-  const rank = (item: T) => item.order ?? Number.POSITIVE_INFINITY;
-  return items
-    .map((item, index) => ({ item, index }))
-    .sort((a, b) => rank(a.item) - rank(b.item) || a.index - b.index)
-    .map(({ item }) => item);
 }
 
 function section(title: string, modules: TranscriptModule[]): TranscriptSection {
