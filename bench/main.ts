@@ -30,20 +30,8 @@ function printHeader(sections: Section[], settings: string): void {
 }
 
 async function runUpload(): Promise<void> {
-  // A variable specifier: another helper owns upload.ts, and this file must build without it.
-  const specifier = './upload.js';
-  let module: { runUploadBench?: () => Promise<unknown> };
-  try {
-    module = await import(specifier);
-  } catch (error) {
-    const { code, message } = error as { code?: string; message?: string };
-    if (code !== 'ERR_MODULE_NOT_FOUND' || !message?.includes(specifier.slice(2))) throw error;
-    console.log('\nupload: skipped, bench/upload.ts is not there yet');
-    return;
-  }
-  if (!module.runUploadBench) return void console.log('\nupload: skipped, bench/upload.ts exports no runUploadBench()');
   console.log('\nupload');
-  await module.runUploadBench();
+  await (await import('./upload.js')).runUploadBench();
 }
 
 /** The sections that need the shared service run against one environment, opened once. */
