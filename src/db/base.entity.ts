@@ -33,7 +33,10 @@ export abstract class TenantScopedEntity extends BaseEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
   deletedAt?: Date | null;
 
-  /** Rows in the whole filtered list, computed in the page's own query (db/listing.ts). */
+  /**
+   * Rows in the whole filtered list. Declared so db/listing.ts can select its count subquery under
+   * this property's column and have it mapped back; lazy, so the formula itself is never run.
+   */
   @Formula(() => 'count(*) over()', { lazy: true, hidden: true, persist: false })
   listTotal?: number | string;
 }

@@ -33,7 +33,7 @@ export class StoredFile extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   usedAt?: Date | null;
 
-  /** The certificate holding the file (no foreign key: certificates are a later domain). */
+  /** The certificate holding the file (a plain uuid column, no foreign key). */
   @Property({ type: 'uuid', nullable: true, hidden: true })
   usedByUuid?: (string & Opt) | null;
 
