@@ -26,13 +26,12 @@ export async function findPage<T extends TenantScopedEntity>(
   entity: EntityClass<T>,
   filter: FilterQuery<T>,
   { sort, first, after }: ListOptions,
-  sortColumns: Record<string, string> = {},
 ): Promise<Page<T>> {
   const position = decodeCursor(after);
   if (Number.isNaN(position)) throw invalid({ after: ['The after cursor is invalid.'] });
   const offset = position === undefined ? 0 : position! + 1;
   const orderBy: Record<string, string>[] = [];
-  if (sort) orderBy.push({ [sortColumns[sort.column] ?? camelCase(sort.column)]: sort.order ?? 'asc' });
+  if (sort) orderBy.push({ [camelCase(sort.column)]: sort.order ?? 'asc' });
   orderBy.push({ uuid: 'asc' });
   const counting = em.createQueryBuilder(entity, 'counted').count().where(filter as never);
   const page = em.createQueryBuilder(entity, 'listed').select('*').where(filter as never).orderBy(orderBy as never).limit(first ?? DEFAULT_PAGE_SIZE).offset(offset);
