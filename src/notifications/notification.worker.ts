@@ -111,7 +111,6 @@ export class NotificationWorker {
 }
 
 export interface RunningNotificationWorker {
-  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -128,7 +127,6 @@ export function startNotificationWorker(config: Config, orm: Orm, databaseUrl: s
   const signal: OutboxSignal = listenForOutbox(databaseUrl, () => worker.wake(), logger);
   worker.start();
   return {
-    wake: () => worker.wake(),
     async stop() {
       await signal.close();
       await worker.stop();
