@@ -7,6 +7,7 @@ import { loadConfig } from '../config.js';
 import { resolveDatabase } from '../db/database.js';
 import { openOrm, pendingMigrationCount } from '../db/orm.js';
 import { createLogger } from '../logger.js';
+import { stopOnSignal } from '../stop-on-signal.js';
 import { startNotificationWorker } from './notification.worker.js';
 
 const config = loadConfig();
@@ -22,19 +23,14 @@ if ((await pendingMigrationCount(orm)) > 0) {
 } else {
   const worker = startNotificationWorker(config, orm, database.url, logger);
   logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'notification worker running');
-  let stopping: Promise<void> | undefined;
-  const shutdown = (signal: NodeJS.Signals) => {
-    stopping ??= (async () => {
-      logger.info({ signal }, 'notification worker stopping: finishing the delivery in progress');
-      await worker.stop();
-      await orm.close();
-      await database.release();
-      logger.info('notification worker stopped cleanly');
-    })().catch((error) => {
-      logger.error({ err: error }, 'notification worker shutdown failed');
-      process.exitCode = 1;
-    });
+  const stop = async () => {
+    await worker.stop();
+    await orm.close();
+    await database.release();
   };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  stopOnSignal(logger, stop, {
+    stopping: 'notification worker stopping: finishing the delivery in progress',
+    stopped: 'notification worker stopped cleanly',
+    failed: 'notification worker shutdown failed',
+  });
 }
