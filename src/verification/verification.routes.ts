@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import express, { type Request, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
 import type { ServiceRuntime } from '../context/request-context.js';
 import type { Orm } from '../db/orm.js';
@@ -46,20 +46,28 @@ function verdictJson(verdict: DocumentVerdict) {
   };
 }
 
+/** A GET /verify/{uuid} handler: looks the certificate's public facts up and hands them (or null) to `respond`. */
+function factsRoute(orm: Orm, config: Config, respond: (res: Response, facts: VerificationFacts | null) => void): RequestHandler<{ uuid: string }> {
+  return async (req, res, next) => {
+    try {
+      respond(res, await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
 
 /** GET /verify/{uuid}: the public, server-rendered verification page. */
 export function verificationPages(orm: Orm, config: Config): Router {
   const router = Router();
-  router.get('/verify/:uuid', async (req, res, next) => {
-    try {
-      const facts = await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl);
+  router.get(
+    '/verify/:uuid',
+    factsRoute(orm, config, (res, facts) => {
       res.set('Cache-Control', 'no-cache').type('html');
       if (!facts) res.status(404).send(renderNotFoundPage());
       else res.send(renderVerificationPage(facts));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
   return router;
 }
 
@@ -88,15 +96,13 @@ async function uploadedPdf(req: Request, maxBytes: number): Promise<Buffer> {
 /** Public JSON: GET /verify/{uuid} (the page's facts) and POST /verify (is this PDF ours, intact, and whose?). */
 export function verificationApi(orm: Orm, config: Config, runtime: ServiceRuntime): Router {
   const router = Router();
-  router.get('/verify/:uuid', async (req, res, next) => {
-    try {
-      const facts = await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl);
+  router.get(
+    '/verify/:uuid',
+    factsRoute(orm, config, (res, facts) => {
       if (!facts) res.status(404).json({ message: 'Certificate not found.' });
       else res.json({ data: factsJson(facts) });
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
   router.post('/verify', express.raw({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
     try {
       const pdf = await uploadedPdf(req, config.verifyMaxBytes);
