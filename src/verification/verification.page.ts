@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../escape-html.js';
 import type { VerificationFacts } from './verification-facts.js';
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 const day = (date: Date) => date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
@@ -40,32 +38,32 @@ const STYLE = `
 export const PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 function row(label: string, value: string | null | undefined): string {
-  return value ? `<div class="row"><dt>${escape(label)}</dt><dd>${escape(value)}</dd></div>` : '';
+  return value ? `<div class="row"><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>` : '';
 }
 
 /** The public verification page: server-rendered, self-contained, readable without JavaScript. */
 export function renderVerificationPage(facts: VerificationFacts): string {
   const state = STATE[facts.state];
   const documents = facts.documents
-    .map((doc) => `<li><a href="${escape(doc.url)}">${doc.type === 'certificate' ? 'Signed certificate' : 'Signed transcript'}</a> <span>(PDF)</span></li>`)
+    .map((doc) => `<li><a href="${escapeHtml(doc.url)}">${doc.type === 'certificate' ? 'Signed certificate' : 'Signed transcript'}</a> <span>(PDF)</span></li>`)
     .join('');
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(facts.courseName)} · ${escape(facts.recipientName)} · Certificate verification</title>
+<title>${escapeHtml(facts.courseName)} · ${escapeHtml(facts.recipientName)} · Certificate verification</title>
 <meta name="robots" content="noindex">
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
   <header>
-    <p class="issuer">${escape(facts.institutionName)}</p>
-    <h1>${escape(facts.courseName)}</h1>
-    <p class="recipient">Awarded to <strong>${escape(facts.recipientName)}</strong></p>
+    <p class="issuer">${escapeHtml(facts.institutionName)}</p>
+    <h1>${escapeHtml(facts.courseName)}</h1>
+    <p class="recipient">Awarded to <strong>${escapeHtml(facts.recipientName)}</strong></p>
   </header>
-  <div class="state state-${facts.state}" role="status"><strong>${state.label}</strong>${escape(state.text)}</div>
+  <div class="state state-${facts.state}" role="status"><strong>${state.label}</strong>${escapeHtml(state.text)}</div>
   <dl>
     ${row('Recipient', facts.recipientName)}
     ${row('Course', facts.courseName)}
@@ -78,7 +76,7 @@ export function renderVerificationPage(facts: VerificationFacts): string {
   </dl>
   ${documents ? `<section><h2>Documents</h2><ul>${documents}</ul></section>` : ''}
   <footer>The PDFs carry a digital signature of the institution. Verify a copy you received by uploading it to
-  <code>POST /api/v1/verify</code>. This page: ${escape(facts.verificationUrl)}</footer>
+  <code>POST /api/v1/verify</code>. This page: ${escapeHtml(facts.verificationUrl)}</footer>
 </main>
 </body>
 </html>
