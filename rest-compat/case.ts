@@ -1,4 +1,4 @@
-/** camelCase ⇄ snake_case for the REST layer's field names (GraphQL is camelCase, REST snake_case). */
+/** camelCase → snake_case for the REST layer's field names (GraphQL is camelCase, REST snake_case; the way back is src/identifier-case.ts). */
 const snakeCache = new Map<string, string>();
 
 /** Memoised: a page renames the same few dozen field names over and over. */
@@ -10,7 +10,6 @@ export function toSnake(key: string): string {
   }
   return snake;
 }
-export const toCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);

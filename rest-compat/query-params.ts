@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, type GraphQLSchema } from 'graphql';
 import { invalid } from '../src/errors/domain-error.js';
 import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/graphql/connection.js';
-import { toCamel } from './case.js';
+import { toCamel } from '../src/identifier-case.js';
 
 export interface ListParams {
   variables: { where?: Record<string, unknown>; sort?: { column: string; order?: string }; first: number; after?: string };

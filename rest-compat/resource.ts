@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { renameKeys, toCamel } from './case.js';
+import { lowerFirst, toCamel } from '../src/identifier-case.js';
+import { renameKeys } from './case.js';
 import { listBody } from './list-envelope.js';
 import { argumentInputType, includedRelations, pageVariables, sortVariables, whereVariables } from './query-params.js';
 import type { RestRoute } from './route.js';
@@ -29,7 +30,6 @@ export interface RestResource {
   parent?: string;
 }
 
-const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 
 /** The selection for this request: embedded objects swapped for full records where included. */
 export function selection(resource: RestResource, included: Set<string>): string {

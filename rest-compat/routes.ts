@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { renameKeys, toCamel } from './case.js';
+import { toCamel } from '../src/identifier-case.js';
+import { renameKeys } from './case.js';
 import { fileRoutes } from './file-routes.js';
 import { resourceRoutes } from './resource.js';
 import * as resources from './resources.js';

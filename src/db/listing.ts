@@ -2,11 +2,10 @@ import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, type SortOrder } from '../graphql/connection.js';
+import { toCamel } from '../identifier-case.js';
 import type { TenantScopedEntity } from './base.entity.js';
 import { readRows } from './rows.js';
 import { isUuid } from './uuid.js';
-
-const camelCase = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 export interface ListOptions<Column extends string = string> {
   sort?: { column: Column; order?: SortOrder };
@@ -31,7 +30,7 @@ export async function findPage<T extends TenantScopedEntity>(
   if (Number.isNaN(position)) throw invalid({ after: ['The after cursor is invalid.'] });
   const offset = position === undefined ? 0 : position! + 1;
   const orderBy: Record<string, string>[] = [];
-  if (sort) orderBy.push({ [camelCase(sort.column)]: sort.order ?? 'asc' });
+  if (sort) orderBy.push({ [toCamel(sort.column)]: sort.order ?? 'asc' });
   orderBy.push({ uuid: 'asc' });
   const counting = em.createQueryBuilder(entity, 'counted').count().where(filter as never);
   const page = em.createQueryBuilder(entity, 'listed').select('*').where(filter as never).orderBy(orderBy as never).limit(first ?? DEFAULT_PAGE_SIZE).offset(offset);

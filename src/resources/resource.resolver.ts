@@ -2,6 +2,7 @@ import { Arg, Args, type ClassType, Ctx, ID, Int, Mutation, Query, Resolver } fr
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { type Connection, toConnection } from '../graphql/connection.js';
+import { lowerFirst } from '../identifier-case.js';
 import type { ListArgs, ResourceService } from './resource.service.js';
 
 export interface ResourceApi<T extends TenantScopedEntity, Input extends object> {
@@ -23,7 +24,6 @@ export interface ResourceApi<T extends TenantScopedEntity, Input extends object>
   parentArg?: string;
 }
 
-const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 
 /** Applies decorators by hand so the argument list can depend on the resource (parent guard, PUT). */
 type ParamDecorator = (target: object, method: string, index: number) => void;
