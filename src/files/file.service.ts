@@ -18,7 +18,7 @@ import { PDF, PNG, SVG, type FileType } from './file-type.js';
 import { tooManyFiles } from './upload-limits.js';
 
 /** A client's file name as shown and downloaded: no path, no control characters, at most 255 characters. */
-export function displayName(raw: string): string {
+export function cleanFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
   return Array.from(base.replace(/[\u0000-\u001f\u007f]/g, '').trim()).slice(0, 255).join('');
 }
@@ -39,7 +39,7 @@ async function store(em: EntityManager, runtime: FileRuntime, file: IncomingFile
   written.push(key);
   const { hash, size, type } = await intake(file, await runtime.storage.create(em, key), options.maxBytes);
   if (options.expected && options.expected !== type) throw new Error(`generated content is ${type.mimeType}, not ${options.expected.mimeType}`);
-  const name = displayName(file.filename) || `file.${type.extension}`;
+  const name = cleanFileName(file.filename) || `file.${type.extension}`;
   const uuid = await insertUnlessDuplicate(em, { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name, usedByUuid: options.usedByUuid });
   if (uuid !== key) await runtime.storage.remove(em, key);
   return uuid;
@@ -63,7 +63,7 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
 
   protected async apply(_ctx: RequestContext, row: StoredFile, input: Partial<FileInput>): Promise<void> {
     if (input.originalName === undefined) return;
-    const name = displayName(input.originalName);
+    const name = cleanFileName(input.originalName);
     if (!name) throw invalid({ originalName: ['The original name field is required.'] });
     row.originalName = name;
   }
