@@ -75,7 +75,7 @@ export function formatGrade(grade: number | string | null | undefined): string |
 }
 
 /** Calendar dates as YYYY-MM-DD; Date values are read in UTC so every server prints the same day. */
-export function formatDate(date: string | Date | null | undefined): string | undefined {
+export function formatTranscriptDate(date: string | Date | null | undefined): string | undefined {
   if (date === null || date === undefined || date === '') return undefined;
   if (date instanceof Date && Number.isNaN(date.getTime())) {
     throw new DocumentError('TRANSCRIPT_INVALID', 'A transcript date is invalid.');

@@ -1,7 +1,7 @@
 import { PageSizes, PDFDocument, StandardFonts, type PDFPage } from 'pdf-lib';
 import { stampCredential } from './source-pdf.js';
 import {
-  formatAmount, formatDate, formatGrade, sum, transcriptSections,
+  formatAmount, formatTranscriptDate, formatGrade, sum, transcriptSections,
   type TranscriptData, type TranscriptModule, type TranscriptSection,
 } from './transcript-content.js';
 import {
@@ -51,7 +51,7 @@ export async function renderTranscript(data: TranscriptData): Promise<Uint8Array
 function headerBlocks(typeface: Typeface, data: TranscriptData): Block[] {
   const details: Array<[string, string | undefined]> = [
     ['Student', data.student.name],
-    ['Date of birth', formatDate(data.student.dateOfBirth)],
+    ['Date of birth', formatTranscriptDate(data.student.dateOfBirth)],
     ['Course', data.course.name],
     ['Course code', data.course.code ?? undefined],
   ];
@@ -80,8 +80,8 @@ function tableBlocks(typeface: Typeface, sections: TranscriptSection[]): Block[]
 function summaryBlocks(typeface: Typeface, data: TranscriptData): Block[] {
   const summary: Array<[string, string | undefined]> = [
     ['Final grade', withScale(formatGrade(data.enrollment?.grade))],
-    ['Completed on', formatDate(data.enrollment?.completedAt) ?? 'not recorded'],
-    ['Issued on', formatDate(data.certificate.issuedAt)],
+    ['Completed on', formatTranscriptDate(data.enrollment?.completedAt) ?? 'not recorded'],
+    ['Issued on', formatTranscriptDate(data.certificate.issuedAt)],
   ];
   const rows = labelled(typeface, summary);
   const height = rows.reduce((total, row) => total + row.height, 0);
