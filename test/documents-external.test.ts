@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createSigningIdentity, inspectSignedPdf, loadSigningIdentity, renderTranscript, signPdf,
-  type SigningIdentity,
+  type GeneratedSigningBundle,
 } from '../src/documents/index.js';
 import { pdfWithIndirectFormFields, samplePdf, transcriptData } from './fixtures/documents.js';
 
@@ -18,7 +18,7 @@ const describeWith = (tool: string) => (installed(tool) ? describe : describe.sk
 
 const details = { reason: 'Academic certificate issued', signerName: 'Instituto Técnico', credentialUuid: 'c-1' };
 let directory: string;
-let identity: SigningIdentity;
+let identity: GeneratedSigningBundle;
 
 beforeAll(() => {
   directory = mkdtempSync(join(tmpdir(), 'documents-'));

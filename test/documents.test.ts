@@ -4,7 +4,7 @@ import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 import {
   createSigningIdentity, DocumentError, inspectSignedPdf, loadSigningIdentity, prepareSigner, signPdf,
-  type SigningIdentity,
+  type GeneratedSigningBundle,
 } from '../src/documents/index.js';
 import {
   CREDENTIAL_UUID, encryptedPdf, pdfWithIndirectFormFields, samplePdf, VERIFICATION_URL,
@@ -21,7 +21,7 @@ const details = {
   signingTime: SIGNED_AT,
 };
 
-let identity: SigningIdentity;
+let identity: GeneratedSigningBundle;
 beforeAll(() => {
   identity = createSigningIdentity({ institutionName: INSTITUTION, country: 'BR', validityYears: 5 });
 });

@@ -6,7 +6,7 @@ export {
   loadSigningIdentity,
   openSigningIdentity,
   type OpenedSigningIdentity,
-  type SigningIdentity,
+  type GeneratedSigningBundle,
   type SigningIdentityBundle,
   type SigningIdentityMetadata,
   type SigningIdentityOptions,

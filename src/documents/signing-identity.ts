@@ -11,7 +11,8 @@ export interface SigningIdentityBundle {
 
 export type SigningIdentityMetadata = Pick<CertificateSummary, 'certificatePem' | 'fingerprintSha256' | 'notAfter'>;
 
-export type SigningIdentity = SigningIdentityBundle & SigningIdentityMetadata;
+/** A PKCS#12 bundle fresh from `createSigningIdentity`, with its certificate's facts. */
+export type GeneratedSigningBundle = SigningIdentityBundle & SigningIdentityMetadata;
 
 /** An opened identity: the key objects themselves, ready to sign or to be sealed for storage. */
 export type OpenedSigningIdentity = SigningKeyMaterial & SigningIdentityMetadata;
@@ -43,7 +44,7 @@ export function generateSigningIdentity(options: SigningIdentityOptions): Opened
 }
 
 /** Generates an institution's RSA-2048 key and self-signed certificate, bundled as PKCS#12. */
-export function createSigningIdentity(options: SigningIdentityOptions): SigningIdentity {
+export function createSigningIdentity(options: SigningIdentityOptions): GeneratedSigningBundle {
   const generated = generateSigningIdentity(options);
   const certificate = forge.pki.certificateFromAsn1(forge.asn1.fromDer(generated.certificate.toString('binary')));
   const passphrase = randomBytes(32).toString('base64url');
