@@ -20,6 +20,8 @@ import type { OrmOptions } from '../mikro-orm.config.js';
 export interface RunningService {
   url: string;
   orm: Orm;
+  /** The schema owner's connection URL (migrations, benchmarks' own tables); the ORM connects as the app role. */
+  ownerDatabaseUrl: string;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then releases everything. */
   stop(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
+      ownerDatabaseUrl: database.migrationUrl,
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
