@@ -20,6 +20,7 @@ import { tooManyFiles } from './upload-limits.js';
 /** A client's file name as shown and downloaded: no path, no control characters, at most 255 characters. */
 export function cleanFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
   return Array.from(base.replace(/[\u0000-\u001f\u007f]/g, '').trim()).slice(0, 255).join('');
 }
 

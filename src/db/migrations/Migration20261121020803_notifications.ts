@@ -11,7 +11,7 @@ export class Migration20261121020803_notifications extends Migration {
     this.addSql(`create index "notifications_due_index" on "notifications" ("next_attempt_at") where "status" = 'pending';`);
 
     this.addSql(`alter table "notifications" add constraint "notifications_tenant_uuid_foreign" foreign key ("tenant_uuid") references "tenants" ("uuid");`);
-    this.addSql(`create or replace function "notifications_signal_outbox_fn"() returns trigger as \$\$ begin perform pg_notify('notification_outbox', ''); return null; end; \$\$ language plpgsql;`);
+    this.addSql(`create or replace function "notifications_signal_outbox_fn"() returns trigger as $$ begin perform pg_notify('notification_outbox', ''); return null; end; $$ language plpgsql;`);
     this.addSql(`create trigger "signal_outbox" AFTER INSERT on "notifications" for each STATEMENT execute function "notifications_signal_outbox_fn"();`);
   }
 
