@@ -34,10 +34,15 @@ function breakdownApp(env: BenchEnv, pool: pg.Pool): express.Express {
     res.json({ clientId: rows[0]?.client_id });
   });
   // As the service mounts it: request logging (silent) first, then the middleware under test.
-  app.get('/authenticated', pinoHttp({ logger: env.logger }), authenticate(env.orm, env.config, { documents: new DocumentWorkers(env.config.pdfWorkers) }, createRateLimits(env.orm, env.config)), (_req, res) => {
-    const { principal } = requestContext(res);
-    res.json({ clientId: principal.clientId, tenant: { identifier: principal.tenant.identifier, name: principal.tenant.name } });
-  });
+  app.get(
+    '/authenticated',
+    pinoHttp({ logger: env.logger }),
+    authenticate(env.orm, env.config, { documents: new DocumentWorkers(env.config.pdfWorkers) }, createRateLimits(env.orm, env.config)),
+    (_req, res) => {
+      const { principal } = requestContext(res);
+      res.json({ clientId: principal.clientId, tenant: { identifier: principal.tenant.identifier, name: principal.tenant.name } });
+    },
+  );
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(500).json({ message: String(error) });
   });
@@ -69,9 +74,18 @@ export async function runAuthBench(env: BenchEnv): Promise<Row[]> {
   try {
     const viewer = JSON.stringify({ query: '{ viewer { clientId tenant { identifier name } } }' });
     const plain = await measure(env, '(c) plain Express handler', { url: `${local.url}/plain` });
-    const token = await measure(env, '(a) POST /api/v1/oauth/token', { url: `${env.url}/api/v1/oauth/token`, method: 'POST', ...tokenRequest(env.credentials) });
+    const token = await measure(env, '(a) POST /api/v1/oauth/token', {
+      url: `${env.url}/api/v1/oauth/token`,
+      method: 'POST',
+      ...tokenRequest(env.credentials),
+    });
     const whoami = await measure(env, '(b) GET /api/v1/whoami', { url: `${env.url}/api/v1/whoami`, headers: env.auth });
-    const graphql = await measure(env, '    POST /graphql { viewer }', { url: `${env.url}/graphql`, method: 'POST', headers: { ...env.auth, 'content-type': 'application/json' }, body: viewer });
+    const graphql = await measure(env, '    POST /graphql { viewer }', {
+      url: `${env.url}/graphql`,
+      method: 'POST',
+      headers: { ...env.auth, 'content-type': 'application/json' },
+      body: viewer,
+    });
     const raw = await measure(env, '    Express + raw SQL token lookup', { url: `${local.url}/raw-lookup`, headers: env.auth });
     const authOnly = await measure(env, '    Express + authenticate() only', { url: `${local.url}/authenticated`, headers: env.auth });
     const rows = [plain, token, whoami, graphql, raw, authOnly];

@@ -22,7 +22,10 @@ async function procStat(pid: number | string): Promise<ProcStat | undefined> {
   const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   if (!text) return undefined;
   // Fields after the parenthesised command name: state ppid ... utime(11) stime(12) cutime(13) cstime(14).
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+  const fields = text
+    .slice(text.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   return { ppid: fields[1]!, ownMs: (fields[11]! + fields[12]!) * TICK_MS, reapedMs: (fields[13]! + fields[14]!) * TICK_MS };
 }
 

@@ -32,8 +32,24 @@ const JSON_HEADERS = { ...auth, 'content-type': 'application/json' };
 
 const NORMAL: [string, Call][] = [
   ['REST enrollments page', () => call('/api/v1/enrollments?per_page=20&includes[student]=1&includes[course]=1', { headers: auth })],
-  ['GraphQL students page', () => call('/graphql', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: '{ students(first: 20) { totalCount nodes { uuid name email } } }' }) })],
-  ['REST create student', () => call('/api/v1/students', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name: 'Soak Student', email: `soak${Math.random().toString(36).slice(2)}@example.org`, date_of_birth: '2001-01-01' }) })],
+  [
+    'GraphQL students page',
+    () =>
+      call('/graphql', {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ query: '{ students(first: 20) { totalCount nodes { uuid name email } } }' }),
+      }),
+  ],
+  [
+    'REST create student',
+    () =>
+      call('/api/v1/students', {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ name: 'Soak Student', email: `soak${Math.random().toString(36).slice(2)}@example.org`, date_of_birth: '2001-01-01' }),
+      }),
+  ],
   ['public verification page', () => call(`/verify/${certificateUuid}`)],
 ];
 
@@ -60,15 +76,45 @@ function trickle(): Promise<number> {
 }
 
 const HOSTILE: [string, Call][] = [
-  ['verify: 1,000 slow-key certificates', () => call('/api/v1/verify', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(cpuBomb) })],
+  [
+    'verify: 1,000 slow-key certificates',
+    () => call('/api/v1/verify', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(cpuBomb) }),
+  ],
   ['verify: xref /Size 2e9', () => call('/api/v1/verify', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(xrefBomb) })],
   ['verify: 600k objects', () => call('/api/v1/verify', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(objectBomb) })],
   ['GraphQL relation cycle', () => call('/graphql', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: CYCLIC_QUERY }) })],
-  ['GraphQL alias bomb', () => call('/graphql', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: students(first: 100) { totalCount }`).join(' ')} }` }) })],
+  [
+    'GraphQL alias bomb',
+    () =>
+      call('/graphql', {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ query: `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: students(first: 100) { totalCount }`).join(' ')} }` }),
+      }),
+  ],
   ['JSON 20k levels deep', () => call('/api/v1/students', { method: 'POST', headers: JSON_HEADERS, body: deepJson() })],
-  ['NUL and lone surrogates', () => call('/api/v1/students', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name: UNSTORABLE_TEXT[0], email: 'nul@example.org', date_of_birth: '2001-01-01', social_name: UNSTORABLE_TEXT[1] }) })],
-  ['token: wrong secret', () => call('/api/v1/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${clientId}&client_secret=wrong-${Math.random()}` })],
-  ['GET introspection without a token', () => call('/graphql?query=%7B__schema%7Btypes%7Bname%7D%7D%7D', { headers: { accept: 'text/html, application/json' } })],
+  [
+    'NUL and lone surrogates',
+    () =>
+      call('/api/v1/students', {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ name: UNSTORABLE_TEXT[0], email: 'nul@example.org', date_of_birth: '2001-01-01', social_name: UNSTORABLE_TEXT[1] }),
+      }),
+  ],
+  [
+    'token: wrong secret',
+    () =>
+      call('/api/v1/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=client_credentials&client_id=${clientId}&client_secret=wrong-${Math.random()}`,
+      }),
+  ],
+  [
+    'GET introspection without a token',
+    () => call('/graphql?query=%7B__schema%7Btypes%7Bname%7D%7D%7D', { headers: { accept: 'text/html, application/json' } }),
+  ],
   ['slow GraphQL upload (started; its end is counted below)', startTrickle],
 ];
 
@@ -105,7 +151,8 @@ async function main(): Promise<void> {
     while (Date.now() < deadline) {
       const n = sequence++;
       const hostile = mode === 'verify' || n % 10 === 9;
-      const [name, run] = mode === 'verify' ? VERIFY_BOMBS[n % VERIFY_BOMBS.length]! : hostile ? HOSTILE[Math.floor(n / 10) % HOSTILE.length]! : NORMAL[n % NORMAL.length]!;
+      const [name, run] =
+        mode === 'verify' ? VERIFY_BOMBS[n % VERIFY_BOMBS.length]! : hostile ? HOSTILE[Math.floor(n / 10) % HOSTILE.length]! : NORMAL[n % NORMAL.length]!;
       const started = performance.now();
       const status = await run();
       record(`${hostile ? 'hostile' : 'normal'}|${name}`, status, performance.now() - started);
@@ -122,7 +169,15 @@ async function main(): Promise<void> {
   await (mode === 'probe' ? probe() : Promise.all(Array.from({ length: workers }, worker)));
   const rows = [...tallies].map(([key, tally]) => {
     const [kind, name] = key.split('|');
-    return { kind, name, requests: tally.latencies.length, p50: percentile(tally.latencies, 50), p99: percentile(tally.latencies, 99), max: Math.max(...tally.latencies), statuses: tally.statuses };
+    return {
+      kind,
+      name,
+      requests: tally.latencies.length,
+      p50: percentile(tally.latencies, 50),
+      p99: percentile(tally.latencies, 99),
+      max: Math.max(...tally.latencies),
+      statuses: tally.statuses,
+    };
   });
   const normal = [...tallies].filter(([key]) => key.startsWith('normal|')).flatMap(([, tally]) => tally.latencies);
   process.stdout.write(JSON.stringify({ rows, normal: { requests: normal.length, p50: percentile(normal, 50), p99: percentile(normal, 99) } }));

@@ -21,7 +21,11 @@ interface LoadReport {
 }
 
 async function post(env: BenchEnv, route: string, body: unknown): Promise<Record<string, any>> {
-  const response = await fetch(`${env.url}/api/v1${route}`, { method: 'POST', headers: { ...env.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${env.url}/api/v1${route}`, {
+    method: 'POST',
+    headers: { ...env.auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (response.status !== 201) throw new Error(`POST ${route} answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { data: Record<string, any> }).data;
 }
@@ -31,14 +35,27 @@ async function issueOne(env: BenchEnv): Promise<string> {
   const institution = await post(env, '/institutions', { name: 'Soak University', country: 'BR' });
   const course = await post(env, '/courses', { name: 'Soak course', institution_uuid: institution.uuid });
   const student = await post(env, '/students', { name: 'Soak Graduate', email: 'graduate@soak.test', date_of_birth: '2000-01-01' });
-  const enrollment = await post(env, '/enrollments', { student_uuid: student.uuid, course_uuid: course.uuid, enrolled_at: '2025-01-01', completion_status: 'completed', completed_at: '2026-01-01' });
+  const enrollment = await post(env, '/enrollments', {
+    student_uuid: student.uuid,
+    course_uuid: course.uuid,
+    enrolled_at: '2025-01-01',
+    completion_status: 'completed',
+    completed_at: '2026-01-01',
+  });
   const document = await PDFDocument.create();
   document.addPage([842, 595]).drawText('Certificate of completion', { x: 60, y: 300, size: 24, font: await document.embedFont(StandardFonts.Helvetica) });
   const form = new FormData();
   form.append('files[]', new Blob([new Uint8Array(await document.save())]), 'diploma.pdf');
   const uploaded = await fetch(`${env.url}/api/v1/files`, { method: 'POST', headers: env.auth, body: form });
   const file = ((await uploaded.json()) as { data: { uuid: string }[] }).data[0]!;
-  const certificate = await post(env, '/certificates', { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, enrollment_uuid: enrollment.uuid, file_uuid: file.uuid, finish: true });
+  const certificate = await post(env, '/certificates', {
+    institution_uuid: institution.uuid,
+    course_uuid: course.uuid,
+    student_uuid: student.uuid,
+    enrollment_uuid: enrollment.uuid,
+    file_uuid: file.uuid,
+    finish: true,
+  });
   return certificate.uuid as string;
 }
 
@@ -86,18 +103,36 @@ export async function runHostileBench(env: BenchEnv): Promise<void> {
     clearInterval(sampler);
   }
   const rssAtEnd = process.memoryUsage().rss;
-  console.log(`\nhostile soak: ${SECONDS} s, ${CONNECTIONS} closed-loop connections, every 10th request hostile, /healthz probed every 100 ms (load and probe each from a child process)`);
+  console.log(
+    `\nhostile soak: ${SECONDS} s, ${CONNECTIONS} closed-loop connections, every 10th request hostile, /healthz probed every 100 ms (load and probe each from a child process)`,
+  );
   console.table(
     report.rows
       .sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name))
-      .map((row) => ({ kind: row.kind, request: row.name, count: row.requests, 'p50 ms': Math.round(row.p50), 'p99 ms': Math.round(row.p99), 'max ms': Math.round(row.max), answers: Object.entries(row.statuses).map(([status, n]) => `${status}×${n}`).join(' ') })),
+      .map((row) => ({
+        kind: row.kind,
+        request: row.name,
+        count: row.requests,
+        'p50 ms': Math.round(row.p50),
+        'p99 ms': Math.round(row.p99),
+        'max ms': Math.round(row.max),
+        answers: Object.entries(row.statuses)
+          .map(([status, n]) => `${status}×${n}`)
+          .join(' '),
+      })),
   );
   console.log(`normal requests: ${report.normal.requests}, p50 ${report.normal.p50.toFixed(1)} ms, p99 ${report.normal.p99.toFixed(1)} ms`);
   console.log(`server RSS: ${megabytes(rssAtStart)} MB at start, ${megabytes(rssPeak)} MB peak, ${megabytes(rssAtEnd)} MB at the end`);
   const verifyOnly = await runLoad(env, certificateUuid, 'verify', VERIFY_ONLY_SECONDS);
   const probe = verifyOnly.rows.find((row) => row.kind === 'probe')!;
   const bombs = verifyOnly.rows.filter((row) => row.kind === 'hostile').reduce((sum, row) => sum + row.requests, 0);
-  console.log(`${CONNECTIONS} hostile verifications at a time for ${VERIFY_ONLY_SECONDS} s (${bombs} in all): /healthz p50 ${probe.p50.toFixed(1)} ms, p99 ${probe.p99.toFixed(1)} ms, max ${probe.max.toFixed(1)} ms over ${probe.requests} probes; RSS ${megabytes(process.memoryUsage().rss)} MB after`);
-  const serverErrors = report.rows.flatMap((row) => Object.entries(row.statuses).filter(([status]) => Number(status) >= 500 || status === '0').map(([status, n]) => `${row.name}: ${status}×${n}`));
+  console.log(
+    `${CONNECTIONS} hostile verifications at a time for ${VERIFY_ONLY_SECONDS} s (${bombs} in all): /healthz p50 ${probe.p50.toFixed(1)} ms, p99 ${probe.p99.toFixed(1)} ms, max ${probe.max.toFixed(1)} ms over ${probe.requests} probes; RSS ${megabytes(process.memoryUsage().rss)} MB after`,
+  );
+  const serverErrors = report.rows.flatMap((row) =>
+    Object.entries(row.statuses)
+      .filter(([status]) => Number(status) >= 500 || status === '0')
+      .map(([status, n]) => `${row.name}: ${status}×${n}`),
+  );
   if (serverErrors.length > 0) console.log(`answers ≥ 500 or none at all: ${serverErrors.join('; ')}`);
 }

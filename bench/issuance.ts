@@ -8,7 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import pg from 'pg';
-import { createSigningIdentity, inspectSignedPdf, prepareSigner, renderTranscript, signPdf, type PreparedSigner, type TranscriptData } from '../src/documents/index.js';
+import {
+  createSigningIdentity,
+  inspectSignedPdf,
+  prepareSigner,
+  renderTranscript,
+  signPdf,
+  type PreparedSigner,
+  type TranscriptData,
+} from '../src/documents/index.js';
 import { cpuSample, perRequest } from './cpu.js';
 import { profiled, shouldProfile } from './profile.js';
 import type { BenchEnv, Row } from './support.js';
@@ -22,7 +30,12 @@ const PAIRS = Math.min(1500, Math.ceil(60 * (SECONDS + WARMUP_SECONDS) * 1.5));
 const UPLOAD_BATCH = 20; // UPLOAD_MAX_FILES' default
 const INSTITUTION = { name: 'Bench Institute of Technology', country: 'BR' };
 const COURSE = { name: 'Data Engineering', code: 'DE-1' };
-const MODULES = Array.from({ length: 10 }, (_, i) => ({ name: `Module ${i + 1}: ${['Databases', 'Streams', 'Statistics', 'Pipelines', 'Cloud'][i % 5]}`, code: `DE${101 + i}`, workload: 30 + 5 * i, credits: 2 + (i % 3) }));
+const MODULES = Array.from({ length: 10 }, (_, i) => ({
+  name: `Module ${i + 1}: ${['Databases', 'Streams', 'Statistics', 'Pipelines', 'Cloud'][i % 5]}`,
+  code: `DE${101 + i}`,
+  workload: 30 + 5 * i,
+  credits: 2 + (i % 3),
+}));
 
 type Json = Record<string, any>;
 /** A measured case; `rps` is operations a second, `ops` how many completed. */
@@ -56,19 +69,30 @@ async function diploma(studentName: string, serial: string): Promise<Uint8Array>
   const document = await PDFDocument.create();
   document.setTitle(`Certificate ${serial}`);
   const page = document.addPage([842, 595]);
-  const [regular, bold, italic] = await Promise.all([StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.TimesRomanItalic].map((font) => document.embedFont(font)));
+  const [regular, bold, italic] = await Promise.all(
+    [StandardFonts.Helvetica, StandardFonts.HelveticaBold, StandardFonts.TimesRomanItalic].map((font) => document.embedFont(font)),
+  );
   const [navy, gold] = [rgb(0.1, 0.2, 0.45), rgb(0.6, 0.5, 0.2)];
   page.drawRectangle({ x: 24, y: 24, width: 794, height: 547, borderWidth: 3, borderColor: navy });
   page.drawRectangle({ x: 34, y: 34, width: 774, height: 527, borderWidth: 1, borderColor: gold });
-  for (let k = 0; k < 24; k++) page.drawEllipse({ x: 700, y: 440, xScale: 80 - 2 * k, yScale: 30 + 2 * k, borderWidth: 0.4, borderColor: gold, borderOpacity: 0.6 });
+  for (let k = 0; k < 24; k++)
+    page.drawEllipse({ x: 700, y: 440, xScale: 80 - 2 * k, yScale: 30 + 2 * k, borderWidth: 0.4, borderColor: gold, borderOpacity: 0.6 });
   page.drawText(INSTITUTION.name, { x: 60, y: 500, size: 20, font: bold, color: navy });
   page.drawText('Certificate of Completion', { x: 60, y: 440, size: 36, font: bold });
   page.drawText('This certifies that', { x: 60, y: 390, size: 16, font: italic });
   page.drawText(studentName, { x: 60, y: 350, size: 28, font: bold });
   const body = `has completed the programme ${COURSE.name} (${COURSE.code}), 360 hours in ten modules, with a final grade of 8.75, on 30 June 2026.`;
   page.drawText(body, { x: 60, y: 300, size: 13, font: regular, maxWidth: 400, lineHeight: 18 });
-  MODULES.forEach((module, i) => page.drawText(`${module.code}  ${module.name} ........ ${module.workload} h`, { x: 480, y: 300 - 12 * i, size: 8, font: regular }));
-  for (let i = 0; i < 5; i++) page.drawText(`Clause ${i + 1}: the holder is entitled to the rights the statutes of the institution grant to its graduates.`, { x: 60, y: 180 - 12 * i, size: 8, font: regular });
+  MODULES.forEach((module, i) =>
+    page.drawText(`${module.code}  ${module.name} ........ ${module.workload} h`, { x: 480, y: 300 - 12 * i, size: 8, font: regular }),
+  );
+  for (let i = 0; i < 5; i++)
+    page.drawText(`Clause ${i + 1}: the holder is entitled to the rights the statutes of the institution grant to its graduates.`, {
+      x: 60,
+      y: 180 - 12 * i,
+      size: 8,
+      font: regular,
+    });
   page.drawLine({ start: { x: 520, y: 100 }, end: { x: 760, y: 100 }, thickness: 1 });
   page.drawText('Registrar', { x: 610, y: 85, size: 11, font: italic });
   page.drawText(`Serial ${serial}`, { x: 60, y: 50, size: 8, font: regular });
@@ -85,7 +109,10 @@ async function upload(env: BenchEnv, pdfs: Uint8Array[]): Promise<string[]> {
 async function seedIssuances(env: BenchEnv, count: number): Promise<{ bodies: string[]; pdfBytes: number }> {
   const institution = await post(env, '/institutions', INSTITUTION);
   const course = await post(env, '/courses', { institution_uuid: institution.uuid, ...COURSE, workload: 360 });
-  const groups = [await post(env, `/courses/${course.uuid}/modules/groups`, { name: 'Foundations', order: 1 }), await post(env, `/courses/${course.uuid}/modules/groups`, { name: 'Specialisation', order: 2 })];
+  const groups = [
+    await post(env, `/courses/${course.uuid}/modules/groups`, { name: 'Foundations', order: 1 }),
+    await post(env, `/courses/${course.uuid}/modules/groups`, { name: 'Specialisation', order: 2 }),
+  ];
   const modules = await inParallel(MODULES.length, 4, (i) => post(env, '/modules', { institution_uuid: institution.uuid, ...MODULES[i] }));
   const attachments = modules.map((module, i) => ({ module_uuid: module.uuid, course_module_group_uuid: groups[i % 2].uuid, order: i + 1 }));
   await post(env, `/courses/${course.uuid}/attach/modules`, { modules: attachments });
@@ -105,7 +132,14 @@ async function seedIssuances(env: BenchEnv, count: number): Promise<{ bodies: st
   const files = batches.flat();
   if (new Set(files).size !== count) throw new Error(`uploaded ${count} PDFs but got ${new Set(files).size} distinct files`);
   const bodies = people.map(({ student, enrollment }, i) =>
-    JSON.stringify({ institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student, enrollment_uuid: enrollment, file_uuid: files[i], finish: true }),
+    JSON.stringify({
+      institution_uuid: institution.uuid,
+      course_uuid: course.uuid,
+      student_uuid: student,
+      enrollment_uuid: enrollment,
+      file_uuid: files[i],
+      finish: true,
+    }),
   );
   return { bodies, pdfBytes: pdfBytes / count };
 }
@@ -139,7 +173,13 @@ const { url, headers, bodies, clients, seconds } = workerData;
   parentPort.postMessage({ latencies, statuses, used: next, seconds: (performance.now() - started) / 1000, sample });
 })();`;
 
-interface LoadResult { latencies: number[]; statuses: number[]; used: number; seconds: number; sample?: string }
+interface LoadResult {
+  latencies: number[];
+  statuses: number[];
+  used: number;
+  seconds: number;
+  sample?: string;
+}
 
 /** CLIENTS closed-loop clients, each taking the next unused body, until `seconds` pass (requests in flight finish). */
 function fireIssuances(env: BenchEnv, bodies: string[], seconds: number): Promise<LoadResult> {
@@ -154,7 +194,14 @@ function fireIssuances(env: BenchEnv, bodies: string[], seconds: number): Promis
 
 const percentile = (sorted: number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
 
-function summarize(name: string, latencies: number[], seconds: number, ok: number, cpu: Pick<Row, 'serverUs' | 'postgresUs'>, failures = { non2xx: 0, errors: 0 }): Measured {
+function summarize(
+  name: string,
+  latencies: number[],
+  seconds: number,
+  ok: number,
+  cpu: Pick<Row, 'serverUs' | 'postgresUs'>,
+  failures = { non2xx: 0, errors: 0 },
+): Measured {
   const sorted = [...latencies].sort((a, b) => a - b);
   const mean = sorted.reduce((sum, ms) => sum + ms, 0) / (sorted.length || 1);
   return { name, rps: ok / seconds, ops: ok, mean, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), ...failures, ...cpu };
@@ -171,9 +218,13 @@ async function measureIssuance(env: BenchEnv, bodies: string[]): Promise<Measure
   const result = shouldProfile(name) ? await profiled(name, run) : await run();
   const ok = result.statuses.filter((status) => status === 201).length;
   const cpu = perRequest(before, await cpuSample(env.postgresPid), result.statuses.length);
-  if (result.used === left.length) console.warn(`WARNING: all ${left.length} prepared pairs were used before ${SECONDS} s; the rate is still per elapsed second`);
+  if (result.used === left.length)
+    console.warn(`WARNING: all ${left.length} prepared pairs were used before ${SECONDS} s; the rate is still per elapsed second`);
   if (result.sample) console.warn(`WARNING: first failure: ${result.sample}`);
-  const failures = { non2xx: result.statuses.filter((status) => status !== 201 && status !== 0).length, errors: result.statuses.filter((status) => status === 0).length };
+  const failures = {
+    non2xx: result.statuses.filter((status) => status !== 201 && status !== 0).length,
+    errors: result.statuses.filter((status) => status === 0).length,
+  };
   return summarize(name, result.latencies, result.seconds, ok, cpu, failures);
 }
 
@@ -182,7 +233,10 @@ function transcriptData(uuid: string, verificationUrl: string): TranscriptData {
     institutionName: INSTITUTION.name,
     student: { name: 'Graduate Number 1', dateOfBirth: '2001-02-03' },
     course: COURSE,
-    moduleGroups: [{ uuid: 'g1', name: 'Foundations', order: 1 }, { uuid: 'g2', name: 'Specialisation', order: 2 }],
+    moduleGroups: [
+      { uuid: 'g1', name: 'Foundations', order: 1 },
+      { uuid: 'g2', name: 'Specialisation', order: 2 },
+    ],
     modules: MODULES.map((module, i) => ({ ...module, order: i + 1, groupUuid: i % 2 === 0 ? 'g1' : 'g2' })),
     enrollment: { grade: '8.75', completedAt: new Date('2026-06-30') },
     certificate: { uuid, verificationUrl, issuedAt: new Date() },
@@ -194,7 +248,12 @@ function documentWork(signer: PreparedSigner, diplomas: Uint8Array[]) {
   let next = 0;
   const reference = () => {
     const credentialUuid = randomUUID();
-    return { credentialUuid, verificationUrl: `https://verify.bench.test/verify/${credentialUuid}`, signerName: INSTITUTION.name, location: INSTITUTION.country };
+    return {
+      credentialUuid,
+      verificationUrl: `https://verify.bench.test/verify/${credentialUuid}`,
+      signerName: INSTITUTION.name,
+      location: INSTITUTION.country,
+    };
   };
   const signDiploma = () => signPdf(diplomas[next++ % diplomas.length]!, signer, { ...reference(), reason: `Certificate: ${COURSE.name}` });
   const transcript = async () => {
@@ -304,8 +363,12 @@ function print(rows: Measured[], statements: { orm: string[]; driver: string[] }
   );
   const [pipeline, sign1, sign4, transcript1, documents4] = rows as [Measured, Measured, Measured, Measured, Measured];
   const perIssuance = sign1.mean + transcript1.mean;
-  console.log(`signatures/s (diploma): ${sign1.rps.toFixed(1)} on 1 loop, ${sign4.rps.toFixed(1)} on ${CLIENTS} loops (one thread: the server signs on its main thread too)`);
-  console.log(`document work per issuance-equivalent (2 signatures + 1 transcript render): ${perIssuance.toFixed(1)} ms on 1 loop (${(1000 / perIssuance).toFixed(1)}/s); measured at ${CLIENTS} loops: ${documents4.rps.toFixed(1)}/s`);
+  console.log(
+    `signatures/s (diploma): ${sign1.rps.toFixed(1)} on 1 loop, ${sign4.rps.toFixed(1)} on ${CLIENTS} loops (one thread: the server signs on its main thread too)`,
+  );
+  console.log(
+    `document work per issuance-equivalent (2 signatures + 1 transcript render): ${perIssuance.toFixed(1)} ms on 1 loop (${(1000 / perIssuance).toFixed(1)}/s); measured at ${CLIENTS} loops: ${documents4.rps.toFixed(1)}/s`,
+  );
   const overhead = pipeline.serverUs - documents4.serverUs;
   console.log(
     `CPU per issuance: server thread ${ms(pipeline.serverUs)} ms (document work ${ms(documents4.serverUs)} ms = ${((100 * documents4.serverUs) / pipeline.serverUs).toFixed(0)}%, the rest ${ms(overhead)} ms), PostgreSQL ${ms(pipeline.postgresUs)} ms`,
@@ -323,7 +386,9 @@ function print(rows: Measured[], statements: { orm: string[]; driver: string[] }
 export async function runIssuanceBench(env: BenchEnv): Promise<Row[]> {
   const started = performance.now();
   const { bodies, pdfBytes } = await seedIssuances(env, PAIRS + 2);
-  console.log(`\nseeded ${bodies.length} students with completed enrollments and ${bodies.length} uploaded PDFs (${(pdfBytes / 1024).toFixed(1)} KB each) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `\nseeded ${bodies.length} students with completed enrollments and ${bodies.length} uploaded PDFs (${(pdfBytes / 1024).toFixed(1)} KB each) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   await issueOne(env, bodies[0]!); // generates the institution's signing key
   const { result: orm, statements: driver } = await driverStatements(() => env.withStatements(() => issueOne(env, bodies[1]!)));
   const pipeline = await measureIssuance(env, bodies.slice(2));

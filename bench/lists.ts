@@ -101,10 +101,17 @@ async function verifySamePage(env: BenchEnv, baselineUrl: string, graphqlInit: R
 
 export async function runListsBench(env: BenchEnv): Promise<Row[]> {
   const seeded = await seedCatalogue(env.databaseUrl, env.tenant.uuid);
-  console.log(`\nseeded ${STUDENTS} students, ${ENROLLMENTS} enrollments, ${seeded.courses} courses, ${seeded.cohorts} cohorts in ${seeded.seconds.toFixed(1)} s`);
+  console.log(
+    `\nseeded ${STUDENTS} students, ${ENROLLMENTS} enrollments, ${seeded.courses} courses, ${seeded.cohorts} cohorts in ${seeded.seconds.toFixed(1)} s`,
+  );
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 20 });
   const local = await listenLocal(baselineApp(pool, env.tenant.uuid));
-  const graphql = { url: `${env.url}/graphql`, method: 'POST' as const, headers: { ...env.auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: GRAPHQL_QUERY }) };
+  const graphql = {
+    url: `${env.url}/graphql`,
+    method: 'POST' as const,
+    headers: { ...env.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: GRAPHQL_QUERY }),
+  };
   try {
     await verifySamePage(env, local.url, graphql);
     const baseline = await measure(env, '(c) raw SQL + plain Express', { url: `${local.url}/enrollments` });

@@ -18,7 +18,11 @@ function selectedSections(): Section[] {
   return args.length > 0 ? (args as Section[]) : SECTIONS.filter((section) => section !== 'hostile');
 }
 
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 
 function printHeader(sections: Section[], settings: string): void {
   const cpus = os.cpus();

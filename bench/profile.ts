@@ -19,7 +19,10 @@ const TOP = Number(process.env.BENCH_PROFILE_TOP || 15);
 
 /** BENCH_PROFILE=all profiles every case; otherwise a comma list of words that case names contain. */
 export function shouldProfile(name: string): boolean {
-  const wanted = process.env.BENCH_PROFILE?.split(',').map((word) => word.trim().toLowerCase()).filter(Boolean) ?? [];
+  const wanted =
+    process.env.BENCH_PROFILE?.split(',')
+      .map((word) => word.trim().toLowerCase())
+      .filter(Boolean) ?? [];
   return wanted.includes('all') || wanted.some((word) => name.toLowerCase().includes(word));
 }
 
@@ -57,7 +60,10 @@ function printShare(title: string, entries: [string, number][], total: number): 
 }
 
 function summarize(name: string, profile: Profile): void {
-  const frames = selfTimes(profile, ({ callFrame: { functionName, url, lineNumber } }) => `${functionName || '(anonymous)'}  ${url ? `${shortUrl(url)}:${lineNumber + 1}` : ''}`);
+  const frames = selfTimes(
+    profile,
+    ({ callFrame: { functionName, url, lineNumber } }) => `${functionName || '(anonymous)'}  ${url ? `${shortUrl(url)}:${lineNumber + 1}` : ''}`,
+  );
   const areas = selfTimes(profile, ({ callFrame: { functionName, url } }) => area(url, functionName));
   const total = frames.reduce((sum, [, ms]) => sum + ms, 0);
   console.log(`\nCPU profile of the server's thread during "${name}" (self time, ${(total / 1000).toFixed(1)} s sampled)`);

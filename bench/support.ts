@@ -24,7 +24,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
 const documentWorkerSettings = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('PDF_')));
 
 export const LIMITS_OFF = Object.fromEntries(
-  ['TOKEN_RATE_LIMIT', 'TOKEN_FAILURE_LIMIT', 'TOKEN_ADDRESS_FAILURE_LIMIT', 'TOKEN_CLIENT_LIMIT', 'RATE_LIMIT_API_PER_MINUTE', 'RATE_LIMIT_PUBLIC_PER_MINUTE', 'RATE_LIMIT_VERIFY_PER_MINUTE'].map((name) => [name, '0']),
+  [
+    'TOKEN_RATE_LIMIT',
+    'TOKEN_FAILURE_LIMIT',
+    'TOKEN_ADDRESS_FAILURE_LIMIT',
+    'TOKEN_CLIENT_LIMIT',
+    'RATE_LIMIT_API_PER_MINUTE',
+    'RATE_LIMIT_PUBLIC_PER_MINUTE',
+    'RATE_LIMIT_VERIFY_PER_MINUTE',
+  ].map((name) => [name, '0']),
 );
 
 export interface BenchEnv {
@@ -91,7 +99,17 @@ export async function openBenchEnv(): Promise<BenchEnv> {
     await server.release();
   };
   try {
-    const config = loadConfig({ NODE_ENV: 'production', KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off', ...LIMITS_OFF, ...documentWorkerSettings() });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NOTIFICATION_WORKER: 'off',
+      ...LIMITS_OFF,
+      ...documentWorkerSettings(),
+    });
     let captured: string[] | undefined;
     const service = await startService(config, logger, { onQuery: (sql) => captured?.push(sql) });
     const em = service.orm.em.fork();

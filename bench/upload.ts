@@ -215,7 +215,10 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
     const rows = [await httpCase(target, 'HTTP upload, 1 MiB files', MiB, 32), await httpCase(target, 'HTTP upload, 20 MiB files', 20 * MiB, 5), concurrent!];
     // The baseline makes its own table, which the service's app role may not.
     const databaseUrl = service.ownerDatabaseUrl;
-    rows.push(await baselineCase(databaseUrl, 'plain pg insert, 1 MiB files', MiB, 32), await baselineCase(databaseUrl, 'plain pg insert, 20 MiB files', 20 * MiB, 5));
+    rows.push(
+      await baselineCase(databaseUrl, 'plain pg insert, 1 MiB files', MiB, 32),
+      await baselineCase(databaseUrl, 'plain pg insert, 20 MiB files', 20 * MiB, 5),
+    );
     const result = {
       rows,
       rssBaselineMiB: rss.baseline / MiB,

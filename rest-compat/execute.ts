@@ -6,7 +6,10 @@ import { summarize } from '../src/errors/domain-error.js';
 import { guardOperation } from '../src/graphql/operation-guard.js';
 
 export class OperationError extends Error {
-  constructor(readonly classified: ClassifiedError, readonly cause: unknown) {
+  constructor(
+    readonly classified: ClassifiedError,
+    readonly cause: unknown,
+  ) {
     super(classified.message);
   }
 }
@@ -41,7 +44,13 @@ function documentFor(schema: GraphQLSchema, source: string): DocumentNode {
  * reach the business core only through here, so authentication, validation, batching and errors
  * are the GraphQL ones.
  */
-export async function executeOperation(schema: GraphQLSchema, context: RequestContext, source: string, variables: Record<string, unknown>, maxCost: number): Promise<Record<string, unknown>> {
+export async function executeOperation(
+  schema: GraphQLSchema,
+  context: RequestContext,
+  source: string,
+  variables: Record<string, unknown>,
+  maxCost: number,
+): Promise<Record<string, unknown>> {
   const document = documentFor(schema, source);
   try {
     guardOperation(maxCost, schema, document, variables);
@@ -57,7 +66,8 @@ export async function executeOperation(schema: GraphQLSchema, context: RequestCo
       const fieldErrors = Object.assign({}, ...classified.map((entry) => entry.classified.fieldErrors ?? {}));
       chosen.classified = { ...chosen.classified, fieldErrors, message: summarize(fieldErrors, chosen.classified.message) };
     }
-    if (chosen.classified.internal) context.logger.error({ err: chosen.error.originalError ?? chosen.error, requestId: context.requestId }, 'REST operation failed');
+    if (chosen.classified.internal)
+      context.logger.error({ err: chosen.error.originalError ?? chosen.error, requestId: context.requestId }, 'REST operation failed');
     throw new OperationError(chosen.classified, chosen.error);
   }
   return result.data as Record<string, unknown>;

@@ -9,7 +9,8 @@ const FILE = 'uuid originalName mimeType extension size usedAt file createdAt up
 export const files: RestResource = { path: '/files', name: 'File', pluralName: 'Files', fields: FILE, without: ['batch'] };
 
 /** `files[]` parts of a multipart body (see multipart.ts), as the `Upload` values of `uploadFiles`. */
-const uploadsOf = (body: unknown): Upload[] => [(body as Record<string, unknown> | undefined)?.files ?? []].flat().filter((item): item is Upload => item instanceof Upload);
+const uploadsOf = (body: unknown): Upload[] =>
+  [(body as Record<string, unknown> | undefined)?.files ?? []].flat().filter((item): item is Upload => item instanceof Upload);
 
 /** POST /files (multipart, `files[]`) → uploadFiles; the public download is src/files/file-download.route.ts. */
 export function fileRoutes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] {

@@ -13,9 +13,7 @@ export function sendError(res: Response, { code, message, fieldErrors }: Omit<Cl
   if (status === 503) setRetryAfter(res);
   const body: Record<string, unknown> = { message: status === 500 ? 'Server Error' : message };
   if (status === 422) {
-    body.errors = Object.fromEntries(
-      Object.entries(fieldErrors ?? {}).map(([field, messages]) => [field.split('.').map(toSnake).join('.'), messages]),
-    );
+    body.errors = Object.fromEntries(Object.entries(fieldErrors ?? {}).map(([field, messages]) => [field.split('.').map(toSnake).join('.'), messages]));
   }
   res.status(status).json(body);
 }

@@ -69,7 +69,9 @@ export function includedRelations(query: Query, allowed: readonly string[]): Set
   const raw = query.includes;
   if (raw === undefined) return new Set();
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid({ includes: ['The includes parameter must be written includes[relation]=1.'] });
-  const requested = Object.entries(raw).filter(([, value]) => value === '1' || value === 'true').map(([name]) => name);
+  const requested = Object.entries(raw)
+    .filter(([, value]) => value === '1' || value === 'true')
+    .map(([name]) => name);
   const unknown = requested.filter((name) => !allowed.includes(name));
   if (unknown.length > 0) {
     const choices = allowed.length ? allowed.join(', ') : 'none';

@@ -30,7 +30,6 @@ export interface RestResource {
   parent?: string;
 }
 
-
 /** The selection for this request: embedded objects swapped for full records where included. */
 export function selection(resource: RestResource, included: Set<string>): string {
   let fields = resource.fields;
@@ -47,7 +46,13 @@ function includesOf(resource: RestResource, req: Request): Set<string> {
 }
 
 /** A JSON body as GraphQL input: snake_case → camelCase, keys the input type does not define dropped. */
-export function bodyInput(req: Request, schema: GraphQLSchema, mutation: string, opaque: string[] = [], fromPath: Record<string, string> = {}): Record<string, unknown> {
+export function bodyInput(
+  req: Request,
+  schema: GraphQLSchema,
+  mutation: string,
+  opaque: string[] = [],
+  fromPath: Record<string, string> = {},
+): Record<string, unknown> {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
   const known = argumentInputType(schema, 'mutation', mutation, 'input').getFields();
   const renamed = { ...(renameKeys(body, toCamel, new Set(opaque)) as Record<string, unknown>), ...fromPath };

@@ -44,7 +44,14 @@ function handler(schema: GraphQLSchema, route: RestRoute, maxCost: number): Requ
 }
 
 /** /api/v1: the documented REST paths, each a GraphQL operation on the shared schema. */
-export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config: Config; logger: Logger; limits: RateLimits; runtime: ServiceRuntime }): Router {
+export function createRestRouter(deps: {
+  schema: GraphQLSchema;
+  orm: Orm;
+  config: Config;
+  logger: Logger;
+  limits: RateLimits;
+  runtime: ServiceRuntime;
+}): Router {
   const { schema, orm, config, logger, limits, runtime } = deps;
   const router = Router();
   router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
@@ -52,7 +59,8 @@ export function createRestRouter(deps: { schema: GraphQLSchema; orm: Orm; config
   const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   const slots = uploadSlots();
-  for (const route of routes(schema, config.publicBaseUrl)) router[route.method](route.path, auth, json, slots, multipart, handler(schema, route, config.graphqlMaxCost));
+  for (const route of routes(schema, config.publicBaseUrl))
+    router[route.method](route.path, auth, json, slots, multipart, handler(schema, route, config.graphqlMaxCost));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

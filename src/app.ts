@@ -60,7 +60,12 @@ function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: 
 export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
   const schema = await createSchema();
   const sandbox = config.env !== 'production';
-  const graphqlLimits = { maxDepth: config.graphqlMaxDepth, maxCost: config.graphqlMaxCost, maxResponseBytes: config.graphqlMaxResponseBytes, fieldSuggestions: sandbox };
+  const graphqlLimits = {
+    maxDepth: config.graphqlMaxDepth,
+    maxCost: config.graphqlMaxCost,
+    maxResponseBytes: config.graphqlMaxResponseBytes,
+    fieldSuggestions: sandbox,
+  };
   const apollo = createApolloServer(schema, { sandbox, limits: graphqlLimits });
   await apollo.start();
 
@@ -75,7 +80,11 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
-  if (sandbox) app.get('/graphql', sandboxLandingPolicy((req) => isLandingPageRequest(req, sandbox)));
+  if (sandbox)
+    app.get(
+      '/graphql',
+      sandboxLandingPolicy((req) => isLandingPageRequest(req, sandbox)),
+    );
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req, sandbox) ? next() : auth(req, res, next)),

@@ -207,10 +207,15 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   const value = raw?.trim() ?? '';
   if (value === '' || value === 'off' || value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const wrong = entries.filter((entry) => !isProxyAddress(entry));
   if (wrong.length > 0 || entries.length === 0) {
-    throw new ConfigError(`TRUST_PROXY must be off, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal; got "${raw}"`);
+    throw new ConfigError(
+      `TRUST_PROXY must be off, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal; got "${raw}"`,
+    );
   }
   return entries;
 }

@@ -68,9 +68,16 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
-    const expirySweeper = config.expirySweepMs > 0 ? startPeriodicJob('certificates expired', config.expirySweepMs, () => sweepExpiredCertificates(readyOrm), logger) : undefined;
-    const filePurge = config.filePurgeSweepMs > 0 ? startPeriodicJob('deleted files purged', config.filePurgeSweepMs, () => purgeDeletedFiles(readyOrm, config.filePurgeGraceMs), logger) : undefined;
-    const tokenSweeper = config.tokenPurgeMs > 0 ? startPeriodicJob('expired access tokens purged', config.tokenPurgeMs, () => purgeExpiredTokens(readyOrm, config.tokenPurgeGraceSeconds), logger) : undefined;
+    const expirySweeper =
+      config.expirySweepMs > 0 ? startPeriodicJob('certificates expired', config.expirySweepMs, () => sweepExpiredCertificates(readyOrm), logger) : undefined;
+    const filePurge =
+      config.filePurgeSweepMs > 0
+        ? startPeriodicJob('deleted files purged', config.filePurgeSweepMs, () => purgeDeletedFiles(readyOrm, config.filePurgeGraceMs), logger)
+        : undefined;
+    const tokenSweeper =
+      config.tokenPurgeMs > 0
+        ? startPeriodicJob('expired access tokens purged', config.tokenPurgeMs, () => purgeExpiredTokens(readyOrm, config.tokenPurgeGraceSeconds), logger)
+        : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,

@@ -57,7 +57,13 @@ describe('token endpoint', () => {
     const response = await fetch(`${service.url}/api/v1/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', client_id: credentials.clientId, client_secret: credentials.clientSecret, username: 'x', password: 'y' }),
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+        username: 'x',
+        password: 'y',
+      }),
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'unsupported_grant_type', message: expect.any(String) });
@@ -105,7 +111,10 @@ describe('authenticated requests', () => {
     expect(await response.json()).toEqual({ message: 'The X-Tenant header is required.' });
   });
 
-  it.each([['another existing tenant', 'globex'], ['an unknown tenant', 'nobody']])('answer %s in X-Tenant with 403', async (_case, tenant) => {
+  it.each([
+    ['another existing tenant', 'globex'],
+    ['an unknown tenant', 'nobody'],
+  ])('answer %s in X-Tenant with 403', async (_case, tenant) => {
     await provisionClient(service.orm, 'globex');
     const response = await whoami(new ApiClient(service.url, await token(), tenant));
     expect(response.status).toBe(403);

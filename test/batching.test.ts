@@ -10,7 +10,11 @@ beforeAll(async () => {
   api = await signIn(service, 'acme');
   const make = factories(api);
   const institution = await make.institution();
-  const courses = [await make.course({ institution_uuid: institution.uuid }), await make.course({ institution_uuid: institution.uuid }), await make.course({ institution_uuid: institution.uuid })];
+  const courses = [
+    await make.course({ institution_uuid: institution.uuid }),
+    await make.course({ institution_uuid: institution.uuid }),
+    await make.course({ institution_uuid: institution.uuid }),
+  ];
   const cohorts = await Promise.all(courses.map((course) => make.cohort({ course_uuid: course.uuid })));
   for (let batch = 0; batch < 10; batch++) {
     await Promise.all(
@@ -33,7 +37,10 @@ async function statementsOf(request: () => Promise<{ status: number; body: any }
 
 const restList = (perPage: number) => () => api.rest('GET', `/enrollments?per_page=${perPage}&includes[student]=1&includes[course]=1&includes[cohort]=1`);
 const graphqlList = (first: number) => () =>
-  api.graphql(`query($first: Int) { enrollments(first: $first) { totalCount nodes { uuid grade student { uuid name email } course { uuid name } cohort { uuid code } } } }`, { first });
+  api.graphql(
+    `query($first: Int) { enrollments(first: $first) { totalCount nodes { uuid grade student { uuid name email } course { uuid name } cohort { uuid code } } } }`,
+    { first },
+  );
 
 describe('relation loading is batched', () => {
   it('REST: a page of 100 enrollments with student, course and cohort takes at most 5 statements, as many as a page of 10', async () => {

@@ -30,7 +30,14 @@ describe('modules', () => {
 
   it('enforce the documented limits', async () => {
     const institution = await make.institution();
-    const response = await acme.rest('POST', '/modules', { name: 'x'.repeat(151), code: 'x'.repeat(21), workload: -1, credits: 1.5, level: 'doctorate', institution_uuid: institution.uuid });
+    const response = await acme.rest('POST', '/modules', {
+      name: 'x'.repeat(151),
+      code: 'x'.repeat(21),
+      workload: -1,
+      credits: 1.5,
+      level: 'doctorate',
+      institution_uuid: institution.uuid,
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual({ credits: ['The credits must be an integer.'], level: ['The selected level is invalid.'] });
     const limits = await acme.rest('POST', '/modules', { name: 'x'.repeat(151), code: 'x'.repeat(21), workload: -1, institution_uuid: institution.uuid });
@@ -116,7 +123,12 @@ describe('enrollments', () => {
   it("require the cohort to be one of the course's", async () => {
     const course = await make.course();
     const elsewhere = await make.cohort();
-    const response = await acme.rest('POST', '/enrollments', { student_uuid: (await make.student()).uuid, course_uuid: course.uuid, cohort_uuid: elsewhere.uuid, enrolled_at: '2025-01-01' });
+    const response = await acme.rest('POST', '/enrollments', {
+      student_uuid: (await make.student()).uuid,
+      course_uuid: course.uuid,
+      cohort_uuid: elsewhere.uuid,
+      enrolled_at: '2025-01-01',
+    });
     expect([response.status, response.body.errors]).toEqual([422, { cohort_uuid: ['The selected cohort does not belong to the enrollment’s course.'] }]);
     const own = await make.cohort({ course_uuid: course.uuid });
     const ok = await make.enrollment({ course_uuid: course.uuid, cohort_uuid: own.uuid });
@@ -136,9 +148,18 @@ describe('enrollments', () => {
     const course = await make.course();
     const cohort = await make.cohort({ course_uuid: course.uuid });
     const student = await make.student({ social_name: 'Sol' });
-    const done = await make.enrollment({ course_uuid: course.uuid, cohort_uuid: cohort.uuid, student_uuid: student.uuid, completion_status: 'completed', completed_at: '2025-12-01' });
+    const done = await make.enrollment({
+      course_uuid: course.uuid,
+      cohort_uuid: cohort.uuid,
+      student_uuid: student.uuid,
+      completion_status: 'completed',
+      completed_at: '2025-12-01',
+    });
     await make.enrollment({ course_uuid: course.uuid });
-    const response = await acme.rest('GET', `/enrollments?where[course_uuid]=${course.uuid}&where[completion_status]=completed&includes[student]=1&includes[cohort]=1`);
+    const response = await acme.rest(
+      'GET',
+      `/enrollments?where[course_uuid]=${course.uuid}&where[completion_status]=completed&includes[student]=1&includes[cohort]=1`,
+    );
     expect(response.body.data).toHaveLength(1);
     expect(response.body.data[0]).toMatchObject({
       uuid: done.uuid,
@@ -166,16 +187,28 @@ describe('courses and their modules', () => {
     const institution = await make.institution();
     const course = await make.course({ institution_uuid: institution.uuid });
     const [core, electives] = [await make.group(course.uuid, { name: 'Core', order: 1 }), await make.group(course.uuid, { name: 'Electives', order: 2 })];
-    const [a, b, c] = [await make.module({ institution_uuid: institution.uuid, name: 'A' }), await make.module({ institution_uuid: institution.uuid, name: 'B' }), await make.module({ institution_uuid: institution.uuid, name: 'C' })];
+    const [a, b, c] = [
+      await make.module({ institution_uuid: institution.uuid, name: 'A' }),
+      await make.module({ institution_uuid: institution.uuid, name: 'B' }),
+      await make.module({ institution_uuid: institution.uuid, name: 'C' }),
+    ];
 
     const attached = await acme.rest('POST', `/courses/${course.uuid}/attach/modules`, {
-      modules: [{ module_uuid: c.uuid, course_module_group_uuid: electives.uuid }, { module_uuid: a.uuid, course_module_group_uuid: core.uuid }, { module_uuid: b.uuid, course_module_group_uuid: core.uuid }],
+      modules: [
+        { module_uuid: c.uuid, course_module_group_uuid: electives.uuid },
+        { module_uuid: a.uuid, course_module_group_uuid: core.uuid },
+        { module_uuid: b.uuid, course_module_group_uuid: core.uuid },
+      ],
     });
     expect(attached.status).toBe(200);
     const layout = (body: any) => body.data.modules.map((row: any) => `${row.group?.name ?? '-'}:${row.order}:${row.module.name}`);
     expect(layout(attached.body)).toEqual(['Core:1:A', 'Core:2:B', 'Electives:1:C']);
 
-    const moved = await acme.rest('POST', `/courses/${course.uuid}/attach/modules`, { module_uuid: a.uuid, course_module_group_uuid: electives.uuid, order: 0 });
+    const moved = await acme.rest('POST', `/courses/${course.uuid}/attach/modules`, {
+      module_uuid: a.uuid,
+      course_module_group_uuid: electives.uuid,
+      order: 0,
+    });
     expect(layout(moved.body)).toEqual(['Core:2:B', 'Electives:0:A', 'Electives:1:C']);
 
     const detached = await acme.rest('POST', `/courses/${course.uuid}/detach/modules`, { module_uuids: [c.uuid] });
@@ -183,20 +216,29 @@ describe('courses and their modules', () => {
     const again = await acme.rest('POST', `/courses/${course.uuid}/detach/modules`, { module_uuids: [c.uuid] });
     expect([again.status, again.body.errors]).toEqual([422, { module_uuids: [`These modules are not attached to the course: ${c.uuid}.`] }]);
 
-    const graphql = await acme.graphql('query($uuid: ID!) { course(uuid: $uuid) { modules { order module { name } group { name } } moduleGroups { name } } }', { uuid: course.uuid });
+    const graphql = await acme.graphql('query($uuid: ID!) { course(uuid: $uuid) { modules { order module { name } group { name } } moduleGroups { name } } }', {
+      uuid: course.uuid,
+    });
     expect(graphql.body.data.course).toEqual({
-      modules: [{ order: 2, module: { name: 'B' }, group: { name: 'Core' } }, { order: 0, module: { name: 'A' }, group: { name: 'Electives' } }],
+      modules: [
+        { order: 2, module: { name: 'B' }, group: { name: 'Core' } },
+        { order: 0, module: { name: 'A' }, group: { name: 'Electives' } },
+      ],
       moduleGroups: [{ name: 'Core' }, { name: 'Electives' }],
     });
   });
 
-  it("refuse modules of another institution and groups of another course, all or nothing", async () => {
+  it('refuse modules of another institution and groups of another course, all or nothing', async () => {
     const course = await make.course();
     const ownModule = await make.module({ institution_uuid: course.institution.uuid });
     const foreignModule = await make.module();
     const otherGroup = await make.group();
     const response = await acme.rest('POST', `/courses/${course.uuid}/attach/modules`, {
-      modules: [{ module_uuid: ownModule.uuid }, { module_uuid: foreignModule.uuid }, { module_uuid: ownModule.uuid, course_module_group_uuid: otherGroup.uuid }],
+      modules: [
+        { module_uuid: ownModule.uuid },
+        { module_uuid: foreignModule.uuid },
+        { module_uuid: ownModule.uuid, course_module_group_uuid: otherGroup.uuid },
+      ],
     });
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual({

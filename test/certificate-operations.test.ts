@@ -80,8 +80,13 @@ describe('signing identities', () => {
     await installSigningIdentity(em, institution, operator.p12, operator.passphrase);
 
     const { student: _second, ...next } = await certificateBody(api);
-    const after = (await api.rest('POST', '/certificates', { ...next, institution_uuid: body.institution_uuid, course_uuid: body.course_uuid, finish: true })).body.data;
-    expect(await signerOf(after)).toMatchObject({ intact: true, signerCommonName: 'Escola Politécnica (qualified)', certificateFingerprintSha256: operator.fingerprintSha256 });
+    const after = (await api.rest('POST', '/certificates', { ...next, institution_uuid: body.institution_uuid, course_uuid: body.course_uuid, finish: true }))
+      .body.data;
+    expect(await signerOf(after)).toMatchObject({
+      intact: true,
+      signerCommonName: 'Escola Politécnica (qualified)',
+      certificateFingerprintSha256: operator.fingerprintSha256,
+    });
 
     const older = before.files.find((entry: { type: string }) => entry.type === 'certificate');
     const pdf = await (await fetch(`${service.url}/api/v1/files/${older.uuid}/download`)).arrayBuffer();
@@ -105,14 +110,23 @@ describe('signing identities', () => {
     const fingerprints = new Set<string>();
     for (const response of responses) fingerprints.add((await signerOf(response.body.data)).certificateFingerprintSha256!);
     expect(fingerprints.size).toBe(1);
-    const [row] = await service.orm.em.getConnection().execute('select count(*)::int as identities from signing_identities where institution_uuid = ?', [institution.uuid]);
+    const [row] = await service.orm.em
+      .getConnection()
+      .execute('select count(*)::int as identities from signing_identities where institution_uuid = ?', [institution.uuid]);
     expect(row.identities).toBe(1);
   });
 
   it('GraphQL creates and issues in one mutation, with the same rules', async () => {
     const { student, ...body } = await certificateBody(api, { name: 'João Pereira' });
-    const input = { institutionUuid: body.institution_uuid, courseUuid: body.course_uuid, studentUuid: body.student_uuid, fileUuid: body.file_uuid, finish: true };
-    const mutation = 'mutation($input: CertificateInput!) { createCertificate(input: $input) { uuid status issuedAt recipient { displayName } files { type mimeType file } } }';
+    const input = {
+      institutionUuid: body.institution_uuid,
+      courseUuid: body.course_uuid,
+      studentUuid: body.student_uuid,
+      fileUuid: body.file_uuid,
+      finish: true,
+    };
+    const mutation =
+      'mutation($input: CertificateInput!) { createCertificate(input: $input) { uuid status issuedAt recipient { displayName } files { type mimeType file } } }';
     const response = await api.graphql(mutation, { input });
     expect(response.body.data.createCertificate).toMatchObject({
       status: 'issued',

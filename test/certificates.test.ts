@@ -43,11 +43,25 @@ async function scenario(studentFields: Record<string, unknown> = {}) {
     await make.module({ institution_uuid: institution.uuid, name: 'Relational Databases', code: 'DB101', workload: 60, credits: 4 }),
     await make.module({ institution_uuid: institution.uuid, name: 'Stream Processing', code: 'SP201', workload: 40, credits: 3 }),
   ];
-  await acme.rest('POST', `/courses/${course.uuid}/attach/modules`, { modules: modules.map((m) => ({ module_uuid: m.uuid, course_module_group_uuid: group.uuid })) });
+  await acme.rest('POST', `/courses/${course.uuid}/attach/modules`, {
+    modules: modules.map((m) => ({ module_uuid: m.uuid, course_module_group_uuid: group.uuid })),
+  });
   const student = await make.student({ name: 'Maria Oliveira', social_name: 'Mari Oliveira', ...studentFields });
-  const enrollment = await make.enrollment({ student_uuid: student.uuid, course_uuid: course.uuid, grade: 8.75, completion_status: 'completed', completed_at: '2026-06-30' });
+  const enrollment = await make.enrollment({
+    student_uuid: student.uuid,
+    course_uuid: course.uuid,
+    grade: 8.75,
+    completion_status: 'completed',
+    completed_at: '2026-06-30',
+  });
   const fileUuid = await uploadSourcePdf();
-  const body = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, file_uuid: fileUuid, enrollment_uuid: enrollment.uuid };
+  const body = {
+    institution_uuid: institution.uuid,
+    course_uuid: course.uuid,
+    student_uuid: student.uuid,
+    file_uuid: fileUuid,
+    enrollment_uuid: enrollment.uuid,
+  };
   return { institution, course, student, enrollment, fileUuid, body };
 }
 
@@ -111,7 +125,12 @@ describe('drafts', () => {
     const otherCourse = await make.course();
     const otherCohort = await make.cohort();
     const otherEnrollment = await make.enrollment();
-    const response = await acme.rest('POST', '/certificates', { ...body, course_uuid: otherCourse.uuid, cohort_uuid: otherCohort.uuid, enrollment_uuid: otherEnrollment.uuid });
+    const response = await acme.rest('POST', '/certificates', {
+      ...body,
+      course_uuid: otherCourse.uuid,
+      cohort_uuid: otherCohort.uuid,
+      enrollment_uuid: otherEnrollment.uuid,
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual({
       course_uuid: ['The course does not belong to the institution.'],
@@ -140,7 +159,9 @@ describe('drafts', () => {
     const offDomain = ['https://evil.example/phish', 'https://uni.example.evil.example/x', 'https://evil-uni.example/x'];
     const refusedBefore = await acme.rest('POST', '/certificates', { ...body, public_verification_url: offDomain[0] });
     expect(refusedBefore.status).toBe(422);
-    expect(refusedBefore.body.errors).toEqual({ public_verification_url: ['The public verification url must be on this service’s address or on a domain allowed for the tenant.'] });
+    expect(refusedBefore.body.errors).toEqual({
+      public_verification_url: ['The public verification url must be on this service’s address or on a domain allowed for the tenant.'],
+    });
 
     const draft = await acme.rest('POST', '/certificates', { ...body, public_verification_url: `${PUBLIC_BASE_URL}/verify/custom-path` });
     expect(draft.status).toBe(201);
@@ -160,7 +181,10 @@ describe('drafts', () => {
     // The same rule in GraphQL, and the allow-list belongs to acme only.
     const mutation = 'mutation($uuid: ID!, $input: UpdateCertificateInput!) { updateCertificate(uuid: $uuid, input: $input) { uuid } }';
     const phish = await acme.graphql(mutation, { uuid: draft.body.data.uuid, input: { publicVerificationUrl: 'https://evil.example/phish' } });
-    expect(phish.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { publicVerificationUrl: [expect.stringContaining('domain allowed for the tenant')] } });
+    expect(phish.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { publicVerificationUrl: [expect.stringContaining('domain allowed for the tenant')] },
+    });
     const other = factories(globex);
     const institution = await other.institution();
     const [course, student] = [await other.course({ institution_uuid: institution.uuid }), await other.student()];
@@ -199,18 +223,37 @@ describe('the source file', () => {
 describe('issuance', () => {
   it('freezes the snapshot, signs the PDF and a generated transcript, and lists both files', async () => {
     const { certificate, student } = await issued();
-    expect(certificate).toMatchObject({ status: 'issued', issued_at: expect.stringMatching(/\.\d{6}Z$/), student: { uuid: student.uuid, name: 'Mari Oliveira' } });
+    expect(certificate).toMatchObject({
+      status: 'issued',
+      issued_at: expect.stringMatching(/\.\d{6}Z$/),
+      student: { uuid: student.uuid, name: 'Mari Oliveira' },
+    });
     expect(certificate.files.map((file: { type: string }) => file.type)).toEqual(['source', 'certificate', 'transcript']);
 
     const signed = await download(fileOf(certificate, 'certificate'));
     const inspection = await inspectSignedPdf(signed);
-    expect(inspection).toMatchObject({ signed: true, intact: true, coversWholeFile: true, signerCommonName: 'Instituto Federal', credentialUuid: certificate.uuid });
+    expect(inspection).toMatchObject({
+      signed: true,
+      intact: true,
+      coversWholeFile: true,
+      signerCommonName: 'Instituto Federal',
+      credentialUuid: certificate.uuid,
+    });
     expect((await inspectSignedPdf(tamper(signed))).intact).toBe(false);
 
     const transcript = await download(fileOf(certificate, 'transcript'));
     expect(await inspectSignedPdf(transcript)).toMatchObject({ signed: true, intact: true, credentialUuid: certificate.uuid });
     const text = await pdfText(transcript);
-    for (const expected of ['Mari Oliveira', 'Data Engineering', 'Foundations', 'Relational Databases', 'Stream Processing', '8.75', '2026-06-30', certificate.uuid]) {
+    for (const expected of [
+      'Mari Oliveira',
+      'Data Engineering',
+      'Foundations',
+      'Relational Databases',
+      'Stream Processing',
+      '8.75',
+      '2026-06-30',
+      certificate.uuid,
+    ]) {
       expect(text).toContain(expected);
     }
   });
@@ -222,8 +265,15 @@ describe('issuance', () => {
     expect(after.body.data.student).toMatchObject({ uuid: student.uuid, name: 'Maria Renamed' });
     const embedded = await acme.rest('GET', `/certificates/${certificate.uuid}`);
     expect(embedded.body.data.student).toEqual({ uuid: student.uuid, name: 'Mari Oliveira' });
-    const graphql = await acme.graphql('query($uuid: ID!) { certificate(uuid: $uuid) { recipient { displayName name socialName email } } }', { uuid: certificate.uuid });
-    expect(graphql.body.data.certificate.recipient).toEqual({ displayName: 'Mari Oliveira', name: 'Maria Oliveira', socialName: 'Mari Oliveira', email: student.email });
+    const graphql = await acme.graphql('query($uuid: ID!) { certificate(uuid: $uuid) { recipient { displayName name socialName email } } }', {
+      uuid: certificate.uuid,
+    });
+    expect(graphql.body.data.certificate.recipient).toEqual({
+      displayName: 'Mari Oliveira',
+      name: 'Maria Oliveira',
+      socialName: 'Mari Oliveira',
+      email: student.email,
+    });
     await acme.rest('DELETE', `/students/${student.uuid}`);
     await acme.rest('DELETE', `/institutions/${certificate.institution.uuid}`);
     const stillThere = await acme.rest('GET', `/certificates/${certificate.uuid}`);
@@ -305,15 +355,23 @@ describe('issued certificates', () => {
 
   it('include full related records on request', async () => {
     const { certificate, student } = await issued();
-    const response = await acme.rest('GET', `/certificates/${certificate.uuid}?includes[student]=1&includes[course]=1&includes[institution]=1&includes[files]=1`);
+    const response = await acme.rest(
+      'GET',
+      `/certificates/${certificate.uuid}?includes[student]=1&includes[course]=1&includes[institution]=1&includes[files]=1`,
+    );
     const data = response.body.data;
     expect(data.student).toMatchObject({ uuid: student.uuid, email: student.email, date_of_birth: '2001-02-03' });
     expect(data.course).toMatchObject({ name: 'Data Engineering', code: 'DE-1', workload: null });
     expect(data.institution).toMatchObject({ name: 'Instituto Federal', country: 'BR' });
-    expect(data.files[1]).toMatchObject({ type: 'certificate', mime_type: 'application/pdf', extension: 'pdf', file: `${PUBLIC_BASE_URL}/api/v1/files/${data.files[1].uuid}/download` });
+    expect(data.files[1]).toMatchObject({
+      type: 'certificate',
+      mime_type: 'application/pdf',
+      extension: 'pdf',
+      file: `${PUBLIC_BASE_URL}/api/v1/files/${data.files[1].uuid}/download`,
+    });
   });
 
-  it("are invisible to another tenant", async () => {
+  it('are invisible to another tenant', async () => {
     const { certificate } = await issued();
     expect((await globex.rest('GET', `/certificates/${certificate.uuid}`)).status).toBe(404);
     expect((await globex.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'x' })).status).toBe(404);
@@ -328,9 +386,17 @@ describe('public verification', () => {
     const page = await fetch(`${service.url}/verify/${certificate.uuid}`);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
-    for (const expected of ['Valid', 'Mari Oliveira', 'Data Engineering', 'Instituto Federal', 'Signed certificate', 'Signed transcript']) expect(html).toContain(expected);
+    for (const expected of ['Valid', 'Mari Oliveira', 'Data Engineering', 'Instituto Federal', 'Signed certificate', 'Signed transcript'])
+      expect(html).toContain(expected);
     const json = (await (await fetch(`${service.url}/api/v1/verify/${certificate.uuid}`)).json()) as any;
-    expect(json.data).toMatchObject({ uuid: certificate.uuid, status: 'valid', valid: true, recipient_name: 'Mari Oliveira', course: 'Data Engineering', institution: 'Instituto Federal' });
+    expect(json.data).toMatchObject({
+      uuid: certificate.uuid,
+      status: 'valid',
+      valid: true,
+      recipient_name: 'Mari Oliveira',
+      course: 'Data Engineering',
+      institution: 'Instituto Federal',
+    });
     expect(json.data.documents.map((doc: { type: string }) => doc.type)).toEqual(['certificate', 'transcript']);
   });
 
@@ -368,8 +434,19 @@ describe('public verification', () => {
       certificate: { uuid: certificate.uuid, status: 'valid' },
     });
     // The flipped byte is covered: the institution's signature still verifies, over other bytes.
-    expect(await check(tamper(signed))).toMatchObject({ verdict: 'modified_after_signing', document_type: null, signatures: [{ intact: false }], certificate: null });
-    expect(await check(await diplomaPdf('unsigned'))).toEqual({ verdict: 'unsigned', document_type: null, claimed_certificate_uuid: null, signatures: [], certificate: null });
+    expect(await check(tamper(signed))).toMatchObject({
+      verdict: 'modified_after_signing',
+      document_type: null,
+      signatures: [{ intact: false }],
+      certificate: null,
+    });
+    expect(await check(await diplomaPdf('unsigned'))).toEqual({
+      verdict: 'unsigned',
+      document_type: null,
+      claimed_certificate_uuid: null,
+      signatures: [],
+      certificate: null,
+    });
     const raw = await fetch(`${service.url}/api/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(signed) });
     expect(((await raw.json()) as any).data.verdict).toBe('authentic');
   });

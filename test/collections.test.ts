@@ -30,14 +30,85 @@ interface Collection {
 const groupPath = (row: Record<string, any>) => `/courses/${row.course.uuid}/modules/groups`;
 
 const collections: Record<string, Collection> = {
-  institutions: { put: (row) => ({ name: row.name, country: 'AR' }), path: () => '/institutions', graphql: { one: 'institution', type: 'Institution' }, create: () => make.institution(), patch: ['name', 'Renamed'], required: 'country', replaceable: true, batch: true },
-  modules: { put: (row) => ({ name: row.name, institution_uuid: row.institution.uuid }), path: () => '/modules', graphql: { one: 'module', type: 'Module' }, create: () => make.module(), patch: ['credits', 7], required: 'institution_uuid', replaceable: true, batch: true },
-  courses: { put: (row) => ({ name: row.name, institution_uuid: row.institution.uuid }), path: () => '/courses', graphql: { one: 'course', type: 'Course' }, create: () => make.course(), patch: ['workload', 120], required: 'name', replaceable: true, batch: true },
-  'module groups': { put: (_row) => ({ name: 'Replaced' }), path: groupPath, graphql: { one: 'moduleGroup', type: 'ModuleGroup' }, create: () => make.group(), patch: ['order', 3], required: 'name', replaceable: true, batch: false },
-  cohorts: { put: (row) => ({ code: row.code, course_uuid: row.course.uuid }), path: () => '/cohorts', graphql: { one: 'cohort', type: 'Cohort' }, create: () => make.cohort(), patch: ['modality', 'hybrid'], required: 'code', replaceable: true, batch: true },
-  students: { path: () => '/students', graphql: { one: 'student', type: 'Student' }, create: () => make.student(), patch: ['social_name', 'Sam'], required: 'email', replaceable: false, batch: true },
-  enrollments: { put: (row) => ({ student_uuid: row.student.uuid, course_uuid: row.course.uuid, enrolled_at: '2025-04-01' }), path: () => '/enrollments', graphql: { one: 'enrollment', type: 'Enrollment' }, create: () => make.enrollment(), patch: ['grade', 8.5], required: 'enrolled_at', replaceable: true, batch: true },
-  'certificate templates': { put: (row) => ({ name: row.name, version: '3', path: row.path, institution_uuid: row.institution.uuid }), path: () => '/certificate-templates', graphql: { one: 'certificateTemplate', type: 'CertificateTemplate' }, create: () => make.template(), patch: ['version', '2.0'], required: 'path', replaceable: true, batch: true },
+  institutions: {
+    put: (row) => ({ name: row.name, country: 'AR' }),
+    path: () => '/institutions',
+    graphql: { one: 'institution', type: 'Institution' },
+    create: () => make.institution(),
+    patch: ['name', 'Renamed'],
+    required: 'country',
+    replaceable: true,
+    batch: true,
+  },
+  modules: {
+    put: (row) => ({ name: row.name, institution_uuid: row.institution.uuid }),
+    path: () => '/modules',
+    graphql: { one: 'module', type: 'Module' },
+    create: () => make.module(),
+    patch: ['credits', 7],
+    required: 'institution_uuid',
+    replaceable: true,
+    batch: true,
+  },
+  courses: {
+    put: (row) => ({ name: row.name, institution_uuid: row.institution.uuid }),
+    path: () => '/courses',
+    graphql: { one: 'course', type: 'Course' },
+    create: () => make.course(),
+    patch: ['workload', 120],
+    required: 'name',
+    replaceable: true,
+    batch: true,
+  },
+  'module groups': {
+    put: (_row) => ({ name: 'Replaced' }),
+    path: groupPath,
+    graphql: { one: 'moduleGroup', type: 'ModuleGroup' },
+    create: () => make.group(),
+    patch: ['order', 3],
+    required: 'name',
+    replaceable: true,
+    batch: false,
+  },
+  cohorts: {
+    put: (row) => ({ code: row.code, course_uuid: row.course.uuid }),
+    path: () => '/cohorts',
+    graphql: { one: 'cohort', type: 'Cohort' },
+    create: () => make.cohort(),
+    patch: ['modality', 'hybrid'],
+    required: 'code',
+    replaceable: true,
+    batch: true,
+  },
+  students: {
+    path: () => '/students',
+    graphql: { one: 'student', type: 'Student' },
+    create: () => make.student(),
+    patch: ['social_name', 'Sam'],
+    required: 'email',
+    replaceable: false,
+    batch: true,
+  },
+  enrollments: {
+    put: (row) => ({ student_uuid: row.student.uuid, course_uuid: row.course.uuid, enrolled_at: '2025-04-01' }),
+    path: () => '/enrollments',
+    graphql: { one: 'enrollment', type: 'Enrollment' },
+    create: () => make.enrollment(),
+    patch: ['grade', 8.5],
+    required: 'enrolled_at',
+    replaceable: true,
+    batch: true,
+  },
+  'certificate templates': {
+    put: (row) => ({ name: row.name, version: '3', path: row.path, institution_uuid: row.institution.uuid }),
+    path: () => '/certificate-templates',
+    graphql: { one: 'certificateTemplate', type: 'CertificateTemplate' },
+    create: () => make.template(),
+    patch: ['version', '2.0'],
+    required: 'path',
+    replaceable: true,
+    batch: true,
+  },
 };
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -98,7 +169,7 @@ describe.each(Object.entries(collections))('%s', (_name, collection) => {
     expect((await acme.rest('GET', `${collection.path(b)}/${b.uuid}`)).status).toBe(404);
   });
 
-  it("is invisible and untouchable for another tenant: 404 on GET, PATCH, PUT, DELETE and absent from its list", async () => {
+  it('is invisible and untouchable for another tenant: 404 on GET, PATCH, PUT, DELETE and absent from its list', async () => {
     const row = await collection.create();
     const item = `${collection.path(row)}/${row.uuid}`;
     expect((await globex.rest('GET', item)).status).toBe(404);

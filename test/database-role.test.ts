@@ -13,7 +13,11 @@ import { signIn, startTestService, type TestService } from './support/service.js
 jest.setTimeout(90_000);
 
 const sql = (orm: Orm, query: string) => orm.em.getConnection().execute(query);
-const refusal = (orm: Orm, query: string) => sql(orm, query).then(() => 'allowed', (error: { code?: string }) => error.code);
+const refusal = (orm: Orm, query: string) =>
+  sql(orm, query).then(
+    () => 'allowed',
+    (error: { code?: string }) => error.code,
+  );
 
 /** What the service's own connection may do: rows yes, schema no. */
 async function privilegesOf(orm: Orm) {
@@ -53,7 +57,10 @@ describe('the service’s database role', () => {
 
   it('gets rows of tables a later migration creates (default privileges), and nothing more', async () => {
     // A later migration, as the owner would run it.
-    const owner = await startTestService({ DATABASE_URL: service.database.ownerUrl, DATABASE_MIGRATION_URL: service.database.ownerUrl, NOTIFICATION_WORKER: 'off' }, service.database);
+    const owner = await startTestService(
+      { DATABASE_URL: service.database.ownerUrl, DATABASE_MIGRATION_URL: service.database.ownerUrl, NOTIFICATION_WORKER: 'off' },
+      service.database,
+    );
     try {
       await sql(owner.orm, 'create table later_feature (id int primary key)');
     } finally {
@@ -89,7 +96,10 @@ describe('with the embedded PostgreSQL', () => {
   });
 
   it('the service creates an owner and an app role and connects as the app role, not as the bootstrap superuser', async () => {
-    running = await startService(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off' }), createLogger('silent'));
+    running = await startService(
+      loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off' }),
+      createLogger('silent'),
+    );
     const privileges = await privilegesOf(running.orm);
     expect(privileges).toMatchObject({ role: { name: 'credentials_app', superuser: false }, dropTable: PERMISSION_DENIED, createTable: PERMISSION_DENIED });
     const [owner] = await sql(running.orm, `select tableowner from pg_tables where tablename = 'certificates'`);
@@ -107,9 +117,15 @@ describe('with the embedded PostgreSQL', () => {
     await running!.stop();
     running = undefined;
 
-    running = await startService(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off' }), createLogger('silent'));
-    const [owners] = await sql(running.orm, `select (select tableowner from pg_tables where tablename = 'legacy_rows') as tableowner,
-      (select pg_get_userbyid(typowner) from pg_type where typname = 'legacy_state') as typeowner`);
+    running = await startService(
+      loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NOTIFICATION_WORKER: 'off' }),
+      createLogger('silent'),
+    );
+    const [owners] = await sql(
+      running.orm,
+      `select (select tableowner from pg_tables where tablename = 'legacy_rows') as tableowner,
+      (select pg_get_userbyid(typowner) from pg_type where typname = 'legacy_state') as typeowner`,
+    );
     expect(owners).toEqual({ tableowner: 'credentials_owner', typeowner: 'credentials_owner' });
     await sql(running.orm, `insert into legacy_rows values (1, 'a')`);
     expect(await refusal(running.orm, 'drop table legacy_rows')).toBe(PERMISSION_DENIED);

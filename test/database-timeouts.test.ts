@@ -110,6 +110,8 @@ describe('pool acquisition timeout', () => {
       throw error;
     }
     expect([response.status, response.headers.get('retry-after')]).toEqual([503, '2']);
-    expect(response.body.errors).toEqual([expect.objectContaining({ message: 'The service is busy; retry in a moment.', extensions: { code: 'SERVICE_UNAVAILABLE' } })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ message: 'The service is busy; retry in a moment.', extensions: { code: 'SERVICE_UNAVAILABLE' } }),
+    ]);
   });
 });

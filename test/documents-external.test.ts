@@ -8,7 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createSigningIdentity, inspectSignedPdf, loadSigningIdentity, renderTranscript, signPdf,
+  createSigningIdentity,
+  inspectSignedPdf,
+  loadSigningIdentity,
+  renderTranscript,
+  signPdf,
   type GeneratedSigningBundle,
 } from '../src/documents/index.js';
 import { pdfWithIndirectFormFields, samplePdf, transcriptData } from './fixtures/documents.js';
@@ -92,9 +96,7 @@ describeWith('qpdf')('qpdf', () => {
 
 describeWith('openssl')('OpenSSL', () => {
   it('reads the generated PKCS#12 bundle with the generated passphrase', () => {
-    const { status, output } = run('openssl', [
-      'pkcs12', '-in', saved('identity.p12', identity.p12), '-passin', `pass:${identity.passphrase}`, '-nokeys',
-    ]);
+    const { status, output } = run('openssl', ['pkcs12', '-in', saved('identity.p12', identity.p12), '-passin', `pass:${identity.passphrase}`, '-nokeys']);
     expect(status).toBe(0);
     expect(output).toContain('-----BEGIN CERTIFICATE-----');
   });
@@ -104,10 +106,12 @@ describeWith('openssl')('OpenSSL', () => {
     const certificatePath = join(directory, `${key}.crt`);
     const bundlePath = join(directory, `${key}.p12`);
     const keyOptions = key === 'ec' ? ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'] : ['-newkey', key];
-    execFileSync('openssl', ['req', '-x509', ...keyOptions, '-nodes', '-keyout', keyPath, '-out', certificatePath,
-      '-days', '30', '-subj', '/CN=Operator Supplied/O=Registry'], { stdio: 'ignore' });
-    execFileSync('openssl', ['pkcs12', '-export', '-inkey', keyPath, '-in', certificatePath, '-out', bundlePath,
-      '-passout', 'pass:operator']);
+    execFileSync(
+      'openssl',
+      ['req', '-x509', ...keyOptions, '-nodes', '-keyout', keyPath, '-out', certificatePath, '-days', '30', '-subj', '/CN=Operator Supplied/O=Registry'],
+      { stdio: 'ignore' },
+    );
+    execFileSync('openssl', ['pkcs12', '-export', '-inkey', keyPath, '-in', certificatePath, '-out', bundlePath, '-passout', 'pass:operator']);
     const p12 = readFileSync(bundlePath);
 
     const { fingerprintSha256 } = loadSigningIdentity(p12, 'operator');

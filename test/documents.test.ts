@@ -3,12 +3,15 @@ import { createHash, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 import {
-  createSigningIdentity, DocumentError, inspectSignedPdf, loadSigningIdentity, prepareSigner, signPdf,
+  createSigningIdentity,
+  DocumentError,
+  inspectSignedPdf,
+  loadSigningIdentity,
+  prepareSigner,
+  signPdf,
   type GeneratedSigningBundle,
 } from '../src/documents/index.js';
-import {
-  CREDENTIAL_UUID, encryptedPdf, pdfWithIndirectFormFields, samplePdf, VERIFICATION_URL,
-} from './fixtures/documents.js';
+import { CREDENTIAL_UUID, encryptedPdf, pdfWithIndirectFormFields, samplePdf, VERIFICATION_URL } from './fixtures/documents.js';
 
 const INSTITUTION = 'Universidade Federal de Exemplo';
 const SIGNED_AT = new Date('2025-07-01T12:00:00Z');
@@ -32,8 +35,7 @@ const flipped = (pdf: Buffer, at: number) => {
   return copy;
 };
 
-const byteRangeOf = (pdf: Buffer) =>
-  /\/ByteRange\s*\[\s*(\d+) (\d+) (\d+) (\d+)/.exec(pdf.toString('latin1'))!.slice(1).map(Number);
+const byteRangeOf = (pdf: Buffer) => /\/ByteRange\s*\[\s*(\d+) (\d+) (\d+) (\d+)/.exec(pdf.toString('latin1'))!.slice(1).map(Number);
 
 describe('signing identities', () => {
   it('generates an RSA-2048 self-signed certificate naming the institution, for signing documents only', () => {
@@ -52,9 +54,7 @@ describe('signing identities', () => {
 
   it('keeps names outside ASCII intact and leaves out a country that is not a two-letter code', () => {
     const other = createSigningIdentity({ institutionName: 'Université Côte d’Azur, Nice', country: 'France' });
-    expect(new X509Certificate(other.certificatePem).subject).toBe(
-      'CN=Université Côte d’Azur\\, Nice\nO=Université Côte d’Azur\\, Nice',
-    );
+    expect(new X509Certificate(other.certificatePem).subject).toBe('CN=Université Côte d’Azur\\, Nice\nO=Université Côte d’Azur\\, Nice');
   });
 
   it('loads its own bundle back with the same metadata', () => {
@@ -78,9 +78,7 @@ describe('signing identities', () => {
   });
 
   it('refuses bytes that are not a PKCS#12 bundle', () => {
-    expect(() => loadSigningIdentity(Buffer.from('not a bundle'), 'x')).toThrow(
-      expect.objectContaining({ reason: 'IDENTITY_UNREADABLE' }),
-    );
+    expect(() => loadSigningIdentity(Buffer.from('not a bundle'), 'x')).toThrow(expect.objectContaining({ reason: 'IDENTITY_UNREADABLE' }));
   });
 });
 
@@ -112,7 +110,10 @@ describe('signing and inspecting PDFs', () => {
 
   it('keeps the fields of an uploaded form whose field list is an indirect object', async () => {
     const signed = await signPdf(await pdfWithIndirectFormFields(), identity, details);
-    const fields = (await PDFDocument.load(signed)).getForm().getFields().map((field) => field.getName());
+    const fields = (await PDFDocument.load(signed))
+      .getForm()
+      .getFields()
+      .map((field) => field.getName());
     expect(fields).toEqual(['student.name', 'Signature1']);
     expect(await inspectSignedPdf(signed)).toMatchObject({ signed: true, intact: true, coversWholeFile: true });
   });
@@ -140,7 +141,8 @@ describe('signing and inspecting PDFs', () => {
     // where its outer DER length says (searching for the zero padding fails when the signature has zeros).
     const holeStart = length1 + 1;
     const header = Buffer.from(signed.subarray(holeStart, holeStart + 8).toString('latin1'), 'hex');
-    const cmsBytes = header[1]! & 0x80 ? 2 + (header[1]! & 0x7f) + header.subarray(2, 2 + (header[1]! & 0x7f)).readUIntBE(0, header[1]! & 0x7f) : 2 + header[1]!;
+    const cmsBytes =
+      header[1]! & 0x80 ? 2 + (header[1]! & 0x7f) + header.subarray(2, 2 + (header[1]! & 0x7f)).readUIntBE(0, header[1]! & 0x7f) : 2 + header[1]!;
     const end = holeStart + 2 * cmsBytes - 2;
     tampered[end] = tampered[end] === 0x61 ? 0x62 : 0x61;
     expect(await inspectSignedPdf(tampered)).toMatchObject({ signed: true, intact: false });
@@ -198,9 +200,7 @@ describe('signing and inspecting PDFs', () => {
   it('opens a bundle once: equal bundles share the prepared signer, a wrong passphrase is still refused', () => {
     const signer = prepareSigner(identity);
     expect(prepareSigner({ p12: Buffer.from(identity.p12), passphrase: identity.passphrase })).toBe(signer);
-    expect(() => prepareSigner({ p12: identity.p12, passphrase: 'guess' })).toThrow(
-      expect.objectContaining({ reason: 'IDENTITY_WRONG_PASSPHRASE' }),
-    );
+    expect(() => prepareSigner({ p12: identity.p12, passphrase: 'guess' })).toThrow(expect.objectContaining({ reason: 'IDENTITY_WRONG_PASSPHRASE' }));
   });
 
   it('measures the cost of one signature (reported, not asserted)', async () => {

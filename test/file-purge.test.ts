@@ -51,7 +51,13 @@ describe('purging deleted files (PostgreSQL storage)', () => {
 
     // Referenced: the source of a certificate that was issued, then revoked (which frees the file for deletion).
     const source = await uploaded(acme, await diplomaPdf(`Purge test ${randomUUID()}`), 'diploma.pdf');
-    const issued = await acme.rest('POST', '/certificates', { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, file_uuid: source, finish: true });
+    const issued = await acme.rest('POST', '/certificates', {
+      institution_uuid: institution.uuid,
+      course_uuid: course.uuid,
+      student_uuid: student.uuid,
+      file_uuid: source,
+      finish: true,
+    });
     expect(issued.status).toBe(201);
     expect((await acme.rest('POST', `/certificates/${issued.body.data.uuid}/revoke`, { reason: 'Issued in error' })).status).toBe(200);
 
@@ -81,7 +87,11 @@ describe('purging deleted files (PostgreSQL storage)', () => {
 
     // Once no live file holds the content any more, it goes too.
     await remove(acme, sharedLive);
-    await until(async () => (await chunkBytes(service, sharedDeleted)) + (await chunkBytes(service, sharedLive)) === 0, 'the shared content to be purged', 20_000);
+    await until(
+      async () => (await chunkBytes(service, sharedDeleted)) + (await chunkBytes(service, sharedLive)) === 0,
+      'the shared content to be purged',
+      20_000,
+    );
   });
 });
 
@@ -99,7 +109,8 @@ describe('purging deleted files (filesystem storage)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const blobs = async () => (await readdir(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const blobs = async () =>
+    (await readdir(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
 
   it('removes the blob of a deleted file and keeps the live one', async () => {
     const live = await uploaded(acme, pdfBytes());

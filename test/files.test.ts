@@ -51,10 +51,13 @@ async function uploaded(api: ApiClient, parts: Part[]) {
 /** A GraphQL multipart request (jaydenseric spec): `operations`, `map`, then one part per file. */
 function graphqlUpload(api: ApiClient, parts: Part[], headers: Record<string, string> = { 'apollo-require-preflight': 'true' }) {
   const form = new FormData();
-  form.append('operations', JSON.stringify({
-    query: 'mutation($files: [Upload!]!) { uploadFiles(files: $files) { uuid originalName mimeType extension size usedAt file } }',
-    variables: { files: parts.map(() => null) },
-  }));
+  form.append(
+    'operations',
+    JSON.stringify({
+      query: 'mutation($files: [Upload!]!) { uploadFiles(files: $files) { uuid originalName mimeType extension size usedAt file } }',
+      variables: { files: parts.map(() => null) },
+    }),
+  );
   form.append('map', JSON.stringify(Object.fromEntries(parts.map((_, index) => [String(index), [`variables.files.${index}`]]))));
   parts.forEach(([content, filename], index) => form.append(String(index), new Blob([new Uint8Array(content)]), filename));
   return fetch(`${api.baseUrl}/graphql`, { method: 'POST', headers: api.headers(headers), body: form });
@@ -63,7 +66,11 @@ function graphqlUpload(api: ApiClient, parts: Part[], headers: Record<string, st
 describe('uploading over REST', () => {
   it('stores several files from one multipart request and answers 201 with every file object', async () => {
     const [pdf, png, svg] = [pdfBytes(), pngBytes(), svgBytes()];
-    const response = await upload(acme, [[pdf, 'Diploma.pdf'], [png, 'seal.png'], [svg, 'badge.svg']]);
+    const response = await upload(acme, [
+      [pdf, 'Diploma.pdf'],
+      [png, 'seal.png'],
+      [svg, 'badge.svg'],
+    ]);
     expect(response.status).toBe(201);
     const data = response.body.data;
     expect(data).toHaveLength(3);
@@ -89,7 +96,10 @@ describe('uploading over REST', () => {
   it('returns the existing record for content the tenant already has, without a duplicate', async () => {
     const pdf = pdfBytes();
     const [first] = await uploaded(acme, [[pdf, 'first.pdf']]);
-    const [again, sameRequest] = await uploaded(acme, [[pdf, 'renamed copy.pdf'], [pdf, 'third.pdf']]);
+    const [again, sameRequest] = await uploaded(acme, [
+      [pdf, 'renamed copy.pdf'],
+      [pdf, 'third.pdf'],
+    ]);
     expect(again).toEqual(first);
     expect(sameRequest.uuid).toBe(first!.uuid);
     expect(await rowsWithHash(service, pdf)).toBe(1);
@@ -134,7 +144,10 @@ describe('uploading over REST', () => {
     expect([text.status, text.body.message]).toEqual([415, 'The file "notes.svg" must be a file of type: pdf, png, svg.']);
 
     const pdf = pdfBytes();
-    const mixed = await upload(acme, [[pdf, 'fine.pdf'], [jpeg, 'photo.jpg']]);
+    const mixed = await upload(acme, [
+      [pdf, 'fine.pdf'],
+      [jpeg, 'photo.jpg'],
+    ]);
     expect(mixed.status).toBe(415);
     expect(await rowsWithHash(service, pdf)).toBe(0);
     expect(await orphanChunks(service)).toBe(0);
@@ -174,7 +187,10 @@ describe('limits', () => {
   }
 
   it('answers 413 for a file over the size limit, and keeps none of the request', async () => {
-    const response = await upload(api, [[pdfBytes(), 'ok.pdf'], [pdfBytes(randomUUID(), 2049), 'big.pdf']]);
+    const response = await upload(api, [
+      [pdfBytes(), 'ok.pdf'],
+      [pdfBytes(randomUUID(), 2049), 'big.pdf'],
+    ]);
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ message: 'The file may not be greater than 2 kilobytes.' });
     await nothingStored();
@@ -190,18 +206,29 @@ describe('limits', () => {
   });
 
   it('answers 413 for more files than allowed in one request', async () => {
-    const response = await upload(api, [[pdfBytes(), '1.pdf'], [pdfBytes(), '2.pdf'], [pdfBytes(), '3.pdf']]);
+    const response = await upload(api, [
+      [pdfBytes(), '1.pdf'],
+      [pdfBytes(), '2.pdf'],
+      [pdfBytes(), '3.pdf'],
+    ]);
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ message: 'No more than 2 files may be uploaded at once.' });
     await nothingStored();
   });
 
   it('applies the same limits to GraphQL uploads', async () => {
-    const tooMany = await graphqlUpload(api, [[pdfBytes(), '1.pdf'], [pdfBytes(), '2.pdf'], [pdfBytes(), '3.pdf']]);
+    const tooMany = await graphqlUpload(api, [
+      [pdfBytes(), '1.pdf'],
+      [pdfBytes(), '2.pdf'],
+      [pdfBytes(), '3.pdf'],
+    ]);
     expect(tooMany.status).toBe(413);
     expect(await tooMany.json()).toEqual({ errors: [{ message: 'No more than 2 files may be uploaded at once.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
 
-    const tooBig = await graphqlUpload(api, [[pdfBytes(), 'ok.pdf'], [pdfBytes(randomUUID(), 4096), 'big.pdf']]);
+    const tooBig = await graphqlUpload(api, [
+      [pdfBytes(), 'ok.pdf'],
+      [pdfBytes(randomUUID(), 4096), 'big.pdf'],
+    ]);
     const body = (await tooBig.json()) as any;
     expect(body.errors[0]).toMatchObject({ message: 'The file may not be greater than 2 kilobytes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(body.data).toBeNull();
@@ -226,7 +253,9 @@ describe('downloading', () => {
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-length')).toBe(String(pdf.length));
     expect(response.headers.get('etag')).toBe(`"${sha256(pdf)}"`);
-    expect(response.headers.get('content-disposition')).toBe(`inline; filename="Historico _final_ 100_.pdf"; filename*=UTF-8''Hist%C3%B3rico%20%22final%22%20100%25.pdf`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `inline; filename="Historico _final_ 100_.pdf"; filename*=UTF-8''Hist%C3%B3rico%20%22final%22%20100%25.pdf`,
+    );
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
 
     const head = await fetch(`${service.url}/api/v1/files/${file.uuid}/download`, { method: 'HEAD' });
@@ -285,13 +314,20 @@ describe('metadata, lists and deletion', () => {
 
   it('lists with where[used_at]=null, where[mime_type], sorting and paging', async () => {
     const lister = await signIn(service, 'file-lister');
-    const [a, b, c] = await uploaded(lister, [[pdfBytes('a', 300), 'a.pdf'], [pngBytes(), 'b.png'], [pdfBytes('c', 200), 'c.pdf']]);
+    const [a, b, c] = await uploaded(lister, [
+      [pdfBytes('a', 300), 'a.pdf'],
+      [pngBytes(), 'b.png'],
+      [pdfBytes('c', 200), 'c.pdf'],
+    ]);
     await files.take(await tenantEm(service, 'file-lister'), a!.uuid, randomUUID());
 
     const unused = await lister.rest('GET', '/files?where[used_at]=null&sort[column]=original_name');
     expect(unused.body.data.map((file: any) => file.original_name)).toEqual(['b.png', 'c.pdf']);
     const pdfs = await lister.rest('GET', '/files?where[mime_type]=application/pdf&sort[column]=size&sort[order]=desc');
-    expect(pdfs.body.data.map((file: any) => [file.original_name, file.used_at === null])).toEqual([['a.pdf', false], ['c.pdf', true]]);
+    expect(pdfs.body.data.map((file: any) => [file.original_name, file.used_at === null])).toEqual([
+      ['a.pdf', false],
+      ['c.pdf', true],
+    ]);
     const paged = await lister.rest('GET', '/files?sort[column]=original_name&per_page=2&page=2');
     expect(paged.body.data.map((file: any) => file.uuid)).toEqual([c!.uuid]);
     expect(paged.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
@@ -304,7 +340,10 @@ describe('metadata, lists and deletion', () => {
   });
 
   it('soft-deletes an unused file (204), refuses a used one with 409 naming its certificate, and has no batch destroy', async () => {
-    const [unused, used] = await uploaded(acme, [[pdfBytes(), 'unused.pdf'], [pdfBytes(), 'used.pdf']]);
+    const [unused, used] = await uploaded(acme, [
+      [pdfBytes(), 'unused.pdf'],
+      [pdfBytes(), 'used.pdf'],
+    ]);
     const deleted = await acme.rest('DELETE', `/files/${unused!.uuid}`);
     expect([deleted.status, deleted.body]).toEqual([204, '']);
     expect((await acme.rest('GET', `/files/${unused!.uuid}`)).body).toEqual({ message: 'File not found.' });
@@ -316,7 +355,9 @@ describe('metadata, lists and deletion', () => {
     await files.take(em, used!.uuid, certificate);
     const refused = await acme.rest('DELETE', `/files/${used!.uuid}`);
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ message: `The file ${used!.uuid} is used by certificate ${certificate} and cannot be deleted; delete or revoke that certificate first.` });
+    expect(refused.body).toEqual({
+      message: `The file ${used!.uuid} is used by certificate ${certificate} and cannot be deleted; delete or revoke that certificate first.`,
+    });
     const graphql = await acme.graphql('mutation($uuid: ID!) { deleteFile(uuid: $uuid) }', { uuid: used!.uuid });
     expect(graphql.body.errors[0].extensions.code).toBe('CONFLICT');
     expect((await acme.rest('GET', `/files/${used!.uuid}`)).body.data.used_at).toMatch(TIMESTAMP);
@@ -369,7 +410,9 @@ describe('use by certificates (take, release, storeGenerated)', () => {
   it('stores generated bytes inside the caller transaction: kept on commit, gone on rollback', async () => {
     const em = await tenantEm(service, 'acme');
     const kept = pdfBytes('signed');
-    const stored = await em.transactional((tx) => files.storeGenerated(tx, { bytes: kept, originalName: 'signed.pdf', mimeType: 'application/pdf', usedByUuid: randomUUID() }));
+    const stored = await em.transactional((tx) =>
+      files.storeGenerated(tx, { bytes: kept, originalName: 'signed.pdf', mimeType: 'application/pdf', usedByUuid: randomUUID() }),
+    );
     expect(stored).toMatchObject({ originalName: 'signed.pdf', mimeType: 'application/pdf', size: kept.length, usedAt: expect.any(Date) });
     const download = await fetch(`${service.url}/api/v1/files/${stored.uuid}/download`);
     expect(Buffer.from(await download.arrayBuffer()).equals(kept)).toBe(true);
@@ -389,12 +432,31 @@ describe('use by certificates (take, release, storeGenerated)', () => {
 describe('uploading over GraphQL', () => {
   it('uploadFiles takes a GraphQL multipart request with the preflight header', async () => {
     const [pdf, svg] = [pdfBytes(), svgBytes()];
-    const response = await graphqlUpload(acme, [[pdf, 'one.pdf'], [svg, 'two.svg']]);
+    const response = await graphqlUpload(acme, [
+      [pdf, 'one.pdf'],
+      [svg, 'two.svg'],
+    ]);
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as any;
     expect(data.uploadFiles).toEqual([
-      { uuid: expect.stringMatching(UUID), originalName: 'one.pdf', mimeType: 'application/pdf', extension: 'pdf', size: pdf.length, usedAt: null, file: expect.stringContaining('/download') },
-      { uuid: expect.stringMatching(UUID), originalName: 'two.svg', mimeType: 'image/svg+xml', extension: 'svg', size: svg.length, usedAt: null, file: expect.stringContaining('/download') },
+      {
+        uuid: expect.stringMatching(UUID),
+        originalName: 'one.pdf',
+        mimeType: 'application/pdf',
+        extension: 'pdf',
+        size: pdf.length,
+        usedAt: null,
+        file: expect.stringContaining('/download'),
+      },
+      {
+        uuid: expect.stringMatching(UUID),
+        originalName: 'two.svg',
+        mimeType: 'image/svg+xml',
+        extension: 'svg',
+        size: svg.length,
+        usedAt: null,
+        file: expect.stringContaining('/download'),
+      },
     ]);
     const [again] = await uploaded(acme, [[pdf, 'same.pdf']]);
     expect(again!.uuid).toBe(data.uploadFiles[0].uuid);
@@ -411,7 +473,10 @@ describe('uploading over GraphQL', () => {
   it('reports unsupported content with UNSUPPORTED_MEDIA_TYPE', async () => {
     const response = await graphqlUpload(acme, [[Buffer.from('GIF89a........'), 'anim.gif']]);
     const body = (await response.json()) as any;
-    expect(body.errors[0]).toMatchObject({ message: 'The file "anim.gif" must be a file of type: pdf, png, svg.', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    expect(body.errors[0]).toMatchObject({
+      message: 'The file "anim.gif" must be a file of type: pdf, png, svg.',
+      extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+    });
   });
 
   it('needs a token like every operation', async () => {
@@ -440,7 +505,10 @@ describe('tenant isolation', () => {
 
 describe('badge images', () => {
   it('badge_image_uuid must name a live PNG or SVG file of the tenant', async () => {
-    const [pdf, png] = await uploaded(acme, [[pdfBytes(), 'doc.pdf'], [pngBytes(), 'badge.png']]);
+    const [pdf, png] = await uploaded(acme, [
+      [pdfBytes(), 'doc.pdf'],
+      [pngBytes(), 'badge.png'],
+    ]);
     const [foreign] = await uploaded(globex, [[svgBytes(), 'theirs.svg']]);
     const attempt = (badge: string) => acme.rest('POST', '/institutions', { name: 'Badged', country: 'BR', is_badges_enabled: true, badge_image_uuid: badge });
 
@@ -466,7 +534,8 @@ describe('filesystem storage', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const blobs = async () => (await readdir(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const blobs = async () =>
+    (await readdir(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
 
   it('keeps content in files under DATA_DIR, served by the same download route', async () => {
     const pdf = pdfBytes(randomUUID(), 700 * 1024);
@@ -479,7 +548,14 @@ describe('filesystem storage', () => {
 
   it('removes what a failed request wrote, and the copy a duplicate upload wrote', async () => {
     const before = await blobs();
-    expect((await upload(api, [[pdfBytes(), 'a.pdf'], [Buffer.from('plain text'), 'b.txt']])).status).toBe(415);
+    expect(
+      (
+        await upload(api, [
+          [pdfBytes(), 'a.pdf'],
+          [Buffer.from('plain text'), 'b.txt'],
+        ])
+      ).status,
+    ).toBe(415);
     const known = pdfBytes();
     await uploaded(api, [[known, 'first.pdf']]);
     await uploaded(api, [[known, 'again.pdf']]);
@@ -491,7 +567,11 @@ describe('content detection', () => {
   const svg = (text: string) => detectFileType(Buffer.from(text))?.extension;
 
   it('recognises SVG after a BOM, XML declaration, comments and a doctype with an internal subset', () => {
-    expect(svg('\uFEFF  <?xml version="1.0"?>\n<!-- made by hand -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" [ <!ENTITY x "y"> ]>\n<svg xmlns="http://www.w3.org/2000/svg"/>')).toBe('svg');
+    expect(
+      svg(
+        '\uFEFF  <?xml version="1.0"?>\n<!-- made by hand -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" [ <!ENTITY x "y"> ]>\n<svg xmlns="http://www.w3.org/2000/svg"/>',
+      ),
+    ).toBe('svg');
     expect(svg('<svg>')).toBe('svg');
     expect(svg('<svgx/>')).toBeUndefined();
     expect(svg('<html><svg/></html>')).toBeUndefined();

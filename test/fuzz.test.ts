@@ -74,15 +74,75 @@ function generator(seed: number) {
 type Random = ReturnType<typeof generator>;
 
 const NASTY_STRINGS = [
-  '', ' ', 'a\u0000b', '\ud800', 'x\udfffy', '😀'.repeat(50), "' or 1=1 --", '"; drop table students; --', '<script>alert(1)</script>',
-  '../../etc/passwd', '%00', '%', '%%', '${7*7}', '{{7*7}}', '__proto__', 'constructor', 'null', 'undefined', 'NaN', '-1', '1e309',
-  '99999999999999999999999999', '0x10', 'true', '2024-02-30', '9999-12-31T23:59:59Z', '\u202e', '\r\n\r\n', 'a'.repeat(5000),
-  'ñandú', 'Nguyễn Thị Ánh Dương', '王小明', '00000000-0000-0000-0000-000000000000', 'not-a-uuid',
+  '',
+  ' ',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  '😀'.repeat(50),
+  "' or 1=1 --",
+  '"; drop table students; --',
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '%00',
+  '%',
+  '%%',
+  '${7*7}',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '1e309',
+  '99999999999999999999999999',
+  '0x10',
+  'true',
+  '2024-02-30',
+  '9999-12-31T23:59:59Z',
+  '\u202e',
+  '\r\n\r\n',
+  'a'.repeat(5000),
+  'ñandú',
+  'Nguyễn Thị Ánh Dương',
+  '王小明',
+  '00000000-0000-0000-0000-000000000000',
+  'not-a-uuid',
 ];
 const FIELDS = [
-  'name', 'country', 'email', 'code', 'uuid', 'uuids', 'institution_uuid', 'course_uuid', 'student_uuid', 'enrollment_uuid', 'cohort_uuid',
-  'file_uuid', 'module_uuid', 'module_uuids', 'modules', 'finish', 'reason', 'grade', 'workload', 'order', 'date_of_birth', 'enrolled_at',
-  'completed_at', 'expires_at', 'design_config', 'is_default', 'social_name', 'original_name', '__proto__', 'constructor', 'query', 'variables',
+  'name',
+  'country',
+  'email',
+  'code',
+  'uuid',
+  'uuids',
+  'institution_uuid',
+  'course_uuid',
+  'student_uuid',
+  'enrollment_uuid',
+  'cohort_uuid',
+  'file_uuid',
+  'module_uuid',
+  'module_uuids',
+  'modules',
+  'finish',
+  'reason',
+  'grade',
+  'workload',
+  'order',
+  'date_of_birth',
+  'enrolled_at',
+  'completed_at',
+  'expires_at',
+  'design_config',
+  'is_default',
+  'social_name',
+  'original_name',
+  '__proto__',
+  'constructor',
+  'query',
+  'variables',
 ];
 
 /** Strings PostgreSQL or JSON cannot hold as they are: the classic causes of a 500. */
@@ -98,14 +158,22 @@ function nastyString(random: Random, uuids: string[]): string {
 function nastyValue(random: Random, uuids: string[], depth: number): unknown {
   const kind = random.int(depth > 3 ? 6 : 9);
   switch (kind) {
-    case 0: return nastyString(random, uuids);
-    case 1: return random.pick([0, -1, 1.5, 2 ** 31, 2 ** 53 + 1, -1e308, 1e308]);
-    case 2: return random.chance(0.5);
-    case 3: return null;
-    case 4: return random.pick(uuids);
-    case 5: return nastyString(random, uuids);
-    case 6: return Array.from({ length: random.int(5) }, () => nastyValue(random, uuids, depth + 1));
-    default: return nastyObject(random, uuids, depth + 1);
+    case 0:
+      return nastyString(random, uuids);
+    case 1:
+      return random.pick([0, -1, 1.5, 2 ** 31, 2 ** 53 + 1, -1e308, 1e308]);
+    case 2:
+      return random.chance(0.5);
+    case 3:
+      return null;
+    case 4:
+      return random.pick(uuids);
+    case 5:
+      return nastyString(random, uuids);
+    case 6:
+      return Array.from({ length: random.int(5) }, () => nastyValue(random, uuids, depth + 1));
+    default:
+      return nastyObject(random, uuids, depth + 1);
   }
 }
 
@@ -122,7 +190,27 @@ function encoded(random: Random, text: string): string {
 }
 
 function nastyQuery(random: Random, uuids: string[]): string {
-  const keys = ['where[name]', 'where[email]', 'where[status]', 'where[user][email]', 'where[course_uuid]', 'where', 'sort[column]', 'sort[order]', 'sort', 'includes[files]', 'includes', 'page', 'per_page', 'after', 'first', 'query', 'variables', 'a[b][c][d][e][f]', 'x[]'];
+  const keys = [
+    'where[name]',
+    'where[email]',
+    'where[status]',
+    'where[user][email]',
+    'where[course_uuid]',
+    'where',
+    'sort[column]',
+    'sort[order]',
+    'sort',
+    'includes[files]',
+    'includes',
+    'page',
+    'per_page',
+    'after',
+    'first',
+    'query',
+    'variables',
+    'a[b][c][d][e][f]',
+    'x[]',
+  ];
   const parts = Array.from({ length: random.int(4) }, () => `${random.pick(keys)}=${encoded(random, nastyString(random, uuids))}`);
   if (random.chance(0.1)) parts.push('%ZZ=%');
   return parts.length ? `?${parts.join('&')}` : '';
@@ -130,17 +218,27 @@ function nastyQuery(random: Random, uuids: string[]): string {
 
 function nastyGraphql(random: Random, uuids: string[]): string {
   const documents = [
-    '{ __schema { types { name } } }', '{ students { nodes { uuid enrollments { uuid } } } }', 'query { institution(uuid: "$") { name } }',
-    'mutation { createStudent(input: {}) { uuid } }', '{', '}}}}', 'query Q($a: Int) { courses(first: $a) { totalCount } }', 'subscription { x }',
-    `{ certificates(after: ${JSON.stringify(nastyString(random, uuids))}) { totalCount } }`, '{ a: viewer { clientId } b: viewer { clientId } }',
+    '{ __schema { types { name } } }',
+    '{ students { nodes { uuid enrollments { uuid } } } }',
+    'query { institution(uuid: "$") { name } }',
+    'mutation { createStudent(input: {}) { uuid } }',
+    '{',
+    '}}}}',
+    'query Q($a: Int) { courses(first: $a) { totalCount } }',
+    'subscription { x }',
+    `{ certificates(after: ${JSON.stringify(nastyString(random, uuids))}) { totalCount } }`,
+    '{ a: viewer { clientId } b: viewer { clientId } }',
   ];
-  const body: Record<string, unknown> = { query: random.chance(0.8) ? random.pick(documents) : nastyValue(random, uuids, 0), variables: random.chance(0.5) ? nastyObject(random, uuids) : nastyValue(random, uuids, 0) };
+  const body: Record<string, unknown> = {
+    query: random.chance(0.8) ? random.pick(documents) : nastyValue(random, uuids, 0),
+    variables: random.chance(0.5) ? nastyObject(random, uuids) : nastyValue(random, uuids, 0),
+  };
   if (random.chance(0.2)) body.operationName = nastyString(random, uuids);
   return JSON.stringify(body);
 }
 
 function validWithOneHostileField(random: Random, path: string, uuids: string[]): Record<string, unknown> {
-  const collection = path.includes('/groups') ? 'groups' : path.split('/')[3] ?? '';
+  const collection = path.includes('/groups') ? 'groups' : (path.split('/')[3] ?? '');
   const body: Record<string, unknown> = { ...(validBodies[collection] ?? validBodies.institutions) };
   const fields = Object.keys(body);
   body[random.chance(0.8) ? random.pick(fields) : random.pick(FIELDS)] = random.chance(0.6) ? nastyString(random, uuids) : nastyValue(random, uuids, 0);
@@ -164,13 +262,28 @@ function fuzzRequest(random: Random): FuzzRequest {
   if (random.chance(0.05)) headers.authorization = random.pick(['Bearer', 'Bearer x', 'Basic Zm9vOmJhcg==', `Bearer ${api.token}x`]);
   if (random.chance(0.05)) headers['x-tenant'] = random.pick(['', 'globex', 'ACME', 'a'.repeat(300)]);
   if (method === 'GET' || method === 'HEAD') return { method, path, headers };
-  const contentType = random.chance(0.5) ? 'application/json' : random.pick(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/pdf', 'text/plain', 'application/json; charset=utf-16']);
+  const contentType = random.chance(0.5)
+    ? 'application/json'
+    : random.pick([
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=xyz',
+        'application/pdf',
+        'text/plain',
+        'application/json; charset=utf-16',
+      ]);
   headers['content-type'] = contentType;
   if (route.path === '/graphql') headers['apollo-require-preflight'] = 'true';
   let body: string;
   if (route.path === '/graphql' && contentType === 'application/json') body = nastyGraphql(random, uuids);
-  else if (contentType.startsWith('multipart')) body = `--xyz\r\nContent-Disposition: form-data; name="${random.pick(['files[]', 'file', 'operations', 'map'])}"; filename="a.pdf"\r\n\r\n%PDF-1.7 ${nastyString(random, uuids)}\r\n${random.chance(0.5) ? '--xyz--\r\n' : ''}`;
-  else if (contentType.startsWith('application/x-www')) body = new URLSearchParams({ grant_type: nastyString(random, uuids), client_id: nastyString(random, uuids), client_secret: nastyString(random, uuids) }).toString();
+  else if (contentType.startsWith('multipart'))
+    body = `--xyz\r\nContent-Disposition: form-data; name="${random.pick(['files[]', 'file', 'operations', 'map'])}"; filename="a.pdf"\r\n\r\n%PDF-1.7 ${nastyString(random, uuids)}\r\n${random.chance(0.5) ? '--xyz--\r\n' : ''}`;
+  else if (contentType.startsWith('application/x-www'))
+    body = new URLSearchParams({
+      grant_type: nastyString(random, uuids),
+      client_id: nastyString(random, uuids),
+      client_secret: nastyString(random, uuids),
+    }).toString();
   else if (random.chance(0.1)) body = '{"a":'.repeat(random.int(3000)) + '1';
   else if (random.chance(0.5)) body = JSON.stringify(validWithOneHostileField(random, route.path, uuids));
   else body = JSON.stringify(random.chance(0.7) ? nastyObject(random, uuids) : nastyValue(random, uuids, 0)) ?? 'null';
@@ -205,7 +318,12 @@ function sendRaw(url: string, payload: string): Promise<number> {
 
 async function send(request: FuzzRequest): Promise<number> {
   try {
-    const response = await fetch(`${service.url}${request.path}`, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(20_000) });
+    const response = await fetch(`${service.url}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(20_000),
+    });
     await response.arrayBuffer();
     return response.status;
   } catch (error) {
@@ -229,7 +347,10 @@ describe('fuzzing', () => {
         const request = requests[index]!;
         const status = typeof request === 'string' ? await sendRaw(service.url, request) : await send(request);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        if (status >= 500 && failures.length < 20) failures.push(`#${index} ${typeof request === 'string' ? `raw ${request.slice(0, 80)}` : `${request.method} ${request.path.slice(0, 120)} ${request.headers['content-type'] ?? ''} ${request.body?.slice(0, 160) ?? ''}`} → ${status}`);
+        if (status >= 500 && failures.length < 20)
+          failures.push(
+            `#${index} ${typeof request === 'string' ? `raw ${request.slice(0, 80)}` : `${request.method} ${request.path.slice(0, 120)} ${request.headers['content-type'] ?? ''} ${request.body?.slice(0, 160) ?? ''}`} → ${status}`,
+          );
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -41,7 +41,8 @@ describe('GraphQL cost', () => {
   });
 
   it('counts rows through first: (a depth-3 cycle with large pages is refused, the same with small pages runs)', async () => {
-    const cycle = (first: number) => `{ students(first: ${first}) { nodes { enrollments(first: ${first}) { student { enrollments(first: ${first}) { uuid } } } } } }`;
+    const cycle = (first: number) =>
+      `{ students(first: ${first}) { nodes { enrollments(first: ${first}) { student { enrollments(first: ${first}) { uuid } } } } } }`;
     const large = await api.graphql(cycle(100));
     expect(large.status).toBe(400);
     // 100 students × (1 + 100 enrollments × (1 + 1 student + 100 enrollments)), plus the connection's nodes.
@@ -89,7 +90,15 @@ describe('GraphQL cost', () => {
 
   it('lets every REST list route run with every include at the largest page', async () => {
     const table = routes(await createSchema(), 'http://x').filter((route) => route.method === 'get' && !route.path.includes(':'));
-    const includes: Record<string, string[]> = { '/modules': ['institution'], '/courses': ['institution', 'groups'], '/cohorts': ['course'], '/students': ['enrollments'], '/enrollments': ['student', 'course', 'cohort'], '/certificate-templates': ['institution'], '/certificates': ['student', 'course', 'institution', 'files'] };
+    const includes: Record<string, string[]> = {
+      '/modules': ['institution'],
+      '/courses': ['institution', 'groups'],
+      '/cohorts': ['course'],
+      '/students': ['enrollments'],
+      '/enrollments': ['student', 'course', 'cohort'],
+      '/certificate-templates': ['institution'],
+      '/certificates': ['student', 'course', 'institution', 'files'],
+    };
     for (const route of table) {
       const query = (includes[route.path] ?? []).map((name) => `&includes[${name}]=1`).join('');
       const response = await api.rest('GET', `${route.path}?per_page=100${query}`);
@@ -104,7 +113,9 @@ describe('relation lists', () => {
     const defaulted = await api.graphql('query($uuid: ID!) { student(uuid: $uuid) { enrollments { uuid } } }', { uuid: studentUuid });
     expect(defaulted.body.data.student.enrollments).toHaveLength(100);
     const seven = await api.graphql(query, { uuid: studentUuid, first: 7 });
-    expect(seven.body.data.student.enrollments.map((row: any) => row.uuid)).toEqual(defaulted.body.data.student.enrollments.slice(0, 7).map((row: any) => row.uuid));
+    expect(seven.body.data.student.enrollments.map((row: any) => row.uuid)).toEqual(
+      defaulted.body.data.student.enrollments.slice(0, 7).map((row: any) => row.uuid),
+    );
     for (const first of [0, 101]) {
       const refused = await api.graphql(query, { uuid: studentUuid, first });
       expect(codesOf(refused.body)).toEqual(['BAD_USER_INPUT']);
@@ -137,7 +148,11 @@ describe('who may run an operation', () => {
   });
 
   it('answers a POST operation without a token with 401', async () => {
-    const response = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html, application/json' }, body: JSON.stringify({ query: '{ __schema { types { name } } }' }) });
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/html, application/json' },
+      body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
+    });
     expect(response.status).toBe(401);
     expect(((await response.json()) as any).errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
@@ -154,7 +169,13 @@ describe('in production', () => {
   let production: TestService;
   let client: ApiClient;
   beforeAll(async () => {
-    production = await startTestService({ NODE_ENV: 'production', KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0', GRAPHQL_MAX_RESPONSE_BYTES: '4096' });
+    production = await startTestService({
+      NODE_ENV: 'production',
+      KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      NOTIFICATION_WORKER: 'off',
+      EXPIRY_SWEEP_MS: '0',
+      GRAPHQL_MAX_RESPONSE_BYTES: '4096',
+    });
     client = await signIn(production, 'acme');
     const make = factories(client);
     for (let batch = 0; batch < 4; batch++) await Promise.all(Array.from({ length: 10 }, () => make.student()));

@@ -30,7 +30,18 @@ const BODIES: unknown[] = [
   { name: 'x'.repeat(70_000), date_of_birth: '0000-00-00', email: '@', design_config: 'not-an-object', order: 1e308, workload: -1e20 },
   { module_uuids: [null], modules: [{ module_uuid: 5, order: 'first' }], course_module_group_uuid: [] },
 ];
-const QUERIES = ['', "?where[name]=O'Brien%22;--", '?where[code]=%E2%82%AC%5C', '?where[nope]=1', '?where=1', '?where[status][]=a&sort=1', '?sort[column]=__proto__&sort[order]=sideways', '?page=-1&per_page=1e9', '?includes=all&includes[x][y]=1', '?where[course_uuid]=%00'];
+const QUERIES = [
+  '',
+  "?where[name]=O'Brien%22;--",
+  '?where[code]=%E2%82%AC%5C',
+  '?where[nope]=1',
+  '?where=1',
+  '?where[status][]=a&sort=1',
+  '?sort[column]=__proto__&sort[order]=sideways',
+  '?page=-1&per_page=1e9',
+  '?includes=all&includes[x][y]=1',
+  '?where[course_uuid]=%00',
+];
 const PATH_VALUES = () => ['not-a-uuid', '00000000-0000-0000-0000-000000000000', realUuid, "' or 1=1 --", '%E2%82%AC'];
 
 describe('hostile input', () => {
@@ -45,7 +56,10 @@ describe('hostile input', () => {
         for (const body of bodies) {
           for (const query of queries) {
             const response = await api.rest(route.method.toUpperCase(), `${path}${query}`, body === undefined ? undefined : JSON.stringify(body));
-            if (response.status >= 500) failures.push(`${route.method.toUpperCase()} ${path}${query} ${JSON.stringify(body)?.slice(0, 80)} → ${response.status} ${JSON.stringify(response.body)}`);
+            if (response.status >= 500)
+              failures.push(
+                `${route.method.toUpperCase()} ${path}${query} ${JSON.stringify(body)?.slice(0, 80)} → ${response.status} ${JSON.stringify(response.body)}`,
+              );
             else if (response.status >= 400) expect(response.body).toHaveProperty('message');
           }
         }

@@ -18,11 +18,15 @@ afterAll(() => service.stop());
 /** Raw HTTP, because fetch will not send a body with GET. */
 function send(method: string, path: string, body: string): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${service.url}${path}`, { method, headers: { ...api.headers(), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-      let text = '';
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
-    });
+    const request = http.request(
+      `${service.url}${path}`,
+      { method, headers: { ...api.headers(), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

@@ -123,7 +123,13 @@ describe('JSON nesting', () => {
   it('accepts a design configuration nested within the limit and returns it unchanged', async () => {
     const institution = await factories(api).institution();
     const design = JSON.parse(nested(40, '{"snake_key":[1,{"x":"y"}]}'));
-    const response = await api.rest('POST', '/certificate-templates', { name: 'T', version: '1', path: '/t.pdf', institution_uuid: institution.uuid, design_config: design });
+    const response = await api.rest('POST', '/certificate-templates', {
+      name: 'T',
+      version: '1',
+      path: '/t.pdf',
+      institution_uuid: institution.uuid,
+      design_config: design,
+    });
     expect(response.status).toBe(201);
     expect(response.body.data.design_config).toEqual(design);
   });

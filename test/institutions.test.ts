@@ -122,7 +122,12 @@ describe('institution lists', () => {
   let lister: ApiClient;
   beforeAll(async () => {
     lister = await signIn(service, 'lister');
-    for (const [name, country, status] of [['Alpha', 'BR', 'active'], ['Bravo', 'AR', 'inactive'], ['Charlie', 'BR', 'active'], ['Delta', 'CL', 'suspended']]) {
+    for (const [name, country, status] of [
+      ['Alpha', 'BR', 'active'],
+      ['Bravo', 'AR', 'inactive'],
+      ['Charlie', 'BR', 'active'],
+      ['Delta', 'CL', 'suspended'],
+    ]) {
       await createInstitution(lister, { name, country, status, tax_id: name === 'Delta' ? null : `T-${name}` });
     }
   });
@@ -186,13 +191,18 @@ describe('institution lists', () => {
 
 describe('institutions over GraphQL', () => {
   it('creates, updates, replaces and deletes with the same rules as REST', async () => {
-    const create = await acme.graphql('mutation($input: InstitutionInput!) { createInstitution(input: $input) { uuid name status isBadgesEnabled createdAt } }', {
-      input: { name: 'GraphQL Uni', country: 'UY' },
-    });
+    const create = await acme.graphql(
+      'mutation($input: InstitutionInput!) { createInstitution(input: $input) { uuid name status isBadgesEnabled createdAt } }',
+      {
+        input: { name: 'GraphQL Uni', country: 'UY' },
+      },
+    );
     const created = create.body.data.createInstitution;
     expect(created).toMatchObject({ name: 'GraphQL Uni', status: 'active', isBadgesEnabled: false, createdAt: expect.stringMatching(TIMESTAMP) });
 
-    const badges = await acme.graphql('mutation($uuid: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true }) { uuid } }', { uuid: created.uuid });
+    const badges = await acme.graphql('mutation($uuid: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true }) { uuid } }', {
+      uuid: created.uuid,
+    });
     expect(badges.body.errors[0]).toMatchObject({
       message: 'The badge image uuid field is required when badges are enabled.',
       extensions: { code: 'BAD_USER_INPUT', errors: { badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] } },
@@ -201,7 +211,10 @@ describe('institutions over GraphQL', () => {
     const invalid = await acme.graphql('mutation { createInstitution(input: { name: "", country: "BR" }) { uuid } }');
     expect(invalid.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', errors: { name: ['The name field is required.'] } });
 
-    const replaced = await acme.graphql('mutation($uuid: ID!) { replaceInstitution(uuid: $uuid, input: { name: "Replaced", country: "BR" }) { name country } }', { uuid: created.uuid });
+    const replaced = await acme.graphql(
+      'mutation($uuid: ID!) { replaceInstitution(uuid: $uuid, input: { name: "Replaced", country: "BR" }) { name country } }',
+      { uuid: created.uuid },
+    );
     expect(replaced.body.data.replaceInstitution).toEqual({ name: 'Replaced', country: 'BR' });
 
     const deleted = await acme.graphql('mutation($uuid: ID!) { deleteInstitution(uuid: $uuid) }', { uuid: created.uuid });
@@ -227,9 +240,9 @@ describe('tenant isolation', () => {
   });
 
   it('a row written through one tenant-scoped EntityManager is invisible through another', async () => {
-    const tenants = await service.orm.em.getConnection().execute<{ uuid: string; identifier: string }[]>(
-      `select uuid, identifier from tenants where identifier in ('acme', 'globex')`,
-    );
+    const tenants = await service.orm.em
+      .getConnection()
+      .execute<{ uuid: string; identifier: string }[]>(`select uuid, identifier from tenants where identifier in ('acme', 'globex')`);
     const uuidOf = (identifier: string) => tenants.find((tenant) => tenant.identifier === identifier)!.uuid;
     const asAcme = scopeToTenant(service.orm.em.fork(), uuidOf('acme'));
     const row = asAcme.create(Institution, { name: 'Scoped', country: 'BR' });

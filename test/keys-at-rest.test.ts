@@ -26,7 +26,13 @@ async function issue(api: ApiClient, institution?: { uuid: string; course: strin
   const courseUuid = institution?.course ?? (await make.course({ institution_uuid: institutionUuid })).uuid;
   const student = await make.student();
   const file = (await upload(api, [[await diplomaPdf(`Diploma ${student.uuid}`), 'diploma.pdf']])).body.data[0];
-  const response = await api.rest('POST', '/certificates', { institution_uuid: institutionUuid, course_uuid: courseUuid, student_uuid: student.uuid, file_uuid: file.uuid, finish: true });
+  const response = await api.rest('POST', '/certificates', {
+    institution_uuid: institutionUuid,
+    course_uuid: courseUuid,
+    student_uuid: student.uuid,
+    file_uuid: file.uuid,
+    finish: true,
+  });
   return { response, institution: { uuid: institutionUuid, course: courseUuid } };
 }
 
@@ -88,12 +94,17 @@ describe('signing keys at rest', () => {
     await withService(firstKek, async (service, api) => {
       const { response } = await issue(api, first.institution);
       expect(response.status).toBe(201);
-      expect(await inspectSignedPdf(await signedPdf(service, response.body.data))).toMatchObject({ intact: true, certificateFingerprintSha256: first.fingerprint });
+      expect(await inspectSignedPdf(await signedPdf(service, response.body.data))).toMatchObject({
+        intact: true,
+        certificateFingerprintSha256: first.fingerprint,
+      });
     });
   });
 
   it('keep the service from starting under a wrong key-encryption key, naming the variable', async () => {
-    await expect(startTestService({ KEY_ENCRYPTION_KEY: newKek() }, database)).rejects.toThrow(/KEY_ENCRYPTION_KEY \("local:[0-9a-f]{16}"\) does not open the stored signing keys/);
+    await expect(startTestService({ KEY_ENCRYPTION_KEY: newKek() }, database)).rejects.toThrow(
+      /KEY_ENCRYPTION_KEY \("local:[0-9a-f]{16}"\) does not open the stored signing keys/,
+    );
   });
 
   it('do not open on another row: a sealed key copied onto another identity makes its issuance fail, nothing issued', async () => {
@@ -102,13 +113,19 @@ describe('signing keys at rest', () => {
       const { response, institution } = await issue(api);
       expect(response.status).toBe(201);
       const [own] = await sql(service, 'select sealed_private_key from signing_identities where institution_uuid = ?', [institution.uuid]);
-      await sql(service, 'update signing_identities set sealed_private_key = (select sealed_private_key from signing_identities where institution_uuid = ?) where institution_uuid = ?', [first.institution.uuid, institution.uuid]);
+      await sql(
+        service,
+        'update signing_identities set sealed_private_key = (select sealed_private_key from signing_identities where institution_uuid = ?) where institution_uuid = ?',
+        [first.institution.uuid, institution.uuid],
+      );
       return { institution, own: own!.sealed_private_key as Buffer };
     });
     await withService(firstKek, async (service, api) => {
       const { response } = await issue(api, other.institution); // a new process: no key opened yet
       expect(response.status).toBe(500);
-      const [row] = await sql(service, `select count(*)::int as issued from certificates where institution_uuid = ? and status = 'issued'`, [other.institution.uuid]);
+      const [row] = await sql(service, `select count(*)::int as issued from certificates where institution_uuid = ? and status = 'issued'`, [
+        other.institution.uuid,
+      ]);
       expect(row!.issued).toBe(1);
       await sql(service, 'update signing_identities set sealed_private_key = ? where institution_uuid = ?', [other.own, other.institution.uuid]);
     });
@@ -133,7 +150,10 @@ describe('signing keys at rest', () => {
       for (const text of ['', operator.passphrase]) expect(() => loadSigningIdentity(row!.sealed_private_key as Buffer, text)).toThrow();
       const { response } = await issue(api, legacy);
       expect(response.status).toBe(201);
-      expect(await inspectSignedPdf(await signedPdf(service, response.body.data))).toMatchObject({ intact: true, certificateFingerprintSha256: operator.fingerprintSha256 });
+      expect(await inspectSignedPdf(await signedPdf(service, response.body.data))).toMatchObject({
+        intact: true,
+        certificateFingerprintSha256: operator.fingerprintSha256,
+      });
     });
   });
 
@@ -147,9 +167,16 @@ describe('signing keys at rest', () => {
     await withService(secondKek, async (service, api) => {
       const { response } = await issue(api, first.institution);
       expect(response.status).toBe(201);
-      expect(await inspectSignedPdf(await signedPdf(service, response.body.data))).toMatchObject({ intact: true, certificateFingerprintSha256: first.fingerprint });
+      expect(await inspectSignedPdf(await signedPdf(service, response.body.data))).toMatchObject({
+        intact: true,
+        certificateFingerprintSha256: first.fingerprint,
+      });
       expect(await inspectSignedPdf(first.pdf)).toMatchObject({ intact: true, certificateFingerprintSha256: first.fingerprint });
-      const verdict = await fetch(`${service.url}/api/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(first.pdf) });
+      const verdict = await fetch(`${service.url}/api/v1/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: new Uint8Array(first.pdf),
+      });
       expect(verdict.status).toBe(200);
       expect(((await verdict.json()) as any).data).toMatchObject({ verdict: 'authentic' });
     });

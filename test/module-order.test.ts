@@ -31,7 +31,10 @@ describe('module display order', () => {
 
   it('keeps the input order of attachments that tie', () => {
     const group = { name: 'Core', order: 1 };
-    const rows = [{ id: 'z', group, order: 1 }, { id: 'a', group: { ...group }, order: 1 }];
+    const rows = [
+      { id: 'z', group, order: 1 },
+      { id: 'a', group: { ...group }, order: 1 },
+    ];
     expect([...rows].sort(compareAttachments).map((row) => row.id)).toEqual(['z', 'a']);
   });
 });

@@ -184,7 +184,13 @@ describe('several server processes on one database', () => {
         enqueue(service.orm, tenant, ...students.slice(from, from + 10).map((email, i) => message(email, { subject: `Certificate ${from + i}` })));
       const uuids = (await Promise.all([batch(acme, 0), batch(globex, 10)])).flat();
       const delivered = async () =>
-        Number((await service.orm.em.fork().execute(`select count(*) as n from notifications where uuid in (${uuids.map(() => '?').join(',')}) and status = 'delivered'`, uuids))[0].n);
+        Number(
+          (
+            await service.orm.em
+              .fork()
+              .execute(`select count(*) as n from notifications where uuid in (${uuids.map(() => '?').join(',')}) and status = 'delivered'`, uuids)
+          )[0].n,
+        );
       await until(async () => (await delivered()) === 20, 'all 20 delivered');
     } finally {
       await second.stop(); // finishes whatever it is sending, so a duplicate could not arrive later

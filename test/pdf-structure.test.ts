@@ -14,8 +14,16 @@ describe('structural pre-checks', () => {
   it.each([
     ['an absurd /Size', '1 0 obj << /Type /XRef /Size 2000000000 /W [1 2 1] >> endobj', /cross-reference table declares too many objects/],
     ['an absurd /Index', '1 0 obj << /Type /XRef /Size 10 /Index [0 5000000] /W [1 2 1] >> endobj', /declares too many objects/],
-    ['object streams that add up past the limit', Array.from({ length: 3 }, (_, i) => `${i + 1} 0 obj << /Type /ObjStm /N 40000 /First 1 >> endobj`).join('\n'), /declares too many objects/],
-    ['more objects written out than the limit', Array.from({ length: PDF_LIMITS.objects + 1 }, (_, i) => `${i + 1} 0 obj null endobj`).join('\n'), /holds too many objects/],
+    [
+      'object streams that add up past the limit',
+      Array.from({ length: 3 }, (_, i) => `${i + 1} 0 obj << /Type /ObjStm /N 40000 /First 1 >> endobj`).join('\n'),
+      /declares too many objects/,
+    ],
+    [
+      'more objects written out than the limit',
+      Array.from({ length: PDF_LIMITS.objects + 1 }, (_, i) => `${i + 1} 0 obj null endobj`).join('\n'),
+      /holds too many objects/,
+    ],
     ['xref entries wider than 8 bytes', '1 0 obj << /Type /XRef /Size 3 /W [1 4000000000 1] >> endobj', /malformed/],
     ['a stream longer than the file', '1 0 obj << /Length 99999999 >> stream\nx\nendstream endobj', /longer than the file/],
     ['arrays nested too deeply', `1 0 obj ${'['.repeat(PDF_LIMITS.nesting + 1)}${']'.repeat(PDF_LIMITS.nesting + 1)} endobj`, /nested too deeply/],
@@ -43,7 +51,14 @@ describe('verdicts', () => {
   const foreign = 'a'.repeat(64);
   const keys = new Map([[ours, 'institution-1']]);
   const signature = (fields: Partial<SignatureReport>): SignatureReport => ({
-    byteRange: [0, 1, 2, 3], readable: true, signatureValid: true, digestMatches: true, intact: true, coversWholeFile: true, certificateFingerprintSha256: ours, ...fields,
+    byteRange: [0, 1, 2, 3],
+    readable: true,
+    signatureValid: true,
+    digestMatches: true,
+    intact: true,
+    coversWholeFile: true,
+    certificateFingerprintSha256: ours,
+    ...fields,
   });
   const verdict = (signatures: SignatureReport[], claimed?: { institutionUuid: string; matchesIssuedDocument: boolean }, refused?: string) =>
     decideVerdict({ inspection: { signed: signatures.length > 0, intact: false, coversWholeFile: false, signatures, refused }, ourKeys: keys, claimed });
@@ -54,10 +69,22 @@ describe('verdicts', () => {
     ['not byte for byte the issued document', [signature({})], { ...issued, matchesIssuedDocument: false }, undefined, 'modified_after_signing'],
     ['bytes appended after our signature', [signature({ coversWholeFile: false })], issued, undefined, 'modified_after_signing'],
     ['covered bytes changed under our valid signature', [signature({ digestMatches: false, intact: false })], issued, undefined, 'modified_after_signing'],
-    ['our key but another institution’s certificate named', [signature({})], { ...issued, institutionUuid: 'institution-2' }, undefined, 'modified_after_signing'],
+    [
+      'our key but another institution’s certificate named',
+      [signature({})],
+      { ...issued, institutionUuid: 'institution-2' },
+      undefined,
+      'modified_after_signing',
+    ],
     ['a stranger’s valid signature', [signature({ certificateFingerprintSha256: foreign })], undefined, undefined, 'not_issued_here'],
     ['our certificate named but the signature does not verify', [signature({ signatureValid: false, intact: false })], issued, undefined, 'invalid'],
-    ['only unreadable signatures', [signature({ readable: false, signatureValid: false, intact: false, certificateFingerprintSha256: undefined })], undefined, undefined, 'invalid'],
+    [
+      'only unreadable signatures',
+      [signature({ readable: false, signatureValid: false, intact: false, certificateFingerprintSha256: undefined })],
+      undefined,
+      undefined,
+      'invalid',
+    ],
     ['refused by a limit', [], undefined, 'too big', 'invalid'],
     ['no signature', [], undefined, undefined, 'unsigned'],
   ] as const)('%s', (_, signatures, claimed, refused, expected) => {

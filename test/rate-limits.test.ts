@@ -103,7 +103,11 @@ describe('authenticated limits per client', () => {
       expect(resetIsAhead(response.headers)).toBe(true);
       seen.push([response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]);
     }
-    expect(seen).toEqual([['3', '2'], ['3', '1'], ['3', '0']]);
+    expect(seen).toEqual([
+      ['3', '2'],
+      ['3', '1'],
+      ['3', '0'],
+    ]);
     const limited = await new ApiClient(second.url, api.token, api.tenant).rest('GET', '/whoami');
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ message: 'Too Many Attempts.' });
@@ -133,7 +137,8 @@ describe('public limits per address', () => {
   const from = (address: string) => ({ 'x-forwarded-for': address });
 
   it('hold POST /api/v1/verify to its own strict budget', async () => {
-    const verify = (address: string) => fetch(`${first.url}/api/v1/verify`, { method: 'POST', headers: { ...from(address), 'content-type': 'application/pdf' }, body: 'not a pdf' });
+    const verify = (address: string) =>
+      fetch(`${first.url}/api/v1/verify`, { method: 'POST', headers: { ...from(address), 'content-type': 'application/pdf' }, body: 'not a pdf' });
     const seen = await statuses(3, () => verify('192.0.2.1'));
     expect(seen.slice(0, 2).every((status) => status !== 429)).toBe(true);
     expect(seen[2]).toBe(429);

@@ -15,7 +15,10 @@ afterAll(() => service.stop());
 
 /** Directive name → its sources. */
 function policy(header: string | null): Map<string, string[]> {
-  const directives = (header ?? '').split(';').map((part) => part.trim().split(/\s+/)).filter((words) => words[0]);
+  const directives = (header ?? '')
+    .split(';')
+    .map((part) => part.trim().split(/\s+/))
+    .filter((words) => words[0]);
   return new Map(directives.map(([name, ...sources]) => [name!, sources]));
 }
 
@@ -32,7 +35,13 @@ async function issuedCertificate(): Promise<{ uuid: string }> {
   const course = await make.course({ institution_uuid: institution.uuid });
   const student = await make.student();
   const file = (await upload(api, [[await diplomaPdf('Headers'), 'diploma.pdf']])).body.data[0].uuid;
-  const response = await api.rest('POST', '/certificates', { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, file_uuid: file, finish: true });
+  const response = await api.rest('POST', '/certificates', {
+    institution_uuid: institution.uuid,
+    course_uuid: course.uuid,
+    student_uuid: student.uuid,
+    file_uuid: file,
+    finish: true,
+  });
   expect(response.status).toBe(201);
   return response.body.data;
 }

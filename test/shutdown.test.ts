@@ -36,7 +36,15 @@ describe('the server process (npm start)', () => {
     const port = await freePort();
     // As deployed: production mode, and (as systemd's control-group kill and `timeout` do) the signal goes
     // to the whole process group, so the embedded PostgreSQL receives it at the same moment.
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...seed };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      ...seed,
+    };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const server = { child, port, output: '', base: `http://127.0.0.1:${port}`, exit: exited(child), postgresPid: 0 };
@@ -79,7 +87,10 @@ describe('the server process (npm start)', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     process.kill(-child.pid!, 'SIGTERM');
     await until(() => server.output.includes('shutting down'), 'the shutdown to begin');
-    const refused = await fetch(`${base}/healthz`).then(() => 'accepted', () => 'refused');
+    const refused = await fetch(`${base}/healthz`).then(
+      () => 'accepted',
+      () => 'refused',
+    );
     socket.write(body.slice(5));
     await closed;
 

@@ -107,7 +107,9 @@ describe('slow clients', () => {
       // Everything above was answered while every trickle was still open, unanswered and in flight.
       expect(trickles.filter((trickle) => trickle.closed || trickle.reply !== '')).toHaveLength(0);
       expect(fileRuntime(service.orm.em).uploadsInFlight.get(tenant!.uuid)).toBe(TRICKLES);
-      const [open] = await sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'");
+      const [open] = await sql<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'",
+      );
       expect(open!.n).toBe(0);
     } finally {
       clearInterval(dripping);

@@ -32,12 +32,18 @@ describe('storage quota', () => {
 
   it('refuses an upload that would take the tenant over its quota with 413, storing none of its files', async () => {
     expect((await upload(acme, [[pdfBytes(randomUUID(), 6_000), 'first.pdf']])).status).toBe(201);
-    const over = await upload(acme, [[pdfBytes(randomUUID(), 1_000), 'fits.pdf'], [pdfBytes(randomUUID(), 4_000), 'does-not.pdf']]);
+    const over = await upload(acme, [
+      [pdfBytes(randomUUID(), 1_000), 'fits.pdf'],
+      [pdfBytes(randomUUID(), 4_000), 'does-not.pdf'],
+    ]);
     expect([over.status, over.body]).toEqual([413, { message: message(11_000) }]);
     expect(await stored('acme')).toEqual({ files: 1, bytes: 6_000, chunkBytes: 6_000 });
 
     const graphql = new FormData();
-    graphql.append('operations', JSON.stringify({ query: 'mutation($files: [Upload!]!) { uploadFiles(files: $files) { uuid } }', variables: { files: [null] } }));
+    graphql.append(
+      'operations',
+      JSON.stringify({ query: 'mutation($files: [Upload!]!) { uploadFiles(files: $files) { uuid } }', variables: { files: [null] } }),
+    );
     graphql.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
     graphql.append('0', new Blob([pdfBytes(randomUUID(), 5_000)]), 'graphql.pdf');
     const response = await fetch(`${acme.baseUrl}/graphql`, { method: 'POST', headers: acme.headers({ 'apollo-require-preflight': 'true' }), body: graphql });
@@ -46,7 +52,11 @@ describe('storage quota', () => {
   });
 
   it('counts live files only: content already stored takes no room, and deleting makes room', async () => {
-    const [kept] = (await service.orm.em.getConnection().execute("select f.uuid from files f join tenants t on t.uuid = f.tenant_uuid where t.identifier = 'acme' and f.deleted_at is null")) as { uuid: string }[];
+    const [kept] = (await service.orm.em
+      .getConnection()
+      .execute("select f.uuid from files f join tenants t on t.uuid = f.tenant_uuid where t.identifier = 'acme' and f.deleted_at is null")) as {
+      uuid: string;
+    }[];
     const copy = await upload(acme, [[Buffer.from(await (await fetch(`${service.url}/api/v1/files/${kept!.uuid}/download`)).arrayBuffer()), 'same-bytes.pdf']]);
     expect([copy.status, copy.body.data[0].uuid]).toEqual([201, kept!.uuid]);
     expect((await acme.rest('DELETE', `/files/${kept!.uuid}`)).status).toBe(204);

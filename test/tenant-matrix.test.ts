@@ -53,9 +53,18 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
   await api.rest('POST', `/courses/${course.uuid}/attach/modules`, { module_uuid: module.uuid, course_module_group_uuid: group.uuid });
   const cohort = await make.cohort({ course_uuid: course.uuid, name: `${MARKER} Cohort` });
   const student = await make.student({ name: `${MARKER} Student`, email: 'zzsecretacme@example.org' });
-  const enrollment = await make.enrollment({ student_uuid: student.uuid, course_uuid: course.uuid, cohort_uuid: cohort.uuid, completion_status: 'completed', completed_at: '2026-06-30' });
+  const enrollment = await make.enrollment({
+    student_uuid: student.uuid,
+    course_uuid: course.uuid,
+    cohort_uuid: cohort.uuid,
+    completion_status: 'completed',
+    completed_at: '2026-06-30',
+  });
   const template = await make.template({ institution_uuid: institution.uuid, name: `${MARKER} Template` });
-  const files = await upload(api, [[await diplomaPdf(`${MARKER} diploma`), `${MARKER}.pdf`], [await diplomaPdf(`${MARKER} draft`), `${MARKER}-2.pdf`]]);
+  const files = await upload(api, [
+    [await diplomaPdf(`${MARKER} diploma`), `${MARKER}.pdf`],
+    [await diplomaPdf(`${MARKER} draft`), `${MARKER}-2.pdf`],
+  ]);
   expect(files.status).toBe(201);
   const [issuedSource, draftSource] = files.body.data;
   const refs = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, enrollment_uuid: enrollment.uuid };
@@ -105,11 +114,27 @@ function pathFor(path: string, collectionUuid: (segment: string) => string): str
 function bodyWithForeignReferences(ids: Record<string, string>, target: string): Record<string, unknown> {
   const foreign = ids;
   return {
-    name: 'Globex name', country: 'BR', code: 'GX-1', email: 'globex@example.org', date_of_birth: '2001-01-01', version: '1.0', path: '/t.pdf',
-    institution_uuid: foreign.institutions, course_uuid: foreign.courses, student_uuid: foreign.students, cohort_uuid: foreign.cohorts,
-    enrollment_uuid: foreign.enrollments, file_uuid: foreign.files, module_uuid: foreign.modules, module_uuids: [foreign.modules],
-    course_module_group_uuid: foreign.groups, certificate_template_uuid: foreign['certificate-templates'], enrolled_at: '2025-01-01',
-    original_name: 'renamed.pdf', reason: 'taken over', uuids: [target],
+    name: 'Globex name',
+    country: 'BR',
+    code: 'GX-1',
+    email: 'globex@example.org',
+    date_of_birth: '2001-01-01',
+    version: '1.0',
+    path: '/t.pdf',
+    institution_uuid: foreign.institutions,
+    course_uuid: foreign.courses,
+    student_uuid: foreign.students,
+    cohort_uuid: foreign.cohorts,
+    enrollment_uuid: foreign.enrollments,
+    file_uuid: foreign.files,
+    module_uuid: foreign.modules,
+    module_uuids: [foreign.modules],
+    course_module_group_uuid: foreign.groups,
+    certificate_template_uuid: foreign['certificate-templates'],
+    enrolled_at: '2025-01-01',
+    original_name: 'renamed.pdf',
+    reason: 'taken over',
+    uuids: [target],
   };
 }
 
@@ -152,19 +177,27 @@ describe('tenant isolation across every route', () => {
         const leaks = leaksIn(JSON.stringify((created || method === 'GET' ? response.body?.data : response.body) ?? null), created ? uuids : []);
         if (leaks.length) problems.push(`${label} leaks ${leaks.join(', ')}: ${JSON.stringify(response.body).slice(0, 200)}`);
         if (!created && normalized(response, uuids) !== normalized(control, Object.values(nowhere))) {
-          problems.push(`${label} answers differently for an existing foreign uuid: ${normalized(response, uuids).slice(0, 160)} vs ${normalized(control, Object.values(nowhere)).slice(0, 160)}`);
+          problems.push(
+            `${label} answers differently for an existing foreign uuid: ${normalized(response, uuids).slice(0, 160)} vs ${normalized(control, Object.values(nowhere)).slice(0, 160)}`,
+          );
         }
       }
     }
     // Filters on A's uuids find nothing for B.
     for (const [collection, field, owner] of [
-      ['modules', 'institution_uuid', 'institutions'], ['courses', 'institution_uuid', 'institutions'], ['cohorts', 'course_uuid', 'courses'],
-      ['enrollments', 'student_uuid', 'students'], ['enrollments', 'course_uuid', 'courses'], ['certificates', 'student_uuid', 'students'],
-      ['certificates', 'institution_uuid', 'institutions'], ['certificate-templates', 'institution_uuid', 'institutions'],
+      ['modules', 'institution_uuid', 'institutions'],
+      ['courses', 'institution_uuid', 'institutions'],
+      ['cohorts', 'course_uuid', 'courses'],
+      ['enrollments', 'student_uuid', 'students'],
+      ['enrollments', 'course_uuid', 'courses'],
+      ['certificates', 'student_uuid', 'students'],
+      ['certificates', 'institution_uuid', 'institutions'],
+      ['certificate-templates', 'institution_uuid', 'institutions'],
     ]) {
       const response = await globex.rest('GET', `/${collection}?where[${field}]=${foreign[owner]}`);
       calls++;
-      if (response.status !== 200 || response.body.data.length !== 0) problems.push(`GET /${collection} where ${field} → ${response.status} ${JSON.stringify(response.body).slice(0, 160)}`);
+      if (response.status !== 200 || response.body.data.length !== 0)
+        problems.push(`GET /${collection} where ${field} → ${response.status} ${JSON.stringify(response.body).slice(0, 160)}`);
     }
     expect(calls).toBeGreaterThan(70);
     expect(problems).toEqual([]);
@@ -195,7 +228,9 @@ describe('tenant isolation across every route', () => {
           if (codes.includes('NOT_FOUND')) notFound++;
           if (codes.includes('INTERNAL_SERVER_ERROR') || response.status >= 500) problems.push(`${label} → ${response.status} ${codes}`);
           if (normalized(response, [uuid]) !== normalized(nowhere, [control])) {
-            problems.push(`${label} answers differently for an existing foreign uuid: ${normalized(response, [uuid]).slice(0, 160)} vs ${normalized(nowhere, [control]).slice(0, 160)}`);
+            problems.push(
+              `${label} answers differently for an existing foreign uuid: ${normalized(response, [uuid]).slice(0, 160)} vs ${normalized(nowhere, [control]).slice(0, 160)}`,
+            );
           }
         }
       }
@@ -235,15 +270,25 @@ function valueFor(type: GraphQLInputType, uuid: string, depth = 0): unknown {
     return value;
   }
   switch (named.name) {
-    case 'ID': return uuid;
-    case 'Int': return 1;
-    case 'Float': return 1;
-    case 'Boolean': return false;
-    case 'DateTime': return '2025-01-01T00:00:00Z';
-    case 'Date': return '2025-01-01';
-    case 'EmailAddress': return 'globex@example.org';
-    case 'JSON': case 'JSONObject': return {};
-    default: return 'Globex value';
+    case 'ID':
+      return uuid;
+    case 'Int':
+      return 1;
+    case 'Float':
+      return 1;
+    case 'Boolean':
+      return false;
+    case 'DateTime':
+      return '2025-01-01T00:00:00Z';
+    case 'Date':
+      return '2025-01-01';
+    case 'EmailAddress':
+      return 'globex@example.org';
+    case 'JSON':
+    case 'JSONObject':
+      return {};
+    default:
+      return 'Globex value';
   }
 }
 
@@ -251,7 +296,9 @@ function operationFor(operation: 'query' | 'mutation', field: GraphQLField<unkno
   const definitions = field.args.map((arg) => `$${arg.name}: ${arg.type.toString()}`);
   const args = field.args.map((arg) => `${arg.name}: $${arg.name}`);
   const variables = Object.fromEntries(
-    field.args.filter((arg) => isNonNullType(arg.type) || getNamedType(arg.type).name === 'ID' || isInputObjectType(getNamedType(arg.type))).map((arg) => [arg.name, valueFor(arg.type, uuid)]),
+    field.args
+      .filter((arg) => isNonNullType(arg.type) || getNamedType(arg.type).name === 'ID' || isInputObjectType(getNamedType(arg.type)))
+      .map((arg) => [arg.name, valueFor(arg.type, uuid)]),
   );
   const document = `${operation}${definitions.length ? `(${definitions.join(', ')})` : ''} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${selectionOf(field)} }`;
   return { document, variables };

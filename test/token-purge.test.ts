@@ -29,7 +29,11 @@ describe('expired access tokens', () => {
     await sql(`update oauth_access_tokens set expires_at = now() - interval '10 minutes' where token_hash = ?`, [recentHash]);
     await until(async () => (await sql('select 1 from oauth_access_tokens where token_hash = ?', [oldHash])).length === 0, 'the old token purged');
 
-    const remaining = await sql('select token_hash from oauth_access_tokens where token_hash in (?, ?, ?) order by token_hash', [oldHash, recentHash, liveHash]);
+    const remaining = await sql('select token_hash from oauth_access_tokens where token_hash in (?, ?, ?) order by token_hash', [
+      oldHash,
+      recentHash,
+      liveHash,
+    ]);
     expect(remaining.map((row) => row.token_hash)).toEqual([recentHash, liveHash].sort());
     expect((await new ApiClient(service.url, live, 'acme').rest('GET', '/whoami')).status).toBe(200);
     expect((await new ApiClient(service.url, recent, 'acme').rest('GET', '/whoami')).status).toBe(401);

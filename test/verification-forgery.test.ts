@@ -95,7 +95,10 @@ describe('signature wrapping', () => {
 describe('signatures that are not ours', () => {
   it('a file signed with a self-made certificate bearing the institution’s name is not_issued_here', async () => {
     const forged = appendSignature(Buffer.from(await diplomaPdf('Bachelor of Data Engineering')), signWith(stranger));
-    expect(await refused(forged)).toMatchObject({ verdict: 'not_issued_here', signatures: [{ intact: true, signed_by_issuer: false, signer_common_name: null }] });
+    expect(await refused(forged)).toMatchObject({
+      verdict: 'not_issued_here',
+      signatures: [{ intact: true, signed_by_issuer: false, signer_common_name: null }],
+    });
   });
 
   it('a signature that embeds the institution’s real certificate but is made with another key is invalid', async () => {

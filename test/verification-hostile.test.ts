@@ -44,13 +44,23 @@ describe('a CPU bomb in the signature block', () => {
     expect(bomb.length).toBeGreaterThan(2_500_000);
     const { status, body } = await verify(service.url, bomb);
     expect(status).toBe(200);
-    expect(body.data).toEqual({ verdict: 'invalid', document_type: null, claimed_certificate_uuid: null, signatures: [expect.objectContaining({ intact: false })], certificate: null });
+    expect(body.data).toEqual({
+      verdict: 'invalid',
+      document_type: null,
+      claimed_certificate_uuid: null,
+      signatures: [expect.objectContaining({ intact: false })],
+      certificate: null,
+    });
   });
 
   it('a few certificates the signer does name, with exponents past 2^32: read, not tried, not ours', async () => {
     const bomb = appendSignature(Buffer.from('%PDF-1.7\n'), () => certificateBombCms(12, true), 12 * 1500);
     const { body } = await verify(service.url, bomb);
-    expect(body.data).toMatchObject({ verdict: 'not_issued_here', signatures: [{ intact: false, signed_by_issuer: false, signer_common_name: null }], certificate: null });
+    expect(body.data).toMatchObject({
+      verdict: 'not_issued_here',
+      signatures: [{ intact: false, signed_by_issuer: false, signer_common_name: null }],
+      certificate: null,
+    });
   });
 });
 

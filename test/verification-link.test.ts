@@ -24,7 +24,13 @@ describe('the verification link rule', () => {
   });
 
   it('takes operator hosts as lowercase domain names only', () => {
-    expect(['Uni.Example', 'xn--bcher-kva.example', 'bücher.example'].map(normalizeLinkHost)).toEqual(['uni.example', 'xn--bcher-kva.example', 'xn--bcher-kva.example']);
-    expect(['edu', 'uni.example/path', 'uni.example:443x', 'user@uni.example', 'https://uni.example', '10.0.0.1', '10.0.0.10', ''].map(normalizeLinkHost)).toEqual(Array(8).fill(null));
+    expect(['Uni.Example', 'xn--bcher-kva.example', 'bücher.example'].map(normalizeLinkHost)).toEqual([
+      'uni.example',
+      'xn--bcher-kva.example',
+      'xn--bcher-kva.example',
+    ]);
+    expect(
+      ['edu', 'uni.example/path', 'uni.example:443x', 'user@uni.example', 'https://uni.example', '10.0.0.1', '10.0.0.10', ''].map(normalizeLinkHost),
+    ).toEqual(Array(8).fill(null));
   });
 });

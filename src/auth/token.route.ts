@@ -49,10 +49,18 @@ async function grant(server: OAuthServer, ttlSeconds: number, logger: Logger, re
   const grantType = (req.body as Record<string, unknown> | undefined)?.grant_type;
   if (grantType !== undefined && grantType !== 'client_credentials') {
     // The library would answer unauthorized_client for its other built-in grants; this service has only one.
-    res.status(400).set('Cache-Control', 'no-store').json(errorBody(new UnsupportedGrantTypeError('Unsupported grant type: only client_credentials is supported')));
+    res
+      .status(400)
+      .set('Cache-Control', 'no-store')
+      .json(errorBody(new UnsupportedGrantTypeError('Unsupported grant type: only client_credentials is supported')));
     return;
   }
-  const request = new OAuthRequest({ headers: req.headers as Record<string, string>, method: req.method, query: req.query as Record<string, string>, body: req.body ?? {} });
+  const request = new OAuthRequest({
+    headers: req.headers as Record<string, string>,
+    method: req.method,
+    query: req.query as Record<string, string>,
+    body: req.body ?? {},
+  });
   const response = new OAuthResponse({ headers: {} });
   try {
     const token = await server.token(request, response, { accessTokenLifetime: ttlSeconds });

@@ -10,7 +10,10 @@ export enum CertificateFileType {
   certificate = 'certificate',
   transcript = 'transcript',
 }
-registerEnumType(CertificateFileType, { name: 'CertificateFileType', description: 'source: the uploaded PDF; certificate: it, signed; transcript: generated and signed.' });
+registerEnumType(CertificateFileType, {
+  name: 'CertificateFileType',
+  description: 'source: the uploaded PDF; certificate: it, signed; transcript: generated and signed.',
+});
 
 /** A document issuance produced for a certificate: its signed PDF and its signed transcript. */
 @Entity({ tableName: 'certificate_documents' })

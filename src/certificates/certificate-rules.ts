@@ -14,8 +14,7 @@ interface Expiring {
 export const isPastExpiry = (certificate: Expiring, now = new Date()): boolean =>
   certificate.status === CertificateStatus.issued && !!certificate.expiresAt && certificate.expiresAt <= now;
 
-export const effectiveStatus = (certificate: Expiring): CertificateStatus =>
-  isPastExpiry(certificate) ? CertificateStatus.expired : certificate.status;
+export const effectiveStatus = (certificate: Expiring): CertificateStatus => (isPastExpiry(certificate) ? CertificateStatus.expired : certificate.status);
 
 /** isPastExpiry as a row condition over `certificates`, for statements that must run in the database. */
 export const PAST_EXPIRY_SQL = `status = 'issued' and expires_at <= now()`;

@@ -94,4 +94,11 @@ export class CertificateWhere {
   templateUuid?: string | null;
 }
 
-export const CertificateListArgs = ListArgsType('Certificate', CertificateWhere, ['issued_at', 'expires_at', 'revoked_at', 'status', 'created_at', 'updated_at']);
+export const CertificateListArgs = ListArgsType('Certificate', CertificateWhere, [
+  'issued_at',
+  'expires_at',
+  'revoked_at',
+  'status',
+  'created_at',
+  'updated_at',
+]);

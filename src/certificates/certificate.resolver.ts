@@ -63,9 +63,21 @@ export class CertificateResolver extends ResourceResolver({
   @FieldResolver(() => CertificateRecipient, { description: 'Frozen at issuance; for a draft, the student as they are.' })
   async recipient(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateRecipient> {
     const person = certificate.recipientName
-      ? { name: certificate.recipientName, socialName: certificate.recipientSocialName ?? null, email: certificate.recipientEmail!, dateOfBirth: certificate.recipientDateOfBirth! }
+      ? {
+          name: certificate.recipientName,
+          socialName: certificate.recipientSocialName ?? null,
+          email: certificate.recipientEmail!,
+          dateOfBirth: certificate.recipientDateOfBirth!,
+        }
       : await loadOne(ctx, Student, certificate.student);
-    return { uuid: uuidOf(certificate.student), displayName: displayName(person), name: person.name, socialName: person.socialName ?? null, email: person.email, dateOfBirth: person.dateOfBirth };
+    return {
+      uuid: uuidOf(certificate.student),
+      displayName: displayName(person),
+      name: person.name,
+      socialName: person.socialName ?? null,
+      email: person.email,
+      dateOfBirth: person.dateOfBirth,
+    };
   }
 
   @FieldResolver(() => Cohort, { nullable: true })

@@ -31,10 +31,21 @@ export class CertificateService extends ResourceService<Certificate, Certificate
   protected readonly entity = Certificate;
   protected readonly label = 'Certificate';
   protected readonly defaults: Partial<CertificateInput> = {
-    cohortUuid: null, enrollmentUuid: null, publicVerificationUrl: null, expiresAt: null, blockchainTxHash: null, blockchainTxUrl: null, finish: false,
+    cohortUuid: null,
+    enrollmentUuid: null,
+    publicVerificationUrl: null,
+    expiresAt: null,
+    blockchainTxHash: null,
+    blockchainTxUrl: null,
+    finish: false,
   };
   protected readonly whereColumns = {
-    institutionUuid: 'institution', courseUuid: 'course', studentUuid: 'student', cohortUuid: 'cohort', enrollmentUuid: 'enrollment', templateUuid: 'template',
+    institutionUuid: 'institution',
+    courseUuid: 'course',
+    studentUuid: 'student',
+    cohortUuid: 'cohort',
+    enrollmentUuid: 'enrollment',
+    templateUuid: 'template',
   };
   protected readonly uuidWhereFields = Object.keys(this.whereColumns);
   protected readonly uniqueViolations = { certificates_source_file_unique: SOURCE_TAKEN };

@@ -54,8 +54,20 @@ function transcriptOf(parts: Awaited<ReturnType<typeof gather>>, certificate: Ce
 }
 
 /** Stamps and signs the upload and the transcript on a document worker: the upload is untrusted input. */
-async function signedDocuments(tx: RequestContext, signer: PreparedSigner, source: Buffer, transcript: TranscriptData, parts: Awaited<ReturnType<typeof gather>>, url: string) {
-  const reference = { credentialUuid: transcript.certificate.uuid, verificationUrl: url, signerName: parts.institution.name, location: parts.institution.country };
+async function signedDocuments(
+  tx: RequestContext,
+  signer: PreparedSigner,
+  source: Buffer,
+  transcript: TranscriptData,
+  parts: Awaited<ReturnType<typeof gather>>,
+  url: string,
+) {
+  const reference = {
+    credentialUuid: transcript.certificate.uuid,
+    verificationUrl: url,
+    signerName: parts.institution.name,
+    location: parts.institution.country,
+  };
   try {
     return await tx.documents.issue({
       source,
@@ -81,7 +93,14 @@ export async function issue(tx: RequestContext, certificate: Certificate): Promi
   const issuedAt = new Date();
   const url = verificationUrl(certificate, tx.publicBaseUrl);
   const signer = await institutionSigner(tx.em, parts.institution);
-  const { certificatePdf, transcriptPdf } = await signedDocuments(tx, signer, await readContent(tx.em, parts.source), transcriptOf(parts, certificate, url, issuedAt), parts, url);
+  const { certificatePdf, transcriptPdf } = await signedDocuments(
+    tx,
+    signer,
+    await readContent(tx.em, parts.source),
+    transcriptOf(parts, certificate, url, issuedAt),
+    parts,
+    url,
+  );
 
   const stem = parts.source.originalName.replace(/\.pdf$/i, '');
   for (const [type, bytes, name] of [

@@ -7,7 +7,19 @@ import { displayName } from './certificate-rules.js';
 import type { Certificate } from './certificate.entity.js';
 
 /** The email a student receives when a certificate is issued to them. */
-export function issuedMessage({ certificate, student, course, institution, url }: { certificate: Certificate; student: Student; course: Course; institution: Institution; url: string }): OutboxMessage {
+export function issuedMessage({
+  certificate,
+  student,
+  course,
+  institution,
+  url,
+}: {
+  certificate: Certificate;
+  student: Student;
+  course: Course;
+  institution: Institution;
+  url: string;
+}): OutboxMessage {
   const name = displayName(student);
   const subject = `Your certificate for ${course.name} from ${institution.name}`;
   const textBody = [

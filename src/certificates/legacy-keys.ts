@@ -34,8 +34,19 @@ export async function sealLegacyIdentities(orm: Orm, keys: KeySealer): Promise<n
     const rows = await em.execute<LegacyRow[]>(CLAIM);
     for (const row of rows) {
       const { sealedPrivateKey, certificates } = await keys.seal(row.uuid, openSigningIdentity(row.p12, row.passphrase));
-      await em.execute(RESTORE, [row.uuid, row.tenant_uuid, row.institution_uuid, row.created_at, row.updated_at, row.deleted_at,
-        sealedPrivateKey, certificates, row.fingerprint_sha256, row.not_after, row.origin]);
+      await em.execute(RESTORE, [
+        row.uuid,
+        row.tenant_uuid,
+        row.institution_uuid,
+        row.created_at,
+        row.updated_at,
+        row.deleted_at,
+        sealedPrivateKey,
+        certificates,
+        row.fingerprint_sha256,
+        row.not_after,
+        row.origin,
+      ]);
     }
     return rows.length;
   });

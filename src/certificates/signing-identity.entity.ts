@@ -9,7 +9,10 @@ import { Institution } from '../institutions/institution.entity.js';
  * the newest live one is used; never exposed through the API.
  */
 @Entity({ tableName: 'signing_identities' })
-@Index({ name: 'signing_identities_current_unique', expression: 'create unique index "signing_identities_current_unique" on "signing_identities" ("institution_uuid") where "deleted_at" is null' })
+@Index({
+  name: 'signing_identities_current_unique',
+  expression: 'create unique index "signing_identities_current_unique" on "signing_identities" ("institution_uuid") where "deleted_at" is null',
+})
 export class SigningIdentity extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true })
   institution!: Ref<Institution>;

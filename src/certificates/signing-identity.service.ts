@@ -37,7 +37,12 @@ export async function institutionSigner(em: EntityManager, institution: Institut
  * Installs an operator's PKCS#12 as the institution's identity (the previous one is retired). Only
  * the key is kept, sealed; the bundle and its passphrase are not stored.
  */
-export async function installSigningIdentity(em: EntityManager, institution: Institution, p12: Buffer, passphrase: string): Promise<{ fingerprintSha256: string; notAfter: Date }> {
+export async function installSigningIdentity(
+  em: EntityManager,
+  institution: Institution,
+  p12: Buffer,
+  passphrase: string,
+): Promise<{ fingerprintSha256: string; notAfter: Date }> {
   const opened = openSigningIdentity(p12, passphrase);
   const row = await sealedIdentity(em, institution, opened, 'installed');
   await em.transactional(async (tx) => {

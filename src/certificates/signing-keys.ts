@@ -77,7 +77,9 @@ export async function foreignKeyIds(orm: Orm, wrapper: KeyWrapper): Promise<Map<
  */
 export async function rewrapSigningKeys(orm: Orm, from: KeyWrapper, to: KeyWrapper): Promise<{ rewrapped: number; unchanged: number }> {
   return orm.em.fork().transactional(async (em) => {
-    const rows = await em.execute<{ uuid: string; sealed_private_key: Buffer }[]>('select uuid, sealed_private_key from signing_identities order by uuid for update');
+    const rows = await em.execute<{ uuid: string; sealed_private_key: Buffer }[]>(
+      'select uuid, sealed_private_key from signing_identities order by uuid for update',
+    );
     let rewrapped = 0;
     for (const row of rows) {
       if (sealedKeyId(row.sealed_private_key) === to.id) continue;
@@ -102,7 +104,10 @@ export async function prepareSigningKeys(orm: Orm, wrapper: KeyWrapper, logger: 
   const mismatched = [...(await foreignKeyIds(orm, wrapper)).entries()];
   if (mismatched.length > 0) {
     const list = mismatched.map(([id, count]) => `${count} under "${id}"`).join(', ');
-    throw new KeyEnvelopeError('WRONG_KEY', `KEY_ENCRYPTION_KEY ("${wrapper.id}") does not open the stored signing keys (${list}): configure the key they were sealed with, or re-wrap them with \`npm run cli -- keys:rewrap\``);
+    throw new KeyEnvelopeError(
+      'WRONG_KEY',
+      `KEY_ENCRYPTION_KEY ("${wrapper.id}") does not open the stored signing keys (${list}): configure the key they were sealed with, or re-wrap them with \`npm run cli -- keys:rewrap\``,
+    );
   }
   return keys;
 }

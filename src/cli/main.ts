@@ -90,7 +90,8 @@ const commands: Record<string, Command> = {
     const { em, institution } = await institutionOf(orm, tenant, uuid);
     const identity = await em.findOne(SigningIdentity, { institution });
     if (!identity) console.log(`${institution.name} has no signing identity yet; one is generated at its first issuance.`);
-    else console.log(`${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`);
+    else
+      console.log(`${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`);
   },
   'keys:rewrap': async (orm) => {
     if (!config.newKeyEncryptionKey) throw new DomainError('BAD_USER_INPUT', `NEW_KEY_ENCRYPTION_KEY is not set\n${USAGE}`);

@@ -20,13 +20,18 @@ export class Loaders {
    * deleted row still shows it (a deleted institution's name on its certificates).
    */
   byUuid<T extends object>(entity: EntityClass<T>): DataLoader<string, Row<T> | null> {
-    return this.cached(`uuid:${entity.name}`, () =>
-      new DataLoader<string, Row<T> | null>(async (uuids) => {
-        const query = this.em.createQueryBuilder(entity, 'loaded').select('*').where({ uuid: { $in: [...uuids] } } as never);
-        await query.applyFilters({ [LIVE_FILTER]: false });
-        const found = new Map((await readRows(this.em, entity, query)).map((row) => [(row as unknown as { uuid: string }).uuid, row]));
-        return uuids.map((uuid) => found.get(uuid) ?? null);
-      }),
+    return this.cached(
+      `uuid:${entity.name}`,
+      () =>
+        new DataLoader<string, Row<T> | null>(async (uuids) => {
+          const query = this.em
+            .createQueryBuilder(entity, 'loaded')
+            .select('*')
+            .where({ uuid: { $in: [...uuids] } } as never);
+          await query.applyFilters({ [LIVE_FILTER]: false });
+          const found = new Map((await readRows(this.em, entity, query)).map((row) => [(row as unknown as { uuid: string }).uuid, row]));
+          return uuids.map((uuid) => found.get(uuid) ?? null);
+        }),
     );
   }
 
@@ -36,15 +41,23 @@ export class Loaders {
    * with a million children costs `limit` rows. `rank` is the window's SQL order over alias `ranked`
    * when the order is not just columns of the row (see CourseModule's DISPLAY_RANK).
    */
-  manyBy<T extends object>(entity: EntityClass<T>, foreignKey: string, limit: number, orderBy: Record<string, 'asc' | 'desc'> = { uuid: 'asc' }, rank?: string): DataLoader<string, Row<T>[]> {
-    return this.cached(`many:${entity.name}.${foreignKey}:${limit}`, () =>
-      new DataLoader<string, Row<T>[]>(async (keys) => {
-        const grouped = new Map<string, Row<T>[]>(keys.map((key) => [key, []]));
-        for (const row of await this.firstRowsPer(entity, foreignKey, [...keys], limit, rank ?? this.rankOf(entity, orderBy))) {
-          grouped.get(uuidOf((row as Record<string, unknown>)[foreignKey] as RelationValue))?.push(row);
-        }
-        return keys.map((key) => grouped.get(key)!);
-      }),
+  manyBy<T extends object>(
+    entity: EntityClass<T>,
+    foreignKey: string,
+    limit: number,
+    orderBy: Record<string, 'asc' | 'desc'> = { uuid: 'asc' },
+    rank?: string,
+  ): DataLoader<string, Row<T>[]> {
+    return this.cached(
+      `many:${entity.name}.${foreignKey}:${limit}`,
+      () =>
+        new DataLoader<string, Row<T>[]>(async (keys) => {
+          const grouped = new Map<string, Row<T>[]>(keys.map((key) => [key, []]));
+          for (const row of await this.firstRowsPer(entity, foreignKey, [...keys], limit, rank ?? this.rankOf(entity, orderBy))) {
+            grouped.get(uuidOf((row as Record<string, unknown>)[foreignKey] as RelationValue))?.push(row);
+          }
+          return keys.map((key) => grouped.get(key)!);
+        }),
     );
   }
 
@@ -55,7 +68,9 @@ export class Loaders {
   }
 
   private rankOf(entity: EntityClass<object>, orderBy: Record<string, 'asc' | 'desc'>): string {
-    return Object.entries({ ...orderBy, uuid: 'asc' }).map(([property, direction]) => `${this.column(entity, property)} ${direction}`).join(', ');
+    return Object.entries({ ...orderBy, uuid: 'asc' })
+      .map(([property, direction]) => `${this.column(entity, property)} ${direction}`)
+      .join(', ');
   }
 
   private async firstRowsPer<T extends object>(entity: EntityClass<T>, foreignKey: string, keys: string[], limit: number, rank: string): Promise<Row<T>[]> {
@@ -65,7 +80,12 @@ export class Loaders {
       .select(['*', raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`)] as never)
       .where({ [foreignKey]: { $in: keys } } as never);
     await ranked.applyFilters();
-    const query = this.em.createQueryBuilder(entity, 'loaded').select('*').from(ranked as never, 'loaded').where(raw('relation_rank <= ?', [limit]) as never).orderBy({ [raw('relation_rank')]: 'asc' } as never);
+    const query = this.em
+      .createQueryBuilder(entity, 'loaded')
+      .select('*')
+      .from(ranked as never, 'loaded')
+      .where(raw('relation_rank <= ?', [limit]) as never)
+      .orderBy({ [raw('relation_rank')]: 'asc' } as never);
     return readRows(this.em, entity, query as never);
   }
 

@@ -25,7 +25,14 @@ export interface ServiceRuntime {
   documents: DocumentWorkers;
 }
 
-export function createRequestContext(rootEm: EntityManager, principal: Principal, requestId: string, logger: Logger, publicBaseUrl: string, runtime: ServiceRuntime): RequestContext {
+export function createRequestContext(
+  rootEm: EntityManager,
+  principal: Principal,
+  requestId: string,
+  logger: Logger,
+  publicBaseUrl: string,
+  runtime: ServiceRuntime,
+): RequestContext {
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
   return { requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em), publicBaseUrl, documents: runtime.documents };
 }

@@ -14,7 +14,10 @@ registerEnumType(CohortModality, { name: 'CohortModality' });
 /** An intake of a course; its code is unique within the course. */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'cohorts' })
-@Index({ name: 'cohorts_code_unique', expression: 'create unique index "cohorts_code_unique" on "cohorts" ("course_uuid", lower("code")) where "deleted_at" is null' })
+@Index({
+  name: 'cohorts_code_unique',
+  expression: 'create unique index "cohorts_code_unique" on "cohorts" ("course_uuid", lower("code")) where "deleted_at" is null',
+})
 export class Cohort extends TenantScopedEntity {
   @ManyToOne(() => Course, { ref: true, index: true })
   course!: Ref<Course>;

@@ -19,7 +19,10 @@ export const DISPLAY_RANK = `ranked."group_uuid" is null,
 /** A module attached to a course, in a group (or none) at a position. */
 @ObjectType({ simpleResolvers: true, description: 'A module as attached to a course.' })
 @Entity({ tableName: 'course_modules' })
-@Index({ name: 'course_modules_unique', expression: 'create unique index "course_modules_unique" on "course_modules" ("course_uuid", "module_uuid") where "deleted_at" is null' })
+@Index({
+  name: 'course_modules_unique',
+  expression: 'create unique index "course_modules_unique" on "course_modules" ("course_uuid", "module_uuid") where "deleted_at" is null',
+})
 export class CourseModule extends TenantScopedEntity {
   @ManyToOne(() => Course, { ref: true, index: true })
   course!: Ref<Course>;

@@ -53,7 +53,11 @@ export class CourseResolver extends ResourceResolver({
   }
 
   @Mutation(() => Course)
-  detachModulesFromCourse(@Arg('courseUuid', () => ID) courseUuid: string, @Arg('moduleUuids', () => [ID]) moduleUuids: string[], @Ctx() ctx: RequestContext): Promise<Course> {
+  detachModulesFromCourse(
+    @Arg('courseUuid', () => ID) courseUuid: string,
+    @Arg('moduleUuids', () => [ID]) moduleUuids: string[],
+    @Ctx() ctx: RequestContext,
+  ): Promise<Course> {
     return courses.detachModules(ctx, courseUuid, moduleUuids);
   }
 }

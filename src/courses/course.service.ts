@@ -36,8 +36,16 @@ export class CourseService extends ResourceService<Course, CourseInput> {
     if (attachments.length === 0) throw invalid({ modules: ['The modules field must contain at least one module.'] });
     return this.write(ctx, async (tx) => {
       const course = await findOrFail(tx.em, Course, courseUuid, 'Course');
-      const modules = await this.byUuid(tx, Module, attachments.map((item) => item.moduleUuid));
-      const groups = await this.byUuid(tx, ModuleGroup, attachments.flatMap((item) => item.courseModuleGroupUuid ?? []));
+      const modules = await this.byUuid(
+        tx,
+        Module,
+        attachments.map((item) => item.moduleUuid),
+      );
+      const groups = await this.byUuid(
+        tx,
+        ModuleGroup,
+        attachments.flatMap((item) => item.courseModuleGroupUuid ?? []),
+      );
       const errors: FieldErrors = {};
       attachments.forEach((item, index) => {
         const module = modules.get(item.moduleUuid);

@@ -89,7 +89,9 @@ const ADOPTABLE = `
 /** The role a connection runs as, and whether it is a superuser (which the service should never be). */
 export async function sessionRole(databaseUrl: string): Promise<{ user: string; superuser: boolean }> {
   return withClient(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ user: string; superuser: boolean }>('select current_user as user, rolsuper as superuser from pg_roles where rolname = current_user');
+    const { rows } = await client.query<{ user: string; superuser: boolean }>(
+      'select current_user as user, rolsuper as superuser from pg_roles where rolname = current_user',
+    );
     return rows[0]!;
   });
 }

@@ -134,11 +134,14 @@ export async function openEmbeddedCluster(dataDir: string, logger: Logger): Prom
   }
   // Another process may hold the directory: a cluster still starting (reuse it once ready), one
   // still stopping after a restart (start ours once it is gone), or a racing start that won.
-  for (const deadline = Date.now() + START_DEADLINE_MS; ; ) {
+  for (const deadline = Date.now() + START_DEADLINE_MS; ;) {
     const state = await postmaster(clusterDir);
     if (state.readyPort) return reuse(state.readyPort);
     if (!state.alive) {
-      const started = await cluster.start().then(() => true, () => false);
+      const started = await cluster.start().then(
+        () => true,
+        () => false,
+      );
       if (started) break;
     }
     if (Date.now() > deadline) throw new Error(`embedded PostgreSQL did not start in ${clusterDir} within ${START_DEADLINE_MS / 1000} s`);
@@ -157,9 +160,10 @@ export async function ensureDatabase(serverUrl: string, name: string, owner?: st
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
     const ownedBy = owner ? ` owner ${client.escapeIdentifier(owner)}` : '';
-    if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}${ownedBy}`).catch((error: unknown) => {
-      if ((error as { code?: string }).code !== '42P04') throw error; // created concurrently
-    });
+    if (found.rowCount === 0)
+      await client.query(`create database ${client.escapeIdentifier(name)}${ownedBy}`).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== '42P04') throw error; // created concurrently
+      });
   } finally {
     await client.end();
   }

@@ -32,8 +32,17 @@ export async function findPage<T extends TenantScopedEntity>(
   const orderBy: Record<string, string>[] = [];
   if (sort) orderBy.push({ [toCamel(sort.column)]: sort.order ?? 'asc' });
   orderBy.push({ uuid: 'asc' });
-  const counting = em.createQueryBuilder(entity, 'counted').count().where(filter as never);
-  const page = em.createQueryBuilder(entity, 'listed').select('*').where(filter as never).orderBy(orderBy as never).limit(first ?? DEFAULT_PAGE_SIZE).offset(offset);
+  const counting = em
+    .createQueryBuilder(entity, 'counted')
+    .count()
+    .where(filter as never);
+  const page = em
+    .createQueryBuilder(entity, 'listed')
+    .select('*')
+    .where(filter as never)
+    .orderBy(orderBy as never)
+    .limit(first ?? DEFAULT_PAGE_SIZE)
+    .offset(offset);
   await Promise.all([counting.applyFilters(), page.applyFilters()]);
   page.addSelect(counting.as(entity, 'listTotal' as never) as never);
   const rows = await readRows(em, entity, page as never);

@@ -46,7 +46,13 @@ export async function softDeleteMany<T extends TenantScopedEntity>(
 }
 
 /** 422 on `field` when another live row of this tenant already matches `where`. */
-export async function ensureUnique<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, where: FilterQuery<T>, self: string, field: string): Promise<void> {
+export async function ensureUnique<T extends TenantScopedEntity>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  where: FilterQuery<T>,
+  self: string,
+  field: string,
+): Promise<void> {
   const clash = await em.findOne(entity, { $and: [where, { uuid: { $ne: self } }] } as unknown as FilterQuery<T>);
   if (clash) throw invalid({ [field]: [`The ${humanize(field)} has already been taken.`] });
 }

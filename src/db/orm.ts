@@ -37,7 +37,11 @@ export async function pendingMigrationCount(orm: Orm): Promise<number> {
  */
 export async function openServiceOrm(database: DatabaseTarget, logger: Logger, options: OrmOptions = {}): Promise<{ orm: Orm; applied: string[] }> {
   const role = await sessionRole(database.url);
-  if (role.superuser) logger.warn({ role: role.user }, 'the service connects as a PostgreSQL superuser: give DATABASE_URL a role with row privileges only and DATABASE_MIGRATION_URL the owner role');
+  if (role.superuser)
+    logger.warn(
+      { role: role.user },
+      'the service connects as a PostgreSQL superuser: give DATABASE_URL a role with row privileges only and DATABASE_MIGRATION_URL the owner role',
+    );
   let applied: string[] = [];
   if (database.migrationUrl !== database.url) {
     const owner = await openOrm(database.migrationUrl, { poolMax: 2 });

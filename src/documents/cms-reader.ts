@@ -57,9 +57,7 @@ function readSignerInfo(info: DerElement, certificates: Buffer[]): Omit<CmsSigne
 }
 
 function readSignedAttributes(attributes: DerElement) {
-  const valueOf = (type: string) =>
-    attributes.children.find((attribute) => decodeOid(attribute.children[0].value) === type)?.children[1]
-      ?.children[0];
+  const valueOf = (type: string) => attributes.children.find((attribute) => decodeOid(attribute.children[0].value) === type)?.children[1]?.children[0];
   const messageDigest = valueOf(Oid.messageDigest);
   const signingTime = valueOf(Oid.signingTime);
   return {

@@ -30,13 +30,7 @@ export function buildDetachedSignature(input: DetachedSignatureInput): Buffer {
     signatureAlgorithm(input.privateKey),
     octetString(signature),
   );
-  const signedData = sequence(
-    integer(1),
-    set(sha256),
-    sequence(oid(Oid.data)),
-    tlv(contextTag(0), input.certificate, ...(input.chain ?? [])),
-    set(signerInfo),
-  );
+  const signedData = sequence(integer(1), set(sha256), sequence(oid(Oid.data)), tlv(contextTag(0), input.certificate, ...(input.chain ?? [])), set(signerInfo));
   return sequence(oid(Oid.signedData), tlv(contextTag(0), signedData));
 }
 
@@ -50,9 +44,7 @@ function signedAttributes(digest: Buffer, signingTime: Date): Buffer[] {
 }
 
 function signatureAlgorithm(privateKey: KeyObject): Buffer {
-  return privateKey.asymmetricKeyType === 'ec'
-    ? sequence(oid(Oid.ecdsaWithSha256))
-    : sequence(oid(Oid.rsaEncryption), derNull());
+  return privateKey.asymmetricKeyType === 'ec' ? sequence(oid(Oid.ecdsaWithSha256)) : sequence(oid(Oid.rsaEncryption), derNull());
 }
 
 function issuerAndSerialNumber(certificate: Buffer): Buffer {

@@ -62,7 +62,7 @@ function readElement(bytes: Buffer, start: number, depth: number): { element: De
   if (end > bytes.length) throw new DerError('ASN.1 element truncated');
   const value = bytes.subarray(offset, end);
   const children: DerElement[] = [];
-  for (let at = offset; constructed && at < end; ) {
+  for (let at = offset; constructed && at < end;) {
     const child = readElement(bytes, at, depth + 1);
     if (child.end > end) throw new DerError('ASN.1 element overruns its parent');
     children.push(child.element);

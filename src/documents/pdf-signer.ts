@@ -23,11 +23,7 @@ const signing = new SignPdf();
  * Signs a PDF with a detached CMS signature (adbe.pkcs7.detached) after writing the credential
  * reference into its info dictionary. Throws DocumentError for PDFs that are encrypted or unreadable.
  */
-export async function signPdf(
-  pdf: Uint8Array,
-  identity: SigningIdentityBundle | PreparedSigner,
-  details: SignatureDetails,
-): Promise<Buffer> {
+export async function signPdf(pdf: Uint8Array, identity: SigningIdentityBundle | PreparedSigner, details: SignatureDetails): Promise<Buffer> {
   const signer = identity instanceof PreparedSigner ? identity : prepareSigner(identity);
   const signingTime = details.signingTime ?? new Date();
   const document = await openPdf(pdf);
@@ -78,9 +74,7 @@ function normaliseAcroForm(document: PDFDocument): void {
  * escape delimiters, and encode non-ASCII text as UTF-16BE with its byte-order mark.
  */
 function literal(text: string): string {
-  const bytes = /^[\x20-\x7e]*$/.test(text)
-    ? Buffer.from(text, 'latin1')
-    : Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+  const bytes = /^[\x20-\x7e]*$/.test(text) ? Buffer.from(text, 'latin1') : Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
   let escaped = '';
   for (const byte of bytes) {
     const plain = byte >= 0x20 && byte <= 0x7e && byte !== 0x28 && byte !== 0x29 && byte !== 0x5c;

@@ -67,7 +67,7 @@ function countObjects(pdf: Buffer): number {
 const STREAM = Buffer.from('stream');
 const END_STREAM = Buffer.from('endstream');
 const isEol = (byte: number | undefined) => byte === 0x0a || byte === 0x0d;
-const isLetter = (byte: number | undefined) => byte !== undefined && ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a);
+const isLetter = (byte: number | undefined) => byte !== undefined && (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a;
 
 /** One pass over the tokens that matter: nesting depth, and the inflated size of the streams pdf-lib decodes at load. */
 function scanObjects(pdf: Buffer): string | undefined {

@@ -25,9 +25,7 @@ export function writePkcs12(privateKeyPem: string, certificate: forge.pki.Certif
 /** Opens a PKCS#12 bundle; slow (forge decrypts in JavaScript), so callers cache the result. */
 export function readPkcs12(p12: Uint8Array, passphrase: string): SigningKeyMaterial {
   const bundle = decrypt(p12, passphrase);
-  const keyBag = [oids.pkcs8ShroudedKeyBag, oids.keyBag]
-    .flatMap((bagType) => bundle.getBags({ bagType })[bagType] ?? [])
-    .at(0);
+  const keyBag = [oids.pkcs8ShroudedKeyBag, oids.keyBag].flatMap((bagType) => bundle.getBags({ bagType })[bagType] ?? []).at(0);
   if (!keyBag) throw new DocumentError('IDENTITY_INCOMPLETE', 'The PKCS#12 bundle holds no private key.');
   const privateKey = nodeKey(keyBag);
   // forge parses RSA only; other keys and certificates come back as raw ASN.1, which Node reads.
@@ -45,9 +43,7 @@ export function readPkcs12(p12: Uint8Array, passphrase: string): SigningKeyMater
 function nodeKey(bag: forge.pkcs12.Bag): KeyObject {
   let key: KeyObject | undefined;
   try {
-    key = bag.key
-      ? createPrivateKey(forge.pki.privateKeyToPem(bag.key))
-      : createPrivateKey({ key: der(bag.asn1), format: 'der', type: 'pkcs8' });
+    key = bag.key ? createPrivateKey(forge.pki.privateKeyToPem(bag.key)) : createPrivateKey({ key: der(bag.asn1), format: 'der', type: 'pkcs8' });
   } catch {
     key = undefined;
   }

@@ -143,10 +143,13 @@ function signatureReason(document: PDFDocument, byteRange: LocatedSignature['byt
 }
 
 function sameRange(range: PDFArray, byteRange: LocatedSignature['byteRange']): boolean {
-  return range.size() === 4 && byteRange.every((n, i) => {
-    const value = range.lookup(i);
-    return value instanceof PDFNumber && value.asNumber() === n;
-  });
+  return (
+    range.size() === 4 &&
+    byteRange.every((n, i) => {
+      const value = range.lookup(i);
+      return value instanceof PDFNumber && value.asNumber() === n;
+    })
+  );
 }
 
 function safely<T>(read: () => T): T | undefined {

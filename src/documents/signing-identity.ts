@@ -104,7 +104,9 @@ function signWithNode(certificate: forge.pki.Certificate, privateKeyPem: string)
 }
 
 function distinguishedName({ institutionName, country }: SigningIdentityOptions): forge.pki.CertificateField[] {
-  const name = Array.from(institutionName.trim() || 'Institution').slice(0, MAX_NAME_LENGTH).join('');
+  const name = Array.from(institutionName.trim() || 'Institution')
+    .slice(0, MAX_NAME_LENGTH)
+    .join('');
   // forge reads valueTagClass as a universal type number; its typings mislabel it as a Class.
   const utf8 = forge.asn1.Type.UTF8 as unknown as forge.asn1.Class;
   const fields: forge.pki.CertificateField[] = [

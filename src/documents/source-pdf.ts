@@ -26,8 +26,7 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocument> {
   return document;
 }
 
-const encrypted = (cause?: unknown) =>
-  new DocumentError('PDF_ENCRYPTED', 'The PDF is encrypted; upload it without a password.', { cause });
+const encrypted = (cause?: unknown) => new DocumentError('PDF_ENCRYPTED', 'The PDF is encrypted; upload it without a password.', { cause });
 
 function declaresEncryption(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).lastIndexOf('/Encrypt') >= 0;

@@ -52,8 +52,18 @@ export function transcriptSections(data: TranscriptData): TranscriptSection[] {
   const groups = [...data.moduleGroups].sort(compareGroups);
   const known = new Set(groups.map((group) => group.uuid));
   const modules = [...data.modules].sort((a, b) => comparePositions(a.order, b.order));
-  const sections = groups.map((group) => section(group.name, modules.filter((m) => m.groupUuid === group.uuid)));
-  sections.push(section(OTHER_MODULES, modules.filter((m) => !m.groupUuid || !known.has(m.groupUuid))));
+  const sections = groups.map((group) =>
+    section(
+      group.name,
+      modules.filter((m) => m.groupUuid === group.uuid),
+    ),
+  );
+  sections.push(
+    section(
+      OTHER_MODULES,
+      modules.filter((m) => !m.groupUuid || !known.has(m.groupUuid)),
+    ),
+  );
   return sections.filter((candidate) => candidate.modules.length > 0);
 }
 

@@ -61,12 +61,7 @@ export function wrap(text: string, style: TextStyle, width: number): string[] {
   return lines;
 }
 
-export function drawText(
-  page: PDFPage,
-  text: string,
-  at: { x: number; baseline: number; alignRight?: boolean },
-  style: TextStyle,
-): void {
+export function drawText(page: PDFPage, text: string, at: { x: number; baseline: number; alignRight?: boolean }, style: TextStyle): void {
   const width = style.font.widthOfTextAtSize(text, style.size);
   page.drawText(text, {
     x: at.alignRight ? at.x - width : at.x,

@@ -1,13 +1,16 @@
 import { PageSizes, PDFDocument, StandardFonts, type PDFPage } from 'pdf-lib';
 import { stampCredential } from './source-pdf.js';
 import {
-  formatAmount, formatTranscriptDate, formatGrade, sum, transcriptSections,
-  type TranscriptData, type TranscriptModule, type TranscriptSection,
+  formatAmount,
+  formatTranscriptDate,
+  formatGrade,
+  sum,
+  transcriptSections,
+  type TranscriptData,
+  type TranscriptModule,
+  type TranscriptSection,
 } from './transcript-content.js';
-import {
-  drawRule, drawText, paginate, printable, wrap,
-  type Block, type TextStyle, type Typeface,
-} from './transcript-typesetting.js';
+import { drawRule, drawText, paginate, printable, wrap, type Block, type TextStyle, type Typeface } from './transcript-typesetting.js';
 
 const [PAGE_WIDTH, PAGE_HEIGHT] = PageSizes.A4;
 const MARGIN = 50;
@@ -29,12 +32,7 @@ export async function renderTranscript(data: TranscriptData): Promise<Uint8Array
   const typeface: Typeface = { regular, bold, supported: new Set(regular.getCharacterSet()) };
 
   const sections = transcriptSections(data);
-  const blocks = [
-    ...headerBlocks(typeface, data),
-    moduleTableHeader(typeface),
-    ...tableBlocks(typeface, sections),
-    ...summaryBlocks(typeface, data),
-  ];
+  const blocks = [...headerBlocks(typeface, data), moduleTableHeader(typeface), ...tableBlocks(typeface, sections), ...summaryBlocks(typeface, data)];
   const footer = footerLines(typeface, data);
   const bodyBottom = MARGIN + footer.length * FOOTER_LINE + 16;
   const pages = paginate(blocks, moduleTableHeader(typeface), PAGE_HEIGHT - MARGIN, bodyBottom);
@@ -154,9 +152,7 @@ function labelled(typeface: Typeface, pairs: Array<[string, string | undefined]>
         height: lines.length * 14 + 2,
         draw(page, top) {
           drawText(page, label, { x: MARGIN, baseline: top - 11 }, labelStyle);
-          lines.forEach((line, i) =>
-            drawText(page, line, { x: MARGIN + LABEL_WIDTH, baseline: top - 11 - i * 14 }, valueStyle),
-          );
+          lines.forEach((line, i) => drawText(page, line, { x: MARGIN + LABEL_WIDTH, baseline: top - 11 - i * 14 }, valueStyle));
         },
       };
     });
@@ -166,8 +162,7 @@ function paragraph(typeface: Typeface, text: string, style: TextStyle, lineHeigh
   const lines = wrap(printable(typeface, text), style, RIGHT - MARGIN);
   return {
     height: lines.length * lineHeight,
-    draw: (page, top) =>
-      lines.forEach((line, i) => drawText(page, line, { x: MARGIN, baseline: top - lineHeight * (i + 1) + 5 }, style)),
+    draw: (page, top) => lines.forEach((line, i) => drawText(page, line, { x: MARGIN, baseline: top - lineHeight * (i + 1) + 5 }, style)),
   };
 }
 

@@ -15,7 +15,8 @@ export class WorkerJobError extends Error {
 }
 
 /** What a worker posts back for a job: its value, or an error it caught and described. */
-export type WorkerReply<Result> = { id: number; ok: true; value: Result } | { id: number; ok: false; error: { name: string; message: string; reason?: string } };
+export type WorkerReply<Result> =
+  { id: number; ok: true; value: Result } | { id: number; ok: false; error: { name: string; message: string; reason?: string } };
 
 interface Pending<Job, Result> {
   job: Job;

@@ -61,4 +61,11 @@ export class EnrollmentWhere {
   completionStatus?: CompletionStatus;
 }
 
-export const EnrollmentListArgs = ListArgsType('Enrollment', EnrollmentWhere, ['enrolled_at', 'completed_at', 'grade', 'completion_status', 'created_at', 'updated_at']);
+export const EnrollmentListArgs = ListArgsType('Enrollment', EnrollmentWhere, [
+  'enrolled_at',
+  'completed_at',
+  'grade',
+  'completion_status',
+  'created_at',
+  'updated_at',
+]);

@@ -19,7 +19,10 @@ interface ValidationErrorLike {
 
 /** "dateOfBirth" → "date of birth", as Laravel names attributes in its messages. */
 export function humanize(field: string): string {
-  return field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[._]/g, ' ').toLowerCase();
+  return field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[._]/g, ' ')
+    .toLowerCase();
 }
 
 function validationFieldErrors(errors: ValidationErrorLike[], prefix = ''): FieldErrors {
@@ -87,8 +90,7 @@ export function classifyError(error: unknown): ClassifiedError {
     return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error.', internal: true };
   }
   const validation = (error.extensions?.validationErrors ?? (original as { extensions?: { validationErrors?: unknown } })?.extensions?.validationErrors) as
-    | ValidationErrorLike[]
-    | undefined;
+    ValidationErrorLike[] | undefined;
   if (validation) {
     const fieldErrors = validationFieldErrors(validation);
     return { code: 'BAD_USER_INPUT', message: summarize(fieldErrors), fieldErrors, internal: false };

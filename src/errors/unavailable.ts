@@ -10,7 +10,8 @@ export const RETRY_AFTER_SECONDS = 2;
 export function isDatabaseBusy(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
     if (NO_CONNECTION.includes(current.message)) return true;
-    current = (current as { cause?: unknown; inner?: unknown; originalError?: unknown }).originalError ?? (current as { inner?: unknown }).inner ?? current.cause;
+    current =
+      (current as { cause?: unknown; inner?: unknown; originalError?: unknown }).originalError ?? (current as { inner?: unknown }).inner ?? current.cause;
   }
   return false;
 }

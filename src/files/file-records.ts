@@ -43,7 +43,10 @@ export async function insertUnlessDuplicate(em: EntityManager, file: NewFileReco
   for (let attempt = 0; attempt < 3; attempt++) {
     const [inserted] = await run<{ uuid: string }>(em, insertSql(file.usedByUuid !== undefined), values);
     if (inserted) return inserted.uuid;
-    const [existing] = await run<{ uuid: string }>(em, 'select "uuid" from "files" where "tenant_uuid" = ? and "hash" = ? and "deleted_at" is null', [tenant, file.hash]);
+    const [existing] = await run<{ uuid: string }>(em, 'select "uuid" from "files" where "tenant_uuid" = ? and "hash" = ? and "deleted_at" is null', [
+      tenant,
+      file.hash,
+    ]);
     if (existing) return existing.uuid;
   }
   throw new Error(`could not store or find the file with hash ${file.hash}`);

@@ -11,7 +11,10 @@ import { TenantScopedEntity } from '../db/base.entity.js';
 @Entity({ tableName: 'files' })
 @Unique({ name: 'files_tenant_hash_live_unique', properties: ['tenant', 'hash'], where: '"deleted_at" is null' })
 @Index({ name: 'files_tenant_used_at_index', properties: ['tenant', 'usedAt'] })
-@Index({ name: 'files_purge_index', expression: `create index "files_purge_index" on "files" ("deleted_at") where "deleted_at" is not null and "purged_at" is null` })
+@Index({
+  name: 'files_purge_index',
+  expression: `create index "files_purge_index" on "files" ("deleted_at") where "deleted_at" is not null and "purged_at" is null`,
+})
 export class StoredFile extends TenantScopedEntity {
   @Field({ description: 'The name the file was uploaded with (or renamed to).' })
   @Property({ length: 255 })

@@ -25,15 +25,23 @@ export class FileResolver {
   }
 
   @Mutation(() => [StoredFile], {
-    description: 'Stores PDF, PNG or SVG files, all or none; content already stored in this tenant returns its existing File. Send as a GraphQL multipart request.',
+    description:
+      'Stores PDF, PNG or SVG files, all or none; content already stored in this tenant returns its existing File. Send as a GraphQL multipart request.',
   })
   uploadFiles(@Arg('files', () => [GraphQLUpload]) uploads: Promise<FileUpload>[], @Ctx() ctx: RequestContext): Promise<StoredFile[]> {
     const { settings } = fileRuntime(ctx.em);
-    return files.upload(ctx, uploads.map((upload) => incomingUpload(upload, settings)));
+    return files.upload(
+      ctx,
+      uploads.map((upload) => incomingUpload(upload, settings)),
+    );
   }
 
   @Mutation(() => StoredFile, { description: 'Renames (PATCH); content never changes.' })
-  updateFile(@Arg('uuid', () => ID) uuid: string, @Arg('input', () => UpdateFileInput) input: UpdateFileInput, @Ctx() ctx: RequestContext): Promise<StoredFile> {
+  updateFile(
+    @Arg('uuid', () => ID) uuid: string,
+    @Arg('input', () => UpdateFileInput) input: UpdateFileInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<StoredFile> {
     return files.update(ctx, uuid, input);
   }
 

@@ -21,7 +21,9 @@ import { tooManyFiles } from './upload-limits.js';
 export function cleanFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  return Array.from(base.replace(/[\u0000-\u001f\u007f]/g, '').trim()).slice(0, 255).join('');
+  return Array.from(base.replace(/[\u0000-\u001f\u007f]/g, '').trim())
+    .slice(0, 255)
+    .join('');
 }
 
 interface StoreOptions {
@@ -41,7 +43,15 @@ async function store(em: EntityManager, runtime: FileRuntime, file: IncomingFile
   const { hash, size, type } = await intake(file, await runtime.storage.create(em, key), options.maxBytes);
   if (options.expected && options.expected !== type) throw new Error(`generated content is ${type.mimeType}, not ${options.expected.mimeType}`);
   const name = cleanFileName(file.filename) || `file.${type.extension}`;
-  const uuid = await insertUnlessDuplicate(em, { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name, usedByUuid: options.usedByUuid });
+  const uuid = await insertUnlessDuplicate(em, {
+    uuid: key,
+    originalName: name,
+    type,
+    size,
+    hash,
+    storage: runtime.storage.name,
+    usedByUuid: options.usedByUuid,
+  });
   if (uuid !== key) await runtime.storage.remove(em, key);
   return uuid;
 }
@@ -52,7 +62,9 @@ async function storing<T>(em: EntityManager, work: (tx: EntityManager, written: 
   try {
     return await em.transactional((tx) => work(tx, written));
   } catch (error) {
-    await fileRuntime(em).storage.discard(written).catch(() => undefined);
+    await fileRuntime(em)
+      .storage.discard(written)
+      .catch(() => undefined);
     throw error;
   }
 }
@@ -129,7 +141,8 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
   /** 422 on `field` unless it names a live PNG or SVG file of the tenant (badge images). */
   async requireImage(em: EntityManager, uuid: string, field: string): Promise<StoredFile> {
     const file = await requireRelated(em, StoredFile, uuid, field);
-    if (file.mimeType !== PNG.mimeType && file.mimeType !== SVG.mimeType) throw invalid({ [field]: [`The ${humanize(field)} must be a file of type: png, svg.`] });
+    if (file.mimeType !== PNG.mimeType && file.mimeType !== SVG.mimeType)
+      throw invalid({ [field]: [`The ${humanize(field)} must be a file of type: png, svg.`] });
     return file;
   }
 

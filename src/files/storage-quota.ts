@@ -6,7 +6,11 @@ function run<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]>
   return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
 }
 
-const UNITS: [number, string][] = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
+const UNITS: [number, string][] = [
+  [1024 ** 3, 'GiB'],
+  [1024 ** 2, 'MiB'],
+  [1024, 'KiB'],
+];
 
 /** 1073741824 → "1 GiB"; a size that is no whole unit stays in bytes. */
 function size(bytes: number): string {
@@ -30,7 +34,11 @@ export function quotaExceeded(quotaBytes: number, totalBytes: number): DomainErr
 export async function enforceQuota(em: EntityManager, quotaBytes: number): Promise<void> {
   const tenant = tenantOf(em);
   await run(em, 'select 1 from "tenants" where "uuid" = ? for no key update', [tenant]);
-  const [row] = await run<{ bytes: string }>(em, 'select coalesce(sum("size"), 0)::bigint as "bytes" from "files" where "tenant_uuid" = ? and "deleted_at" is null', [tenant]);
+  const [row] = await run<{ bytes: string }>(
+    em,
+    'select coalesce(sum("size"), 0)::bigint as "bytes" from "files" where "tenant_uuid" = ? and "deleted_at" is null',
+    [tenant],
+  );
   const total = Number(row?.bytes ?? 0);
   if (total > quotaBytes) throw quotaExceeded(quotaBytes, total);
 }

@@ -1,4 +1,15 @@
-import { type DocumentNode, getNamedType, getOperationAST, getVariableValues, GraphQLError, type GraphQLSchema, isLeafType, Kind, type OperationDefinitionNode, type TypeNode } from 'graphql';
+import {
+  type DocumentNode,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  type GraphQLSchema,
+  isLeafType,
+  Kind,
+  type OperationDefinitionNode,
+  type TypeNode,
+} from 'graphql';
 // The CommonJS build: it shares the CommonJS `graphql` the service loads (the ESM build imports graphql's .mjs twin).
 import { type ComplexityEstimatorArgs, getComplexity } from 'graphql-query-complexity/cjs';
 import { DEFAULT_PAGE_SIZE } from './connection.js';
@@ -32,13 +43,25 @@ const namedTypeOf = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ?
 
 function computeCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number {
   try {
-    return getComplexity({ schema, query: document, variables, operationName: operationName ?? undefined, estimators: [rowEstimator], maxQueryNodes: MAX_QUERY_NODES });
+    return getComplexity({
+      schema,
+      query: document,
+      variables,
+      operationName: operationName ?? undefined,
+      estimators: [rowEstimator],
+      maxQueryNodes: MAX_QUERY_NODES,
+    });
   } catch {
     return Number.POSITIVE_INFINITY;
   }
 }
 
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | undefined {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string | null,
+): number | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   let known = costs.get(document);
@@ -56,7 +79,13 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, var
 const count = (value: number) => (Number.isFinite(value) ? value.toLocaleString('en-US') : 'too many');
 
 /** Refuses an operation above `maxCost` before it runs: GraphQL clients and the REST layer alike. */
-export function assertAffordable(maxCost: number, schema: GraphQLSchema, document: DocumentNode, variables?: Record<string, unknown>, operationName?: string | null): void {
+export function assertAffordable(
+  maxCost: number,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables?: Record<string, unknown>,
+  operationName?: string | null,
+): void {
   const cost = operationCost(schema, document, variables, operationName);
   if (cost === undefined || cost <= maxCost) return;
   throw new GraphQLError(

@@ -8,7 +8,13 @@ import { unsafeTextErrors } from './text-input.js';
  * REST route built it: no unsafe text in its input (a 422 / BAD_USER_INPUT naming the fields), and a
  * cost within `maxCost` (see cost.ts).
  */
-export function guardOperation(maxCost: number, schema: GraphQLSchema, document: DocumentNode, variables?: Record<string, unknown>, operationName?: string | null): void {
+export function guardOperation(
+  maxCost: number,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables?: Record<string, unknown>,
+  operationName?: string | null,
+): void {
   const textErrors = unsafeTextErrors(variables, document);
   if (textErrors) {
     throw new GraphQLError(summarize(textErrors), { originalError: invalid(textErrors), extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });

@@ -66,7 +66,9 @@ function unsafeLiterals(document: DocumentNode): FieldErrors {
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
       if (isSafeText(node.value)) return;
-      const names = ([...ancestors, parent] as ASTNode[]).flatMap((ancestor) => (ancestor && 'kind' in ancestor && (ancestor.kind === Kind.ARGUMENT || ancestor.kind === Kind.OBJECT_FIELD) ? [ancestor.name.value] : []));
+      const names = ([...ancestors, parent] as ASTNode[]).flatMap((ancestor) =>
+        ancestor && 'kind' in ancestor && (ancestor.kind === Kind.ARGUMENT || ancestor.kind === Kind.OBJECT_FIELD) ? [ancestor.name.value] : [],
+      );
       report(errors, names);
     },
   });

@@ -12,12 +12,42 @@ function rule(name: string, check: (value: unknown) => boolean, message: (field:
   return ValidateBy({ name, validator: { validate: (value) => value == null || check(value), defaultMessage: (args) => message(label(args!)) } });
 }
 
-export const MaxChars = (limit: number) => rule('maxChars', (v) => maxLength(v, limit), (f) => `The ${f} may not be greater than ${limit} characters.`);
-export const AtLeast = (floor: number) => rule('atLeast', (v) => min(v, floor), (f) => `The ${f} must be at least ${floor}.`);
-export const AtMost = (ceiling: number) => rule('atMost', (v) => max(v, ceiling), (f) => `The ${f} may not be greater than ${ceiling}.`);
-export const Email = () => rule('email', (v) => isEmail(v), (f) => `The ${f} must be a valid email address.`);
-export const Url = () => rule('url', (v) => isURL(v as string, { require_protocol: true }), (f) => `The ${f} must be a valid URL.`);
-export const NotBlank = () => rule('notBlank', (v) => matches(v as string, /\S/), (f) => `The ${f} field is required.`);
+export const MaxChars = (limit: number) =>
+  rule(
+    'maxChars',
+    (v) => maxLength(v, limit),
+    (f) => `The ${f} may not be greater than ${limit} characters.`,
+  );
+export const AtLeast = (floor: number) =>
+  rule(
+    'atLeast',
+    (v) => min(v, floor),
+    (f) => `The ${f} must be at least ${floor}.`,
+  );
+export const AtMost = (ceiling: number) =>
+  rule(
+    'atMost',
+    (v) => max(v, ceiling),
+    (f) => `The ${f} may not be greater than ${ceiling}.`,
+  );
+export const Email = () =>
+  rule(
+    'email',
+    (v) => isEmail(v),
+    (f) => `The ${f} must be a valid email address.`,
+  );
+export const Url = () =>
+  rule(
+    'url',
+    (v) => isURL(v as string, { require_protocol: true }),
+    (f) => `The ${f} must be a valid URL.`,
+  );
+export const NotBlank = () =>
+  rule(
+    'notBlank',
+    (v) => matches(v as string, /\S/),
+    (f) => `The ${f} field is required.`,
+  );
 
 /**
  * For PATCH inputs: an absent field skips validation, an explicit null is refused (the column has

@@ -22,7 +22,10 @@ registerEnumType(ModuleLevel, { name: 'ModuleLevel' });
 /** A subject an institution teaches; attached to courses through CourseModule. */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'modules' })
-@Index({ name: 'modules_code_unique', expression: 'create unique index "modules_code_unique" on "modules" ("institution_uuid", lower("code")) where "deleted_at" is null and "code" is not null' })
+@Index({
+  name: 'modules_code_unique',
+  expression: 'create unique index "modules_code_unique" on "modules" ("institution_uuid", lower("code")) where "deleted_at" is null and "code" is not null',
+})
 export class Module extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;

@@ -15,7 +15,15 @@ export class ModuleService extends ResourceService<Module, ModuleInput> {
   protected readonly entity = Module;
   protected readonly label = 'Module';
   protected readonly defaults: Partial<ModuleInput> = {
-    code: null, description: null, syllabus: null, workload: null, credits: null, modality: null, level: null, isActive: true, isRequired: false,
+    code: null,
+    description: null,
+    syllabus: null,
+    workload: null,
+    credits: null,
+    modality: null,
+    level: null,
+    isActive: true,
+    isRequired: false,
   };
   protected readonly whereColumns = { institutionUuid: 'institution' };
   protected readonly uuidWhereFields = ['institutionUuid'];

@@ -97,10 +97,8 @@ export class DeliveryQueue {
   /** Hands claimed but unsent notifications back at once (used when stopping). */
   async release(uuids: string[]): Promise<void> {
     if (uuids.length === 0) return;
-    await this.orm.em.fork().execute(
-      `update notifications set locked_until = null where uuid in (${uuids.map(() => '?').join(', ')}) and status = 'pending'`,
-      uuids,
-      'run',
-    );
+    await this.orm.em
+      .fork()
+      .execute(`update notifications set locked_until = null where uuid in (${uuids.map(() => '?').join(', ')}) and status = 'pending'`, uuids, 'run');
   }
 }

@@ -24,7 +24,6 @@ export interface ResourceApi<T extends TenantScopedEntity, Input extends object>
   parentArg?: string;
 }
 
-
 /** Applies decorators by hand so the argument list can depend on the resource (parent guard, PUT). */
 type ParamDecorator = (target: object, method: string, index: number) => void;
 
@@ -75,14 +74,62 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
   const proto = BaseResourceResolver.prototype;
   const uuidArg = Arg('uuid', () => ID);
   const guard = parentArg ? [Arg(parentArg, () => ID, { nullable: true, description: 'When given, the row must belong to this parent.' })] : [];
-  define(proto, 'one', Query(() => type, { name: lowerFirst(name), description: `One ${name} of this tenant by uuid.` }), uuidArg, Ctx(), ...guard);
-  define(proto, 'many', Query(() => api.connection, { name: lowerFirst(pluralName), description: `${pluralName} of this tenant, filtered, sorted and paged.` }), Args(() => api.listArgs), Ctx());
-  define(proto, 'create', Mutation(() => type, { name: `create${name}` }), Arg('input', () => api.input), Ctx());
-  define(proto, 'update', Mutation(() => type, { name: `update${name}`, description: 'Changes only the fields sent (PATCH).' }), uuidArg, Arg('input', () => api.updateInput), Ctx(), ...guard);
+  define(
+    proto,
+    'one',
+    Query(() => type, { name: lowerFirst(name), description: `One ${name} of this tenant by uuid.` }),
+    uuidArg,
+    Ctx(),
+    ...guard,
+  );
+  define(
+    proto,
+    'many',
+    Query(() => api.connection, { name: lowerFirst(pluralName), description: `${pluralName} of this tenant, filtered, sorted and paged.` }),
+    Args(() => api.listArgs),
+    Ctx(),
+  );
+  define(
+    proto,
+    'create',
+    Mutation(() => type, { name: `create${name}` }),
+    Arg('input', () => api.input),
+    Ctx(),
+  );
+  define(
+    proto,
+    'update',
+    Mutation(() => type, { name: `update${name}`, description: 'Changes only the fields sent (PATCH).' }),
+    uuidArg,
+    Arg('input', () => api.updateInput),
+    Ctx(),
+    ...guard,
+  );
   if (api.replaceable !== false) {
-    define(proto, 'replace', Mutation(() => type, { name: `replace${name}`, description: 'Replaces every field (PUT): optional fields not sent return to their defaults.' }), uuidArg, Arg('input', () => api.input), Ctx(), ...guard);
+    define(
+      proto,
+      'replace',
+      Mutation(() => type, { name: `replace${name}`, description: 'Replaces every field (PUT): optional fields not sent return to their defaults.' }),
+      uuidArg,
+      Arg('input', () => api.input),
+      Ctx(),
+      ...guard,
+    );
   }
-  define(proto, 'delete', Mutation(() => Boolean, { name: `delete${name}`, description: 'Soft delete.' }), uuidArg, Ctx(), ...guard);
-  define(proto, 'deleteMany', Mutation(() => Int, { name: `delete${pluralName}`, description: 'Soft-deletes all of them or, if any uuid is unknown, none.' }), Arg('uuids', () => [ID]), Ctx());
+  define(
+    proto,
+    'delete',
+    Mutation(() => Boolean, { name: `delete${name}`, description: 'Soft delete.' }),
+    uuidArg,
+    Ctx(),
+    ...guard,
+  );
+  define(
+    proto,
+    'deleteMany',
+    Mutation(() => Int, { name: `delete${pluralName}`, description: 'Soft-deletes all of them or, if any uuid is unknown, none.' }),
+    Arg('uuids', () => [ID]),
+    Ctx(),
+  );
   return BaseResourceResolver;
 }

@@ -114,7 +114,14 @@ export abstract class ResourceService<T extends TenantScopedEntity, Input extend
    * Points `row[property]` at the related row named by `input[field]` when the field is present:
    * a live row of this tenant (else 422 on the field), or nothing when the field is null.
    */
-  protected async relate<R extends TenantScopedEntity>(ctx: RequestContext, row: T, property: string, entity: EntityClass<R>, input: object, field: string): Promise<R | null | undefined> {
+  protected async relate<R extends TenantScopedEntity>(
+    ctx: RequestContext,
+    row: T,
+    property: string,
+    entity: EntityClass<R>,
+    input: object,
+    field: string,
+  ): Promise<R | null | undefined> {
     if (!(field in input)) return undefined;
     const uuid = (input as Record<string, unknown>)[field] as string | null | undefined;
     const related = uuid == null ? null : await requireRelated(ctx.em, entity, uuid, field);

@@ -23,6 +23,9 @@ export async function resolveKeyWrapper(config: Pick<Config, 'keyEncryptionKey' 
     if (error.code !== 'EEXIST') throw error;
   });
   const wrapper = localKeyWrapper(parseKeyEncryptionKey(await readFile(file, 'utf8')));
-  logger.warn({ file, keyId: wrapper.id }, 'KEY_ENCRYPTION_KEY is not set: signing keys are sealed with a development key kept in DATA_DIR (set KEY_ENCRYPTION_KEY, or better a KMS, in production)');
+  logger.warn(
+    { file, keyId: wrapper.id },
+    'KEY_ENCRYPTION_KEY is not set: signing keys are sealed with a development key kept in DATA_DIR (set KEY_ENCRYPTION_KEY, or better a KMS, in production)',
+  );
   return wrapper;
 }

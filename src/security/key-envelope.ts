@@ -17,7 +17,10 @@ export interface KeyWrapper {
 export type KeyEnvelopeFailure = 'WRONG_KEY' | 'NOT_AUTHENTIC' | 'MALFORMED';
 
 export class KeyEnvelopeError extends Error {
-  constructor(readonly reason: KeyEnvelopeFailure, message: string) {
+  constructor(
+    readonly reason: KeyEnvelopeFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'KeyEnvelopeError';
   }

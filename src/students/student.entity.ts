@@ -6,7 +6,10 @@ import { DateScalar } from '../graphql/scalars.js';
 /** A certificate recipient, registered per tenant; the email (kept lowercase) is unique among live students. */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'students' })
-@Index({ name: 'students_email_unique', expression: 'create unique index "students_email_unique" on "students" ("tenant_uuid", "email") where "deleted_at" is null' })
+@Index({
+  name: 'students_email_unique',
+  expression: 'create unique index "students_email_unique" on "students" ("tenant_uuid", "email") where "deleted_at" is null',
+})
 export class Student extends TenantScopedEntity {
   @Field({ description: 'Full legal name.' })
   @Property({ length: 255 })

@@ -16,7 +16,8 @@ registerEnumType(TemplateStatus, { name: 'TemplateStatus' });
 @Entity({ tableName: 'certificate_templates' })
 @Index({
   name: 'certificate_templates_default_unique',
-  expression: 'create unique index "certificate_templates_default_unique" on "certificate_templates" ("institution_uuid") where "is_default" and "deleted_at" is null',
+  expression:
+    'create unique index "certificate_templates_default_unique" on "certificate_templates" ("institution_uuid") where "is_default" and "deleted_at" is null',
 })
 export class CertificateTemplate extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })

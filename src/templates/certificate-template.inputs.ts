@@ -78,4 +78,10 @@ export class CertificateTemplateWhere {
   name?: string;
 }
 
-export const CertificateTemplateListArgs = ListArgsType('CertificateTemplate', CertificateTemplateWhere, ['name', 'version', 'status', 'created_at', 'updated_at']);
+export const CertificateTemplateListArgs = ListArgsType('CertificateTemplate', CertificateTemplateWhere, [
+  'name',
+  'version',
+  'status',
+  'created_at',
+  'updated_at',
+]);

@@ -8,7 +8,12 @@ import type { CertificateTemplateInput } from './certificate-template.inputs.js'
 export class CertificateTemplateService extends ResourceService<CertificateTemplate, CertificateTemplateInput> {
   protected readonly entity = CertificateTemplate;
   protected readonly label = 'Certificate template';
-  protected readonly defaults: Partial<CertificateTemplateInput> = { previewImagePath: null, designConfig: null, isDefault: false, status: TemplateStatus.active };
+  protected readonly defaults: Partial<CertificateTemplateInput> = {
+    previewImagePath: null,
+    designConfig: null,
+    isDefault: false,
+    status: TemplateStatus.active,
+  };
   protected readonly whereColumns = { institutionUuid: 'institution' };
   protected readonly uuidWhereFields = ['institutionUuid'];
   protected readonly uniqueViolations = {

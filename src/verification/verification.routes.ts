@@ -88,7 +88,11 @@ async function uploadedPdf(req: Request, maxBytes: number): Promise<Buffer> {
       stream.on('limit', () => reject(new DomainError('PAYLOAD_TOO_LARGE', `The file may not be greater than ${maxBytes} bytes.`)));
     });
     form.on('error', () => reject(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
-    form.on('close', () => (files ? resolve(Buffer.concat(chunks)) : reject(new DomainError('BAD_USER_INPUT', 'The file field is required.', { file: ['The file field is required.'] }))));
+    form.on('close', () =>
+      files
+        ? resolve(Buffer.concat(chunks))
+        : reject(new DomainError('BAD_USER_INPUT', 'The file field is required.', { file: ['The file field is required.'] })),
+    );
     req.pipe(form);
   });
 }

@@ -28,7 +28,13 @@ async function documentsOf(em: EntityManager, certificate: Certificate) {
   return documents.map((doc) => ({ type: doc.type, file: doc.file.getEntity() as StoredFile }));
 }
 
-function factsOf(certificate: Certificate, institution: Institution, course: Course, documents: { type: string; file: StoredFile }[], publicBaseUrl: string): VerificationFacts {
+function factsOf(
+  certificate: Certificate,
+  institution: Institution,
+  course: Course,
+  documents: { type: string; file: StoredFile }[],
+  publicBaseUrl: string,
+): VerificationFacts {
   const status = effectiveStatus(certificate);
   return {
     uuid: certificate.uuid,

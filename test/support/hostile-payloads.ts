@@ -17,7 +17,8 @@ export const hugeXrefPdf = (): Buffer => appendSignature(xrefSizeBomb(), signWit
 export const manyObjectsPdf = (): Buffer => appendSignature(tinyObjectsBomb(60, 10_000), signWith(strangerKey()));
 
 /** finding 3: relation cycles, each level multiplying the rows by the enrollments per student. */
-export const CYCLIC_QUERY = '{ students { nodes { enrollments { student { enrollments { student { enrollments { student { enrollments { uuid } } } } } } } } } }';
+export const CYCLIC_QUERY =
+  '{ students { nodes { enrollments { student { enrollments { student { enrollments { student { enrollments { uuid } } } } } } } } } }';
 
 /** finding 7: JSON nested far deeper than any document of this API. */
 export const deepJson = (levels = 20_000) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;

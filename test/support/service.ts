@@ -23,7 +23,16 @@ const PER_MINUTE_LIMITS_OFF = { RATE_LIMIT_API_PER_MINUTE: '0', RATE_LIMIT_PUBLI
 /** The real service (HTTP server, Apollo, REST, ORM) on a fresh database and a free port. */
 export async function startTestService(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestService> {
   const db = database ?? (await createTestDatabase());
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATABASE_MIGRATION_URL: db.ownerUrl, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL, ...PER_MINUTE_LIMITS_OFF, ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    DATABASE_MIGRATION_URL: db.ownerUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL,
+    ...PER_MINUTE_LIMITS_OFF,
+    ...env,
+  });
   const statements: string[] = [];
   const service = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery: (sql) => statements.push(sql) });
   return {

@@ -56,17 +56,21 @@ export class SmtpListener {
 /** One header of a raw RFC 822 message, unfolded. */
 export function header(raw: string, name: string): string | undefined {
   const head = raw.split('\r\n\r\n')[0].replace(/\r\n[ \t]+/g, ' ');
-  return head.split('\r\n').find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.replace(/^[^:]+:\s*/, '');
+  return head
+    .split('\r\n')
+    .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+    ?.replace(/^[^:]+:\s*/, '');
 }
 
 /** A header with RFC 2047 encoded-words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) decoded. */
 export function decodedHeader(raw: string, name: string): string | undefined {
   const value = header(raw, name);
-  return value
-    ?.replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_word, encoding: string, text: string) =>
-      encoding.toLowerCase() === 'b'
-        ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
-    );
+  return value?.replace(/\?=\s+=\?/g, '?==?').replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_word, encoding: string, text: string) =>
+    encoding.toLowerCase() === 'b'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : Buffer.from(
+          text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+          'latin1',
+        ).toString('utf8'),
+  );
 }

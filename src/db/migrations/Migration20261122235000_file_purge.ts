@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122235000_file_purge extends Migration {
-
   override name = 'Migration20261122235000_file_purge';
 
   override up(): void | Promise<void> {
@@ -13,5 +12,4 @@ export class Migration20261122235000_file_purge extends Migration {
     this.addSql(`drop index "files_purge_index";`);
     this.addSql(`alter table "files" drop column "purged_at";`);
   }
-
 }

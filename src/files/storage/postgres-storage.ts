@@ -34,7 +34,7 @@ class ChunkWriter implements BlobWriter {
   ) {}
 
   async write(data: Buffer): Promise<void> {
-    for (let at = 0; at < data.length; ) {
+    for (let at = 0; at < data.length;) {
       const copied = data.copy(this.chunk, this.filled, at);
       this.filled += copied;
       at += copied;
@@ -55,7 +55,9 @@ class ChunkWriter implements BlobWriter {
 }
 
 async function chunkAt(db: Executor, key: string, seq: number): Promise<Buffer | undefined> {
-  const result = await db.executeQuery<{ data: Buffer }>(CompiledQuery.raw('select "data" from "file_chunks" where "file_uuid" = $1 and "seq" = $2', [key, seq]));
+  const result = await db.executeQuery<{ data: Buffer }>(
+    CompiledQuery.raw('select "data" from "file_chunks" where "file_uuid" = $1 and "seq" = $2', [key, seq]),
+  );
   return result.rows[0]?.data;
 }
 
