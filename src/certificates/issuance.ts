@@ -77,7 +77,7 @@ async function signedDocuments(
       transcriptDetails: { ...reference, reason: `Academic transcript: ${parts.course.name}` },
     });
   } catch (error) {
-    if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] });
+    if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] }, error.reason);
     if (error instanceof WorkerJobError && error.kind === 'busy') throw new DomainError('SERVICE_UNAVAILABLE', error.message);
     throw error;
   }
