@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { provision } from './auth/provisioning.js';
+import { provision, provisionDemoTenant } from './auth/provisioning.js';
 import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { openServiceOrm, type Orm } from './db/orm.js';
@@ -70,6 +70,10 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const { app, apollo } = await createApp({ config, orm, logger, runtime });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
+    await provisionDemoTenant(orm, config, logger).catch(async (error: unknown) => {
+      await drain(server, 0);
+      throw error;
+    });
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
