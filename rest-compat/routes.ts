@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { DomainError } from '../src/errors/domain-error.js';
 import { toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
 import { fileRoutes } from './file-routes.js';
@@ -64,6 +65,30 @@ const certificateRoutes = (): RestRoute[] => [
   },
 ];
 
+/** GraphQL answers null where there is no badge (badges off, a draft): over REST that path does not exist. */
+const badgeDocument = (field: string) => (result: unknown) => {
+  const document = (result as Record<string, unknown> | null)?.[field];
+  if (!document) throw new DomainError('NOT_FOUND', 'Not found.');
+  return { data: document };
+};
+
+const badgeRoutes = (): RestRoute[] => [
+  {
+    method: 'get',
+    path: '/institutions/:uuid/badges/issuers',
+    document: 'query BadgeIssuer($uuid: ID!) { result: institution(uuid: $uuid) { badgeIssuer } }',
+    variables: (req) => ({ uuid: req.params.uuid }),
+    present: badgeDocument('badge_issuer'),
+  },
+  {
+    method: 'get',
+    path: '/certificates/:uuid/badges/assertions',
+    document: 'query BadgeAssertion($uuid: ID!) { result: certificate(uuid: $uuid) { badgeAssertion } }',
+    variables: (req) => ({ uuid: req.params.uuid }),
+    present: badgeDocument('badge_assertion'),
+  },
+];
+
 /** The route table: every REST path this service answers besides the token endpoint. */
 export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] {
   return [
@@ -74,6 +99,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     },
     ...courseModuleRoutes(),
     ...certificateRoutes(),
+    ...badgeRoutes(),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
   ];

@@ -1,5 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import busboy from 'busboy';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { badges } from '../badges/badge.service.js';
 import type { Config } from '../config.js';
 import type { ServiceRuntime } from '../context/request-context.js';
 import type { Orm } from '../db/orm.js';
@@ -47,10 +49,15 @@ function verdictJson(verdict: DocumentVerdict) {
 }
 
 /** A GET /verify/{uuid} handler: looks the certificate's public facts up and hands them (or null) to `respond`. */
-function factsRoute(orm: Orm, config: Config, respond: (res: Response, facts: VerificationFacts | null) => void): RequestHandler<{ uuid: string }> {
+function factsRoute(
+  orm: Orm,
+  config: Config,
+  respond: (res: Response, facts: VerificationFacts | null, em: EntityManager) => void | Promise<void>,
+): RequestHandler<{ uuid: string }> {
   return async (req, res, next) => {
     try {
-      respond(res, await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl));
+      const em = orm.em.fork();
+      await respond(res, await verificationFacts(em, req.params.uuid, config.publicBaseUrl), em);
     } catch (error) {
       next(error);
     }
@@ -62,10 +69,10 @@ export function verificationPages(orm: Orm, config: Config): Router {
   const router = Router();
   router.get(
     '/verify/:uuid',
-    factsRoute(orm, config, (res, facts) => {
+    factsRoute(orm, config, async (res, facts, em) => {
       res.set('Cache-Control', 'no-cache').type('html');
       if (!facts) res.status(404).send(renderNotFoundPage());
-      else res.send(renderVerificationPage(facts));
+      else res.send(renderVerificationPage(facts, { badgeDownloadUrl: await badges.bakedImageUrl(em, facts.uuid, config.publicBaseUrl) }));
     }),
   );
   return router;
