@@ -11,7 +11,8 @@ export const BAKED_IMAGE_TYPES = ['image/png', 'image/svg+xml', 'application/oct
  */
 export async function uploadedImage(req: Request, maxBytes: number): Promise<Buffer> {
   if (Buffer.isBuffer(req.body)) return req.body;
-  if (!req.is('multipart/form-data')) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the baked badge as image/png, image/svg+xml or a multipart form file.');
+  if (!req.is('multipart/form-data'))
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the baked badge as image/png, image/svg+xml or a multipart form file.');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let files = 0;

@@ -30,6 +30,10 @@ export type BadgeUrls = ReturnType<typeof badgeUrls>;
  * The download link offered to the recipient (e-mail): the baked image in the badge image's own
  * format, behind a redirect so it needs no file lookup. Null while the institution issues no badges.
  */
-export function bakedBadgeLink(institution: { isBadgesEnabled: boolean; badgeImageUuid?: string | null }, certificateUuid: string, publicBaseUrl: string): string | null {
+export function bakedBadgeLink(
+  institution: { isBadgesEnabled: boolean; badgeImageUuid?: string | null },
+  certificateUuid: string,
+  publicBaseUrl: string,
+): string | null {
   return institution.isBadgesEnabled && institution.badgeImageUuid ? `${badgeUrls(publicBaseUrl).assertion(certificateUuid)}/image` : null;
 }

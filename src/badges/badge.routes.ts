@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
-import { contentDisposition } from '../files/file-download.route.js';
+import { contentDisposition, isFresh } from '../files/file-download.route.js';
 import { SVG } from '../files/file-type.js';
 import { badges, type BakedImage, type HostedAssertion } from './badge.service.js';
 import { BAKED_IMAGE_TYPES, uploadedImage } from './badge-upload.js';
@@ -32,9 +32,10 @@ function publicHeaders(res: Response, etag: string): void {
 function sendDocument(req: Request, res: Response, document: BadgeDocument, status = 200): void {
   const type = negotiate(req) === 'application/json' ? 'application/json' : JSON_LD;
   const body = JSON.stringify(document);
-  publicHeaders(res, etagOf(type, body));
+  const etag = etagOf(type, body);
+  publicHeaders(res, etag);
   res.type(`${type}; charset=utf-8`);
-  if (status === 200 && req.fresh) {
+  if (status === 200 && isFresh(req, etag)) {
     res.status(304).end();
     return;
   }
@@ -47,11 +48,12 @@ function sendAssertion(req: Request, res: Response, answer: HostedAssertion): vo
 }
 
 function sendImage(req: Request, res: Response, image: BakedImage, name: string): void {
-  publicHeaders(res, etagOf(image.bytes));
+  const etag = etagOf(image.bytes);
+  publicHeaders(res, etag);
   res.set({ 'Content-Type': image.mimeType, 'Content-Disposition': contentDisposition(name), 'X-Content-Type-Options': 'nosniff' });
   // An SVG opened directly is a document that could run script on this origin.
   if (image.mimeType === SVG.mimeType) res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-  if (req.fresh) res.status(304).end();
+  if (isFresh(req, etag)) res.status(304).end();
   else res.status(200).send(image.bytes);
 }
 

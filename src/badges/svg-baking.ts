@@ -41,7 +41,12 @@ function read(svg: string): SvgReading {
     depth++;
     if (depth === 1) {
       if (tag.name !== 'svg' && !tag.name.endsWith(':svg')) throw new BakingError('The image is not an SVG document.');
-      Object.assign(reading, { rootTagEnd: parser.position, rootSelfClosing: tag.isSelfClosing, rootName: tag.name, rootDeclaresNamespace: tag.attributes['xmlns:openbadges'] !== undefined });
+      Object.assign(reading, {
+        rootTagEnd: parser.position,
+        rootSelfClosing: tag.isSelfClosing,
+        rootName: tag.name,
+        rootDeclaresNamespace: tag.attributes['xmlns:openbadges'] !== undefined,
+      });
     }
     if (inside && depth === inside.depth) inside.verify = tag.attributes.verify ?? null;
   });

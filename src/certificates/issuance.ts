@@ -120,5 +120,8 @@ export async function issue(tx: RequestContext, certificate: Certificate): Promi
     recipientEmail: parts.student.email,
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
-  enqueueNotification(tx.em, issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }));
+  enqueueNotification(
+    tx.em,
+    issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
+  );
 }
