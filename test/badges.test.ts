@@ -267,6 +267,12 @@ describe('a third-party verifier following the hosted documents', () => {
       true,
       'public, no-cache',
     ]);
+    const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'https://verifier.example', 'access-control-request-method': 'GET' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-methods')]).toEqual([
+      204,
+      '*',
+      'GET, HEAD',
+    ]);
     const missing = await fetch(assertionUrl('0190f5c4-0000-7000-8000-000000000000'));
     expect([missing.status, missing.headers.get('access-control-allow-origin')]).toEqual([404, '*']);
   });

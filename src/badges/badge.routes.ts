@@ -85,9 +85,12 @@ function bakedImageRoute(orm: Orm, config: Config, type: BakedImageType): Reques
 export function hostedBadgeRoutes(orm: Orm, config: Config): Router {
   const router = Router();
   const base = config.publicBaseUrl;
-  router.use(OB2_PATH, (_req, res, next) => {
+  router.use(OB2_PATH, (req, res, next) => {
     res.set('Access-Control-Allow-Origin', '*');
-    next();
+    // A browser-based verifier that sends headers beyond the simple ones asks first.
+    if (req.method !== 'OPTIONS') return next();
+    res.set({ 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Allow-Headers': 'Accept, If-None-Match', 'Access-Control-Max-Age': '86400' });
+    res.status(204).end();
   });
   router.get(
     `${OB2_PATH}/issuers/:uuid`,
