@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { verificationUrl } from '../certificates/certificate-rules.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
 import { CourseModule } from '../courses/course-module.entity.js';
@@ -18,12 +18,13 @@ import type { BakedImageType } from './badge-urls.js';
 import type { AssertionFacts, BadgeClassFacts, IssuerFacts, RevokedFacts } from './open-badges.js';
 
 /**
- * Reads what the Open Badges documents are built from. `public` reads cross tenants by uuid (the
- * hosted /ob/ URLs); `tenant` reads go through the request's tenant-scoped EntityManager, so a
- * foreign uuid is simply not found. Badges off, a draft, a deleted row or an unknown uuid: null.
+ * Reads what the Open Badges documents are built from. A public context (the hosted /ob/ URLs) reads
+ * across tenants by uuid; an authenticated one through its tenant-scoped EntityManager, so a foreign
+ * uuid is simply not found. Badges off, a draft, a deleted row or an unknown uuid: null.
  */
-export type BadgeScope = 'public' | 'tenant';
+type BadgeScope = 'public' | 'tenant';
 
+const scopeOf = (ctx: PublicContext): BadgeScope => ((ctx as Partial<RequestContext>).tenant ? 'tenant' : 'public');
 const scoped = (scope: BadgeScope) => (scope === 'public' ? { filters: { [TENANT_FILTER]: false } } : {});
 const includingDeleted = (scope: BadgeScope) => ({ filters: { ...scoped(scope).filters, [LIVE_FILTER]: false } });
 
@@ -40,8 +41,10 @@ export interface BadgeAssertionRecord {
 }
 
 /** An institution that issues badges, with its badge image; null when badges are off or anything is missing. */
-export async function badgeIssuerOf(em: EntityManager, institutionUuid: string, scope: BadgeScope): Promise<BadgeIssuer | null> {
+export async function badgeIssuerOf(ctx: PublicContext, institutionUuid: string): Promise<BadgeIssuer | null> {
   if (!isUuid(institutionUuid)) return null;
+  const { em } = ctx;
+  const scope = scopeOf(ctx);
   const institution = await em.findOne(Institution, { uuid: institutionUuid, isBadgesEnabled: true }, scoped(scope));
   if (!institution?.badgeImageUuid) return null;
   const image = await em.findOne(StoredFile, { uuid: institution.badgeImageUuid, tenant: institution.tenant }, scoped(scope));
@@ -55,10 +58,12 @@ export function issuerFacts(issuer: BadgeIssuer, publicBaseUrl: string): IssuerF
 }
 
 /** A course of a badge-issuing institution with its modules in display order; null otherwise. */
-export async function badgeClassFactsOf(em: EntityManager, courseUuid: string, publicBaseUrl: string, scope: BadgeScope): Promise<BadgeClassFacts | null> {
+export async function badgeClassFactsOf(ctx: PublicContext, courseUuid: string): Promise<BadgeClassFacts | null> {
   if (!isUuid(courseUuid)) return null;
+  const { em } = ctx;
+  const scope = scopeOf(ctx);
   const course = await em.findOne(Course, { uuid: courseUuid }, scoped(scope));
-  const issuer = course && (await badgeIssuerOf(em, course.institution.uuid, scope));
+  const issuer = course && (await badgeIssuerOf(ctx, course.institution.uuid));
   if (!course || !issuer) return null;
   const attachments = await em.find(CourseModule, { course }, scoped(scope));
   const [modules, groups] = await Promise.all([
@@ -77,21 +82,16 @@ export async function badgeClassFactsOf(em: EntityManager, courseUuid: string, p
     description: course.description ?? null,
     workload: course.workload ?? null,
     modules: ordered.map((row) => ({ name: row.module.name, workload: row.module.workload ?? null, group: row.group?.name ?? null })),
-    issuer: issuerFacts(issuer, publicBaseUrl),
+    issuer: issuerFacts(issuer, ctx.publicBaseUrl),
   };
 }
 
 /** An issued (or since revoked or expired) certificate of a badge-issuing institution; null otherwise. */
-export async function badgeAssertionOf(em: EntityManager, certificateUuid: string, scope: BadgeScope): Promise<BadgeAssertionRecord | null> {
+export async function badgeAssertionOf(ctx: PublicContext, certificateUuid: string): Promise<BadgeAssertionRecord | null> {
   if (!isUuid(certificateUuid)) return null;
-  const certificate = await em.findOne(Certificate, { uuid: certificateUuid, status: { $ne: CertificateStatus.draft } }, scoped(scope));
-  return certificate && badgeAssertionFor(em, certificate, scope);
-}
-
-/** The same for a certificate already in hand (GraphQL's root object). */
-export async function badgeAssertionFor(em: EntityManager, certificate: Certificate, scope: BadgeScope): Promise<BadgeAssertionRecord | null> {
-  if (certificate.status === CertificateStatus.draft || !certificate.issuedAt || !certificate.recipientEmail) return null;
-  const issuer = await badgeIssuerOf(em, certificate.institution.uuid, scope);
+  const certificate = await ctx.em.findOne(Certificate, { uuid: certificateUuid, status: { $ne: CertificateStatus.draft } }, scoped(scopeOf(ctx)));
+  if (!certificate?.issuedAt || !certificate.recipientEmail) return null;
+  const issuer = await badgeIssuerOf(ctx, certificate.institution.uuid);
   return issuer && { certificate, issuer };
 }
 
@@ -122,7 +122,7 @@ const SALT_INSERT = `insert into badge_assertion_salts (certificate_uuid, salt, 
  * The certificate's recipient salt: read, or drawn once. Concurrent first reads race on the primary
  * key; the loser's insert does nothing and it reads the winner's salt.
  */
-export async function saltOf(em: EntityManager, certificateUuid: string): Promise<string> {
+export async function saltOf({ em }: PublicContext, certificateUuid: string): Promise<string> {
   const stored = await em.findOne(BadgeAssertionSalt, { certificateUuid }, { disableIdentityMap: true });
   if (stored) return stored.salt;
   await em.getConnection().execute(SALT_INSERT, [certificateUuid, randomBytes(16).toString('hex')], 'run');
@@ -131,11 +131,11 @@ export async function saltOf(em: EntityManager, certificateUuid: string): Promis
 }
 
 /** Revoked live certificates of the institution, read from the database on every call (no cache to go stale). */
-export async function revokedCertificatesOf(em: EntityManager, institution: Institution, scope: BadgeScope): Promise<RevokedFacts[]> {
-  const revoked = await em.find(
+export async function revokedCertificatesOf(ctx: PublicContext, institution: Institution): Promise<RevokedFacts[]> {
+  const revoked = await ctx.em.find(
     Certificate,
     { institution, status: CertificateStatus.revoked },
-    { ...scoped(scope), orderBy: { revokedAt: 'asc', uuid: 'asc' }, fields: ['uuid', 'revocationReason'] },
+    { ...scoped(scopeOf(ctx)), orderBy: { revokedAt: 'asc', uuid: 'asc' }, fields: ['uuid', 'revocationReason'] },
   );
   return revoked.map(revokedFacts);
 }

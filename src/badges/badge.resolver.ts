@@ -11,7 +11,7 @@ import type { BadgeDocument } from './open-badges.js';
 export class InstitutionBadgeResolver {
   @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'Open Badges 2.0 issuer profile (JSON-LD); null while badges are off.' })
   badgeIssuer(@Root() institution: Institution, @Ctx() ctx: RequestContext): Promise<BadgeDocument | null> {
-    return badges.issuer(ctx.em, institution.uuid, ctx.publicBaseUrl, 'tenant');
+    return badges.issuer(ctx, institution.uuid);
   }
 }
 
@@ -23,7 +23,7 @@ export class CertificateBadgeResolver {
     description: 'Open Badges 2.0 assertion (JSON-LD), `revoked: true` once revoked; null for a draft or while badges are off.',
   })
   async badgeAssertion(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<BadgeDocument | null> {
-    const answer = await badges.assertion(ctx.em, certificate.uuid, ctx.publicBaseUrl, 'tenant');
+    const answer = await badges.assertion(ctx, certificate.uuid);
     return answer?.document ?? null;
   }
 }

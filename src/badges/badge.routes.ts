@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
-import type { Orm } from '../db/orm.js';
+import type { PublicContextOf } from '../http/public-context.js';
 import { contentDisposition, isFresh } from '../files/file-download.route.js';
 import { SVG } from '../files/file-type.js';
 import { badges, type BakedImage, type HostedAssertion } from './badge.service.js';
@@ -68,9 +68,9 @@ function route(handler: (req: Request<{ uuid: string }>, res: Response) => Promi
   };
 }
 
-function bakedImageRoute(orm: Orm, config: Config, type: BakedImageType): RequestHandler<{ uuid: string }> {
+function bakedImageRoute(publicContext: PublicContextOf, type: BakedImageType): RequestHandler<{ uuid: string }> {
   return route(async (req, res) => {
-    const answer = await badges.bakedImage(orm.em.fork(), req.params.uuid, type, config.publicBaseUrl);
+    const answer = await badges.bakedImage(publicContext(req), req.params.uuid, type);
     if (!answer) return false;
     if ('document' in answer) sendAssertion(req, res, answer);
     else sendImage(req, res, answer, `badge-${req.params.uuid}.${type}`);
@@ -82,9 +82,8 @@ function bakedImageRoute(orm: Orm, config: Config, type: BakedImageType): Reques
  * The hosted Open Badges 2.0 documents under /ob/v2, public (no token, no tenant) at the `id`s they
  * carry: issuer profiles, badge classes, assertions (410 once revoked), revocation lists, baked images.
  */
-export function hostedBadgeRoutes(orm: Orm, config: Config): Router {
+export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
   const router = Router();
-  const base = config.publicBaseUrl;
   router.use(OB2_PATH, (req, res, next) => {
     res.set('Access-Control-Allow-Origin', '*');
     // A browser-based verifier that sends headers beyond the simple ones asks first.
@@ -95,7 +94,7 @@ export function hostedBadgeRoutes(orm: Orm, config: Config): Router {
   router.get(
     `${OB2_PATH}/issuers/:uuid`,
     route(async (req, res) => {
-      const document = await badges.issuer(orm.em.fork(), req.params.uuid, base, 'public');
+      const document = await badges.issuer(publicContext(req), req.params.uuid);
       if (!document) return false;
       // A browser goes to the institution's own site when it has one; otherwise it reads the profile.
       const site = document.url as string;
@@ -107,7 +106,7 @@ export function hostedBadgeRoutes(orm: Orm, config: Config): Router {
   router.get(
     `${OB2_PATH}/issuers/:uuid/revocations`,
     route(async (req, res) => {
-      const document = await badges.revocationList(orm.em.fork(), req.params.uuid, base, 'public');
+      const document = await badges.revocationList(publicContext(req), req.params.uuid);
       if (document) sendDocument(req, res, document);
       return document !== null;
     }),
@@ -115,7 +114,7 @@ export function hostedBadgeRoutes(orm: Orm, config: Config): Router {
   router.get(
     `${OB2_PATH}/badges/:uuid`,
     route(async (req, res) => {
-      const document = await badges.badgeClass(orm.em.fork(), req.params.uuid, base, 'public');
+      const document = await badges.badgeClass(publicContext(req), req.params.uuid);
       if (document) sendDocument(req, res, document);
       return document !== null;
     }),
@@ -123,20 +122,20 @@ export function hostedBadgeRoutes(orm: Orm, config: Config): Router {
   router.get(
     `${OB2_PATH}/assertions/:uuid`,
     route(async (req, res) => {
-      const answer = await badges.assertion(orm.em.fork(), req.params.uuid, base, 'public');
+      const answer = await badges.assertion(publicContext(req), req.params.uuid);
       if (!answer) return false;
       if (negotiate(req) === 'html') res.redirect(303, answer.verificationPage);
       else sendAssertion(req, res, answer);
       return true;
     }),
   );
-  router.get(`${OB2_PATH}/assertions/:uuid/image.png`, bakedImageRoute(orm, config, 'png'));
-  router.get(`${OB2_PATH}/assertions/:uuid/image.svg`, bakedImageRoute(orm, config, 'svg'));
+  router.get(`${OB2_PATH}/assertions/:uuid/image.png`, bakedImageRoute(publicContext, 'png'));
+  router.get(`${OB2_PATH}/assertions/:uuid/image.svg`, bakedImageRoute(publicContext, 'svg'));
   // The e-mail's download link: the baked image in whichever format the institution's badge image has.
   router.get(
     `${OB2_PATH}/assertions/:uuid/image`,
     route(async (req, res) => {
-      const url = await badges.bakedImageUrl(orm.em.fork(), req.params.uuid, base);
+      const url = await badges.bakedImageUrl(publicContext(req), req.params.uuid);
       if (url) res.redirect(302, url);
       return url !== null;
     }),
@@ -158,13 +157,13 @@ function unbakeJson(result: UnbakeResult) {
 }
 
 /** POST /api/v1/badges/unbake (public): which assertion a baked PNG or SVG carries, its status, and whether it was altered. */
-export function unbakeRoutes(orm: Orm, config: Config): Router {
+export function unbakeRoutes(publicContext: PublicContextOf, config: Pick<Config, 'badgeUnbakeMaxBytes'>): Router {
   const router = Router();
   const maxBytes = config.badgeUnbakeMaxBytes;
   router.post('/badges/unbake', express.raw({ type: BAKED_IMAGE_TYPES, limit: maxBytes }), async (req, res, next) => {
     try {
       const image = await uploadedImage(req, maxBytes);
-      res.json({ data: unbakeJson(await unbake(orm.em.fork(), image, config.publicBaseUrl)) });
+      res.json({ data: unbakeJson(await unbake(publicContext(req), image)) });
     } catch (error) {
       next(error);
     }

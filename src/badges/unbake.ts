@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { effectiveStatus } from '../certificates/certificate-rules.js';
 import { CertificateStatus } from '../certificates/certificate.entity.js';
+import type { PublicContext } from '../context/request-context.js';
 import { DomainError, invalid } from '../errors/domain-error.js';
 import { detectFileType, PNG, SVG } from '../files/file-type.js';
 import { nestsDeeperThan } from '../http/json-body.js';
@@ -67,13 +67,13 @@ function differences(baked: BadgeDocument, hosted: BadgeDocument): string[] {
  * Reads the assertion baked into an image and checks it against what this service hosts at its id.
  * The baked copy only names the hosted assertion (hosted verification); any difference is reported.
  */
-export async function unbake(em: EntityManager, image: Buffer, publicBaseUrl: string): Promise<UnbakeResult> {
+export async function unbake(ctx: PublicContext, image: Buffer): Promise<UnbakeResult> {
   const { imageType, found } = bakedContent(image);
   if (!found) throw unbakeable('No Open Badges assertion is baked into this image.');
   const bakedAssertion = 'json' in found ? parseAssertion(found.json) : null;
   const assertionId = bakedAssertion ? (bakedAssertion.id as string) : (found as { url: string }).url;
-  const certificateUuid = badgeUrls(publicBaseUrl).certificateOf(assertionId);
-  const known = certificateUuid ? await badges.issued(em, certificateUuid, publicBaseUrl) : null;
+  const certificateUuid = badgeUrls(ctx.publicBaseUrl).certificateOf(assertionId);
+  const known = certificateUuid ? await badges.issued(ctx, certificateUuid) : null;
   const base = { imageType, assertionId, bakedAssertion };
   if (!known) return { ...base, status: 'unknown', revocationReason: null, hostedAssertion: null, matchesHosted: null, mismatchedProperties: [] };
   const status = effectiveStatus(known.record.certificate);
