@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { DomainError } from '../src/errors/domain-error.js';
 import { toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
 import { fileRoutes } from './file-routes.js';
@@ -88,6 +89,34 @@ const certificateRoutes = (schema: GraphQLSchema): RestRoute[] => [
   ),
 ];
 
+/** GraphQL answers null where there is no badge (badges off, a draft): over REST that path does not exist. */
+const badgeDocument = (field: string) => (result: unknown) => {
+  const document = (result as Record<string, unknown> | null)?.[field];
+  if (!document) throw new DomainError('NOT_FOUND', 'Not found.');
+  return { data: document };
+};
+
+/** GET of one JSON field of a record: `result: <query>(uuid: $uuid) { <field> }`, presented by `badgeDocument`. */
+function badgeRoute(schema: GraphQLSchema, path: string, query: string, field: string, snakeField: string): RestRoute {
+  return {
+    method: 'get',
+    path,
+    document: buildOperation(schema, {
+      type: 'query',
+      name: `${field[0]!.toUpperCase()}${field.slice(1)}`,
+      route: `GET ${path}`,
+      fields: [{ field: query, alias: 'result', selection: fields(field) }],
+    }),
+    variables: (req) => ({ uuid: req.params.uuid }),
+    present: badgeDocument(snakeField),
+  };
+}
+
+const badgeRoutes = (schema: GraphQLSchema): RestRoute[] => [
+  badgeRoute(schema, '/institutions/:uuid/badges/issuers', 'institution', 'badgeIssuer', 'badge_issuer'),
+  badgeRoute(schema, '/certificates/:uuid/badges/assertions', 'certificate', 'badgeAssertion', 'badge_assertion'),
+];
+
 /**
  * The route table: every REST path this service answers besides the token endpoint. Building it
  * builds and validates every route's operation, so it throws (and the service does not start)
@@ -107,6 +136,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     },
     ...courseModuleRoutes(schema),
     ...certificateRoutes(schema),
+    ...badgeRoutes(schema),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
   ];

@@ -24,6 +24,7 @@ import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
 import { publicContexts } from './http/public-context.js';
 import { verificationApi, verificationPages } from './verification/verification.routes.js';
+import { hostedBadgeRoutes, unbakeRoutes } from './badges/badge.routes.js';
 import type { Logger } from './logger.js';
 
 export interface AppParts {
@@ -106,6 +107,11 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use('/api/v1', fileDownloadRoutes(publicContext));
   app.use('/api/v1', verificationApi(publicContext, config));
   app.use(verificationPages(publicContext));
+  // Open Badges 2.0: hosted documents and baked images (rate limited as public reads), unbake (as verify).
+  app.get('/ob/*path', publicReads);
+  app.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
+  app.use(hostedBadgeRoutes(publicContext));
+  app.use('/api/v1', unbakeRoutes(publicContext, config));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

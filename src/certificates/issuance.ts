@@ -128,5 +128,8 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
     recipientEmail: parts.student.email,
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
-  enqueueNotification(tx.em, issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url }));
+  enqueueNotification(
+    tx.em,
+    issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
+  );
 }

@@ -41,8 +41,18 @@ function row(label: string, value: string | null | undefined): string {
   return value ? `<div class="row"><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>` : '';
 }
 
+/** Open Badges (src/badges): the baked badge download, when the institution issues badges. */
+export interface BadgePageData {
+  badgeDownloadUrl: string | null;
+}
+
+function badgeSection({ badgeDownloadUrl }: BadgePageData): string {
+  if (!badgeDownloadUrl) return '';
+  return `<section><h2>Open Badge</h2><p><a href="${escapeHtml(badgeDownloadUrl)}" download>Download the Open Badge</a>: the badge image with this credential baked in, for badge backpacks and profiles.</p></section>`;
+}
+
 /** The public verification page: server-rendered, self-contained, readable without JavaScript. */
-export function renderVerificationPage(facts: VerificationFacts): string {
+export function renderVerificationPage(facts: VerificationFacts, badge: BadgePageData = { badgeDownloadUrl: null }): string {
   const state = STATE[facts.state];
   const documents = facts.documents
     .map((doc) => `<li><a href="${escapeHtml(doc.url)}">${doc.type === 'certificate' ? 'Signed certificate' : 'Signed transcript'}</a> <span>(PDF)</span></li>`)
@@ -75,6 +85,7 @@ export function renderVerificationPage(facts: VerificationFacts): string {
     ${row('Certificate ID', facts.uuid)}
   </dl>
   ${documents ? `<section><h2>Documents</h2><ul>${documents}</ul></section>` : ''}
+  ${badgeSection(badge)}
   <footer>The PDFs carry a digital signature of the institution. Verify a copy you received by uploading it to
   <code>POST /api/v1/verify</code>. This page: ${escapeHtml(facts.verificationUrl)}</footer>
 </main>

@@ -1,6 +1,8 @@
 import busboy from 'busboy';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { badges } from '../badges/badge.service.js';
 import type { Config } from '../config.js';
+import type { PublicContext } from '../context/request-context.js';
 import { WorkerJobError } from '../documents/index.js';
 import { DomainError } from '../errors/domain-error.js';
 import { formatTimestamp } from '../graphql/scalars.js';
@@ -46,10 +48,14 @@ function verdictJson(verdict: DocumentVerdict) {
 }
 
 /** A GET /verify/{uuid} handler: looks the certificate's public facts up and hands them (or null) to `respond`. */
-function factsRoute(publicContext: PublicContextOf, respond: (res: Response, facts: VerificationFacts | null) => void): RequestHandler<{ uuid: string }> {
+function factsRoute(
+  publicContext: PublicContextOf,
+  respond: (res: Response, facts: VerificationFacts | null, ctx: PublicContext) => void | Promise<void>,
+): RequestHandler<{ uuid: string }> {
   return async (req, res, next) => {
     try {
-      respond(res, await verificationFacts(publicContext(req), req.params.uuid));
+      const ctx = publicContext(req);
+      await respond(res, await verificationFacts(ctx, req.params.uuid), ctx);
     } catch (error) {
       next(error);
     }
@@ -61,10 +67,10 @@ export function verificationPages(publicContext: PublicContextOf): Router {
   const router = Router();
   router.get(
     '/verify/:uuid',
-    factsRoute(publicContext, (res, facts) => {
+    factsRoute(publicContext, async (res, facts, ctx) => {
       res.set('Cache-Control', 'no-cache').type('html');
       if (!facts) res.status(404).send(renderNotFoundPage());
-      else res.send(renderVerificationPage(facts));
+      else res.send(renderVerificationPage(facts, { badgeDownloadUrl: await badges.bakedImageUrl(ctx, facts.uuid) }));
     }),
   );
   return router;
