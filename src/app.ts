@@ -23,6 +23,7 @@ import { sandboxLandingPolicy, securityHeaders, verificationPagePolicy } from '.
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
+import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { verificationApi, verificationPages } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
@@ -105,6 +106,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use('/api/v1', fileDownloadRoutes(orm));
   app.use('/api/v1', verificationApi(orm, config, runtime));
   app.use(verificationPages(orm, config));
+  app.use(portfolioPages(orm, config, publicReads));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

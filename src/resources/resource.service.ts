@@ -3,6 +3,7 @@ import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
 import { findOrFail, requireRelated, softDeleteMany } from '../db/lookup.js';
+import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../graphql/connection.js';
 
@@ -28,6 +29,8 @@ export abstract class ResourceService<T extends TenantScopedEntity, Input extend
   protected readonly uuidWhereFields: string[] = [];
   /** The relation a nested collection hangs from (`course` for module groups); guards lookups by parent. */
   protected readonly parentField?: string;
+  /** The parent's entity, when a batch delete naming a missing parent must be a 404 (a REST path names it). */
+  protected readonly parentEntity?: EntityClass<TenantScopedEntity>;
   /** Unique constraint name → the field and message a violation reports (races past `apply`'s checks). */
   protected readonly uniqueViolations: Record<string, FieldErrors> = {};
 
@@ -88,8 +91,12 @@ export abstract class ResourceService<T extends TenantScopedEntity, Input extend
     });
   }
 
-  deleteMany(ctx: RequestContext, uuids: string[]): Promise<number> {
-    return softDeleteMany(ctx.em, this.entity, uuids, (rows, em) => this.beforeDelete({ ...ctx, em }, rows));
+  /** With `parentUuid`, every row must also be under that parent (else 422, nothing deleted). */
+  async deleteMany(ctx: RequestContext, uuids: string[], parentUuid?: string): Promise<number> {
+    const within = this.parentField && parentUuid != null ? { [this.parentField]: parentUuid } : {};
+    if (parentUuid != null && !isUuid(parentUuid)) throw notFound(this.label);
+    if (parentUuid != null && this.parentEntity) await findOrFail(ctx.em, this.parentEntity, parentUuid, this.label);
+    return softDeleteMany(ctx.em, this.entity, uuids, (rows, em) => this.beforeDelete({ ...ctx, em }, rows), within);
   }
 
   /** Refuse or prepare a delete (e.g. a used file); runs inside the delete's transaction. */
