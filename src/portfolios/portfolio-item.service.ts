@@ -1,7 +1,7 @@
 import { LockMode, raw, ref } from '@mikro-orm/core';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
 import type { RequestContext } from '../context/request-context.js';
-import { ensureUnique, requireRelated } from '../db/lookup.js';
+import { requireRelated } from '../db/lookup.js';
 import { isUuid } from '../db/uuid.js';
 import { invalid, notFound } from '../errors/domain-error.js';
 import { MAX_RELATION_SIZE } from '../graphql/connection.js';
@@ -77,7 +77,7 @@ export class PortfolioItemService extends ResourceService<PortfolioItem, Portfol
     const certificate = await requireRelated(ctx.em, Certificate, input.certificateUuid, 'certificateUuid');
     if (certificate.student.uuid !== page.student.uuid) throw invalid({ certificateUuid: ['The certificate must be one of the page’s student’s.'] });
     if (certificate.status === CertificateStatus.draft) throw invalid({ certificateUuid: ['The certificate must be issued.'] });
-    await ensureUnique(ctx.em, PortfolioItem, { page, certificate }, row.uuid, 'certificateUuid');
+    if (await ctx.em.count(PortfolioItem, { page, certificate })) throw invalid(ALREADY_ON_PAGE);
     const { count, last } = await ctx.em
       .createQueryBuilder(PortfolioItem, 'item')
       .select([raw('count(*)::int as count'), raw('max(sort_order) as last')] as never)
