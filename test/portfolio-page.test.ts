@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const itemsOf = (page: Record<string, any>) => `/students/${page.student.uuid}/pages/${page.uuid}/items`;
-const load = (tenant: string, slug: string) => loadPublicPortfolio(service.orm.em.fork(), tenant, slug, PUBLIC_BASE_URL);
+const load = (tenant: string, slug: string) => loadPublicPortfolio({ em: service.orm.em.fork(), publicBaseUrl: PUBLIC_BASE_URL }, tenant, slug);
 const publicPage = (path: string) => fetch(`${service.url}${path}`);
 
 /** A public page showing `certificates` in the given order of sort_order, the fourth hidden. */
