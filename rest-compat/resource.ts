@@ -55,7 +55,7 @@ function parentOf(resource: RestResource, req: Request): Record<string, string> 
  * list of relations, built (and validated) once. The base shape, each include alone and all of
  * them together are built with the route table, so a broken include stops the service at boot.
  */
-function shapedReads(resource: RestResource, build: (selection: Selection) => DocumentNode): (req: Request) => DocumentNode {
+export function shapedReads(resource: RestResource, build: (selection: Selection) => DocumentNode): (req: Request) => DocumentNode {
   const base = fields(resource.fields);
   const includes = Object.fromEntries(Object.entries(resource.includes ?? {}).map(([relation, source]) => [relation, field(source)]));
   const allowed = Object.keys(includes);

@@ -5,6 +5,7 @@ import { toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
 import { fileRoutes } from './file-routes.js';
 import { buildOperation } from './operation.js';
+import { portfolioRoutes } from './portfolio-routes.js';
 import { resourceRoutes } from './resource.js';
 import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
@@ -20,6 +21,7 @@ const COLLECTIONS = [
   resources.enrollments,
   resources.certificateTemplates,
   resources.certificates,
+  resources.portfolioPages,
 ];
 
 type Body = Record<string, unknown>;
@@ -137,6 +139,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     ...courseModuleRoutes(schema),
     ...certificateRoutes(schema),
     ...badgeRoutes(schema),
+    ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
   ];

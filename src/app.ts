@@ -22,6 +22,7 @@ import { sandboxLandingPolicy, securityHeaders, verificationPagePolicy } from '.
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
+import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { publicContexts } from './http/public-context.js';
 import { verificationApi, verificationPages } from './verification/verification.routes.js';
 import { hostedBadgeRoutes, unbakeRoutes } from './badges/badge.routes.js';
@@ -112,6 +113,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
   app.use(hostedBadgeRoutes(publicContext));
   app.use('/api/v1', unbakeRoutes(publicContext, config));
+  app.use(portfolioPages(publicContext, publicReads));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
