@@ -19,11 +19,12 @@ import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
-import { sandboxLandingPolicy, securityHeaders, verificationPagePolicy } from './http/security-headers.js';
+import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.js';
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
-import { verificationApi, verificationPages } from './verification/verification.routes.js';
+import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
+import { verificationApi } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
 export interface AppParts {
@@ -101,12 +102,12 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   const publicReads = limitByAddress(limits.store, limits.publicReads);
   app.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
   app.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
-  app.get('/verify/:uuid', publicReads, verificationPagePolicy);
   app.use('/api/v1', fileDownloadRoutes(orm));
   app.use('/api/v1', verificationApi(orm, config, runtime));
-  app.use(verificationPages(orm, config));
+  app.use(publicPages({ orm, config, runtime, limits }));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
+  app.use(htmlNotFound);
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   app.use(restErrorHandler(logger));
   return { app, apollo };
