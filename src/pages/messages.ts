@@ -43,7 +43,7 @@ const en = {
       'Upload a certificate or transcript PDF to find out whether it is a document issued here, unchanged since it was signed. The file is checked and not kept.',
     fileLabel: 'PDF file',
     submit: 'Check the PDF',
-    limit: (megabytes: string) => `PDF files up to ${megabytes} MB.`,
+    limit: (size: string) => `PDF files up to ${size}.`,
   },
   result: {
     title: 'PDF check result',
@@ -69,7 +69,7 @@ const en = {
   },
   problem: {
     title: 'The PDF could not be checked',
-    tooLarge: (megabytes: string) => `The file is too large. Files up to ${megabytes} MB can be checked.`,
+    tooLarge: (size: string) => `The file is too large. Files up to ${size} can be checked.`,
     noFile: 'Choose a PDF file to check.',
     unreadable: 'The upload could not be read. Please try again.',
     tooMany: 'Too many checks from your address. Please wait a minute and try again.',
@@ -138,7 +138,7 @@ const ptBR: Messages = {
       'Envie um certificado ou histórico em PDF para saber se é um documento emitido aqui, sem alterações desde a assinatura. O arquivo é verificado e não é guardado.',
     fileLabel: 'Arquivo PDF',
     submit: 'Verificar o PDF',
-    limit: (megabytes) => `Arquivos PDF de até ${megabytes} MB.`,
+    limit: (size) => `Arquivos PDF de até ${size}.`,
   },
   result: {
     title: 'Resultado da verificação do PDF',
@@ -164,7 +164,7 @@ const ptBR: Messages = {
   },
   problem: {
     title: 'Não foi possível verificar o PDF',
-    tooLarge: (megabytes) => `O arquivo é grande demais. Podem ser verificados arquivos de até ${megabytes} MB.`,
+    tooLarge: (size) => `O arquivo é grande demais. Podem ser verificados arquivos de até ${size}.`,
     noFile: 'Escolha um arquivo PDF para verificar.',
     unreadable: 'Não foi possível ler o envio. Tente novamente.',
     tooMany: 'Muitas verificações a partir do seu endereço. Aguarde um minuto e tente novamente.',

@@ -49,6 +49,8 @@ input[type=file] { font: inherit; padding: .4rem; border: 1px solid #8a93a3; bor
 .item .meta { color: #545d6e; font-size: .9rem; }
 .site { max-width: 44rem; margin: 0 auto 2rem; padding: 0 1rem; color: #545d6e; font-size: .85rem; display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; }
 .site nav a { margin-left: .75rem; }
+.site nav a:first-child { margin-left: 0; }
+.credentials { padding-top: 1.5rem; }
 .site nav a[aria-current] { font-weight: 700; color: #1d2330; text-decoration: none; }
 .url { word-break: break-all; }
 @media (max-width: 600px) {

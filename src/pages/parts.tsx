@@ -31,8 +31,10 @@ export function FactRow({ label, value }: { label: string; value: string | null 
   );
 }
 
-function megabytes(bytes: number, locale: Locale): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(bytes / (1024 * 1024));
+/** A byte limit as people read it: "20 MB", "2 kB" (binary multiples, as VERIFY_MAX_BYTES counts). */
+function fileSize(bytes: number, locale: Locale): string {
+  const [value, unit] = bytes >= 1024 * 1024 ? [bytes / (1024 * 1024), 'megabyte'] : [bytes / 1024, 'kilobyte'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
 }
 
 /** The no-JavaScript PDF check: a plain multipart POST to /verify answered by a result page. */
@@ -47,7 +49,7 @@ export function UploadForm({ context }: { context: PageContext }) {
         <label for="pdf-file">{m.fileLabel}</label>
         <input id="pdf-file" type="file" name="file" accept="application/pdf,.pdf" required aria-describedby="pdf-file-hint" />
         <p class="hint" id="pdf-file-hint">
-          {m.limit(megabytes(context.verifyMaxBytes, context.locale))}
+          {m.limit(fileSize(context.verifyMaxBytes, context.locale))}
         </p>
         <div>
           <button class="button" type="submit">
@@ -59,4 +61,4 @@ export function UploadForm({ context }: { context: PageContext }) {
   );
 }
 
-export const tooLargeMessage = (context: PageContext) => messagesFor(context.locale).problem.tooLarge(megabytes(context.verifyMaxBytes, context.locale));
+export const tooLargeMessage = (context: PageContext) => messagesFor(context.locale).problem.tooLarge(fileSize(context.verifyMaxBytes, context.locale));

@@ -20,6 +20,8 @@ export interface PortfolioItemView {
 export interface PortfolioView {
   tenantSlug: string;
   slug: string;
+  /** The page's own address: canonical link and shared cards. */
+  url: string;
   displayName: string;
   bio: string | null;
   updatedAt: Date;
@@ -59,12 +61,12 @@ function PortfolioItem({ item, locale }: { item: PortfolioItemView; locale: Loca
 }
 
 /** GET /p/{tenant}/{slug}: the student's name, bio and credentials, each linking to its verification page. */
-export function renderPortfolioPage(view: PortfolioView, locale: Locale, pageUrl: string): string {
+export function renderPortfolioPage(view: PortfolioView, locale: Locale): string {
   const m = messagesFor(locale).portfolio;
   const meta = {
     title: m.title(view.displayName),
     description: m.description(view.displayName, view.items.length),
-    canonical: pageUrl,
+    canonical: view.url,
     ogType: 'profile' as const,
   };
   return renderDocument(
