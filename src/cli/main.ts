@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { installSigningIdentity } from '../certificates/signing-identity.service.js';
-import { prepareSigningKeys, rewrapSigningKeys } from '../certificates/signing-keys.js';
+import { prepareSigningKeys, rewrapSigningKeys, type SigningKeys } from '../certificates/signing-keys.js';
 import { resolveKeyWrapper } from '../security/key-encryption-key.js';
 import { KeyEnvelopeError, localKeyWrapper } from '../security/key-envelope.js';
 import { findOrFail } from '../db/lookup.js';
@@ -36,7 +36,13 @@ const USAGE = `usage: npm run cli -- <command>
                                                          NEW_KEY_ENCRYPTION_KEY (one transaction); then restart
                                                          the servers with the new key as KEY_ENCRYPTION_KEY`;
 
-type Command = (orm: Orm, positionals: string[], options: Record<string, string | undefined>) => Promise<void>;
+/** What a command works with: the ORM and the key ring opened under KEY_ENCRYPTION_KEY. */
+interface CliContext {
+  orm: Orm;
+  signingKeys: SigningKeys;
+}
+
+type Command = (ctx: CliContext, positionals: string[], options: Record<string, string | undefined>) => Promise<void>;
 
 function required(value: string | undefined, what: string): string {
   if (!value) throw new DomainError('BAD_USER_INPUT', `missing ${what}\n${USAGE}`);
@@ -58,49 +64,49 @@ async function institutionOf(orm: Orm, tenantIdentifier: string | undefined, ins
 }
 
 const commands: Record<string, Command> = {
-  'tenant:create': async (orm, [identifier], { name }) => {
+  'tenant:create': async ({ orm }, [identifier], { name }) => {
     const tenant = await new TenantService(orm.em.fork()).create(required(identifier, 'tenant identifier'), name);
     console.log(`tenant "${tenant.identifier}" created`);
   },
-  'tenant:link-hosts': async (orm, [identifier, ...hosts]) => {
+  'tenant:link-hosts': async ({ orm }, [identifier, ...hosts]) => {
     const tenant = await new TenantService(orm.em.fork()).setLinkHosts(required(identifier, 'tenant identifier'), hosts);
     const allowed = tenant.allowedLinkHosts.length > 0 ? tenant.allowedLinkHosts.join(', ') : 'none (only this service)';
     console.log(`tenant "${tenant.identifier}" verification links may use: ${allowed}`);
   },
-  'client:create': async (orm, _positionals, { tenant, name }) => {
+  'client:create': async ({ orm }, _positionals, { tenant, name }) => {
     printCredentials(await new ClientService(orm.em.fork()).create(required(tenant, '--tenant'), name));
   },
-  'client:rotate': async (orm, [clientId]) => {
+  'client:rotate': async ({ orm }, [clientId]) => {
     printCredentials(await new ClientService(orm.em.fork()).rotate(required(clientId, 'client_id')));
     console.log(`${clientId} and every token it was issued are revoked.`);
   },
-  'signing:install': async (orm, _positionals, { tenant, institution: uuid, p12, passphrase }) => {
+  'signing:install': async ({ orm, signingKeys }, _positionals, { tenant, institution: uuid, p12, passphrase }) => {
     const { em, institution } = await institutionOf(orm, tenant, uuid);
     const bundle = await readFile(required(p12, '--p12'));
     const secret = passphrase ?? process.env.SIGNING_P12_PASSPHRASE ?? '';
     try {
-      const installed = await installSigningIdentity(em, institution, bundle, secret);
+      const installed = await installSigningIdentity({ em, signingKeys }, institution, bundle, secret);
       console.log(`${institution.name} now signs with certificate SHA-256 ${installed.fingerprintSha256}, valid until ${installed.notAfter.toISOString()}`);
     } catch (error) {
       if (error instanceof DocumentError) throw new DomainError('BAD_USER_INPUT', error.message);
       throw error;
     }
   },
-  'signing:show': async (orm, _positionals, { tenant, institution: uuid }) => {
+  'signing:show': async ({ orm }, _positionals, { tenant, institution: uuid }) => {
     const { em, institution } = await institutionOf(orm, tenant, uuid);
     const identity = await em.findOne(SigningIdentity, { institution });
     if (!identity) console.log(`${institution.name} has no signing identity yet; one is generated at its first issuance.`);
     else
       console.log(`${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`);
   },
-  'keys:rewrap': async (orm) => {
+  'keys:rewrap': async ({ orm }) => {
     if (!config.newKeyEncryptionKey) throw new DomainError('BAD_USER_INPUT', `NEW_KEY_ENCRYPTION_KEY is not set\n${USAGE}`);
     const to = localKeyWrapper(config.newKeyEncryptionKey);
     const { rewrapped, unchanged } = await rewrapSigningKeys(orm, wrapper, to);
     console.log(`${rewrapped} signing key(s) re-wrapped from ${wrapper.id} to ${to.id}; ${unchanged} already under ${to.id}.`);
     console.log('Restart every server process with NEW_KEY_ENCRYPTION_KEY as KEY_ENCRYPTION_KEY.');
   },
-  'client:list': async (orm) => {
+  'client:list': async ({ orm }) => {
     const clients = await new ClientService(orm.em.fork()).list();
     if (clients.length === 0) console.log('no clients');
     for (const client of clients) {
@@ -128,8 +134,8 @@ const database = await resolveDatabase(config, logger);
 const { orm } = await openServiceOrm(database, logger);
 try {
   // keys:rewrap is how keys under another key-encryption key get fixed, so it must start anyway.
-  await prepareSigningKeys(orm, wrapper, logger, { verify: name !== 'keys:rewrap' });
-  await command(orm, rest, values);
+  const signingKeys = await prepareSigningKeys(orm, wrapper, logger, { verify: name !== 'keys:rewrap' });
+  await command({ orm, signingKeys }, rest, values);
 } catch (error) {
   if (!(error instanceof DomainError || error instanceof KeyEnvelopeError)) throw error;
   console.error(error.message);

@@ -1,10 +1,9 @@
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
-import type { ServiceRuntime } from '../context/request-context.js';
-import type { Orm } from '../db/orm.js';
 import { WorkerJobError } from '../documents/index.js';
 import { DomainError, ERROR_STATUS } from '../errors/domain-error.js';
 import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
+import type { PublicContextOf } from '../http/public-context.js';
 import { limitByAddress } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { uploadedPdf } from '../verification/uploaded-pdf.js';
@@ -18,9 +17,8 @@ import { renderUploadFormPage, renderUploadProblemPage, renderUploadResultPage }
 import { renderVerificationPage } from './verification-page.js';
 
 interface PublicPagesDeps {
-  orm: Orm;
+  publicContext: PublicContextOf;
   config: Config;
-  runtime: ServiceRuntime;
   limits: RateLimits;
 }
 
@@ -59,13 +57,13 @@ function pageErrors(config: Config): ErrorRequestHandler {
 }
 
 /** The public HTML of verification: GET /verify/{uuid}, the PDF check (GET and POST /verify). */
-export function publicPages({ orm, config, runtime, limits }: PublicPagesDeps): Router {
+export function publicPages({ publicContext, config, limits }: PublicPagesDeps): Router {
   const router = Router();
   const publicReads = limitByAddress(limits.store, limits.publicReads);
 
   router.get('/verify/:uuid', publicReads, async (req, res) => {
     const context = pageContext(req, config);
-    const facts = await verificationFacts(orm.em.fork(), String(req.params.uuid), config.publicBaseUrl);
+    const facts = await verificationFacts(publicContext(req), String(req.params.uuid));
     if (!facts) sendPage(res, context.locale, renderNotFoundPage('certificate', context.locale), 404);
     else sendPage(res, context.locale, renderVerificationPage(facts, context));
   });
@@ -80,7 +78,7 @@ export function publicPages({ orm, config, runtime, limits }: PublicPagesDeps): 
     const pdf = await uploadedPdf(req, config.verifyMaxBytes);
     // A browser sends an empty file part when nothing was chosen.
     if (pdf.length === 0) throw new DomainError('BAD_USER_INPUT', 'The file field is required.', { file: ['The file field is required.'] });
-    const verdict = await verifyDocument(orm.em.fork(), runtime.documents, pdf, config.publicBaseUrl);
+    const verdict = await verifyDocument(publicContext(req), pdf);
     sendPage(res, context.locale, renderUploadResultPage(verdict, context));
   });
 
