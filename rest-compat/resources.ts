@@ -97,3 +97,26 @@ export const certificates: RestResource = {
     files: `files { type ${FILE.replace(' usedAt', '').replace(' updatedAt', '')} }`,
   },
 };
+
+const PORTFOLIO_ITEM = 'uuid sortOrder isVisible certificate { uuid publicVerificationUrl } createdAt updatedAt';
+const PORTFOLIO_PAGE = `uuid slug isPublic bio publicUrl student { uuid name } items { ${PORTFOLIO_ITEM} } createdAt updatedAt`;
+
+/** Pages under their student; the batch delete is `DELETE /students/{uuid}/pages` (portfolio-routes.ts), guarded by the student. */
+export const portfolioPages: RestResource = {
+  path: '/students/:studentUuid/pages',
+  name: 'PortfolioPage',
+  pluralName: 'PortfolioPages',
+  fields: PORTFOLIO_PAGE,
+  parent: 'studentUuid',
+  includes: { student: `student { ${STUDENT} }` },
+  without: ['batch'],
+};
+
+/** Items under a page under a student: added, not created, so their routes are written out in portfolio-routes.ts. */
+export const portfolioItems: RestResource = {
+  path: '/students/:studentUuid/pages/:pageUuid/items',
+  name: 'PortfolioItem',
+  pluralName: 'PortfolioItems',
+  fields: PORTFOLIO_ITEM,
+  includes: { certificate: `certificate { ${CERTIFICATE} }` },
+};

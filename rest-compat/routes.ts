@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
 import { fileRoutes } from './file-routes.js';
+import { portfolioRoutes } from './portfolio-routes.js';
 import { resourceRoutes } from './resource.js';
 import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
@@ -17,6 +18,7 @@ const COLLECTIONS = [
   resources.enrollments,
   resources.certificateTemplates,
   resources.certificates,
+  resources.portfolioPages,
 ];
 
 type Body = Record<string, unknown>;
@@ -74,6 +76,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     },
     ...courseModuleRoutes(),
     ...certificateRoutes(),
+    ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
   ];

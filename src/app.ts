@@ -24,6 +24,7 @@ import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
 import { publicContexts } from './http/public-context.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
+import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { verificationApi } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
@@ -106,6 +107,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use('/api/v1', fileDownloadRoutes(publicContext));
   app.use('/api/v1', verificationApi(publicContext, config));
   app.use(publicPages({ publicContext, config, limits }));
+  app.use(portfolioPages(orm, config, publicReads));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
   app.use(htmlNotFound);

@@ -12,6 +12,8 @@ import { StoredFile } from '../files/file.entity.js';
 import { FileChunk } from '../files/storage/file-chunk.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
+import { PortfolioItem } from '../portfolios/portfolio-item.entity.js';
+import { PortfolioPage } from '../portfolios/portfolio-page.entity.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { Notification } from '../notifications/notification.entity.js';
@@ -39,4 +41,6 @@ export const entities = [
   CertificateDocument,
   SigningIdentity,
   RateLimitBucket,
+  PortfolioPage,
+  PortfolioItem,
 ];

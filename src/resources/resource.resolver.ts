@@ -66,8 +66,8 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
       return service.delete(ctx, uuid, parent);
     }
 
-    deleteMany(uuids: string[], ctx: RequestContext): Promise<number> {
-      return service.deleteMany(ctx, uuids);
+    deleteMany(uuids: string[], ctx: RequestContext, parent?: string): Promise<number> {
+      return service.deleteMany(ctx, uuids, parent);
     }
   }
 
@@ -130,6 +130,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     Mutation(() => Int, { name: `delete${pluralName}`, description: 'Soft-deletes all of them or, if any uuid is unknown, none.' }),
     Arg('uuids', () => [ID]),
     Ctx(),
+    ...guard,
   );
   return BaseResourceResolver;
 }

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
 import { findOrFail, requireRelated, softDeleteMany } from '../db/lookup.js';
+import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../graphql/connection.js';
 
@@ -20,7 +21,7 @@ export interface ResourceOperations<T extends TenantScopedEntity, Input extends 
   update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T>;
   replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T>;
   delete(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<boolean>;
-  deleteMany(ctx: RequestContext, uuids: string[]): Promise<number>;
+  deleteMany(ctx: RequestContext, uuids: string[], parentUuid?: string): Promise<number>;
 }
 
 /**
@@ -36,6 +37,8 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   protected readonly uuidWhereFields: string[] = [];
   /** The relation a nested collection hangs from (`course` for module groups); guards lookups by parent. */
   protected readonly parentField?: string;
+  /** The parent's entity, when a batch delete naming a missing parent must be a 404 (a REST path names it). */
+  protected readonly parentEntity?: EntityClass<TenantScopedEntity>;
   /** Unique constraint name → the field and message a violation reports (races past the rules' checks). */
   protected readonly uniqueViolations: Record<string, FieldErrors> = {};
 
@@ -65,8 +68,12 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
     });
   }
 
-  deleteMany(ctx: RequestContext, uuids: string[]): Promise<number> {
-    return softDeleteMany(ctx.em, this.entity, uuids, (rows, em) => this.beforeDelete({ ...ctx, em }, rows));
+  /** With `parentUuid`, every row must also be under that parent (else 422, nothing deleted). */
+  async deleteMany(ctx: RequestContext, uuids: string[], parentUuid?: string): Promise<number> {
+    const within = this.parentField && parentUuid != null ? { [this.parentField]: parentUuid } : {};
+    if (parentUuid != null && !isUuid(parentUuid)) throw notFound(this.label);
+    if (parentUuid != null && this.parentEntity) await findOrFail(ctx.em, this.parentEntity, parentUuid, this.label);
+    return softDeleteMany(ctx.em, this.entity, uuids, (rows, em) => this.beforeDelete({ ...ctx, em }, rows), within);
   }
 
   /** Refuse or prepare a delete (e.g. a used file); runs inside the delete's transaction. */
