@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { freePort, launchChromium, screenshot, seriousViolations, VIEWPORTS, watchedPage, type ViewportName } from './support/browser.js';
 import { factories, type Factories } from './support/factories.js';
-import { svgBytes, upload } from './support/files.js';
+import { upload } from './support/files.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 
 let service: TestService;
@@ -12,6 +12,11 @@ let baseUrl: string;
 let portfolioPath: string;
 /** [valid with badge, revoked, expired, hidden] */
 let certificates: any[];
+
+/** A badge a person can see in the screenshots: a blue seal with a tick. */
+const BADGE_SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#1f4fd1"/><path d="M19 33l9 9 17-19" stroke="#fff" stroke-width="6" fill="none"/></svg>',
+);
 
 const HOSTILE = `<script>alert("x")</script>"' </style><img src=x onerror=alert(2)>`;
 
@@ -35,7 +40,7 @@ beforeAll(async () => {
   api = await signIn(service, 'acme');
   make = factories(api);
   const student = await make.student({ name: 'Maria Oliveira', social_name: 'Mia Oliveira' });
-  const badgeImage = (await upload(api, [[svgBytes(), 'badge.svg']])).body.data[0].uuid;
+  const badgeImage = (await upload(api, [[BADGE_SVG, 'badge.svg']])).body.data[0].uuid;
   const badged = await make.institution({ name: 'Badge Academy', is_badges_enabled: true, badge_image_uuid: badgeImage });
   const plain = await make.institution({ name: 'Instituto Federal' });
   const issue = async (course: string, institution: any, fields: Record<string, unknown> = {}) =>

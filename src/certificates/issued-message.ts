@@ -2,9 +2,9 @@ import type { OutboxMessage } from '../notifications/notification.outbox.js';
 import type { Course } from '../courses/course.entity.js';
 import type { Institution } from '../institutions/institution.entity.js';
 import type { Student } from '../students/student.entity.js';
-import { escapeHtml } from '../escape-html.js';
 import { displayName } from './certificate-rules.js';
 import type { Certificate } from './certificate.entity.js';
+import { issuedEmailHtml } from './issued-email.js';
 
 /** The email a student receives when a certificate is issued to them. */
 export function issuedMessage({
@@ -32,9 +32,6 @@ export function issuedMessage({
     '',
     `Certificate ID: ${certificate.uuid}`,
   ].join('\n');
-  const htmlBody = `<p>Dear ${escapeHtml(name)},</p>
-<p>${escapeHtml(institution.name)} has issued your certificate for <strong>${escapeHtml(course.name)}</strong>.</p>
-<p><a href="${escapeHtml(url)}">View and verify your certificate</a> — the page also has the signed PDF and your transcript.</p>
-<p style="color:#666">Certificate ID: ${escapeHtml(certificate.uuid)}</p>`;
+  const htmlBody = issuedEmailHtml({ name, institutionName: institution.name, courseName: course.name, url, certificateUuid: certificate.uuid });
   return { kind: 'certificate_issued', recipientEmail: student.email, recipientName: name, subject, textBody, htmlBody, referenceUuid: certificate.uuid };
 }

@@ -51,6 +51,7 @@ input[type=file] { font: inherit; padding: .4rem; border: 1px solid #8a93a3; bor
 .site nav a { margin-left: .75rem; }
 .site nav a:first-child { margin-left: 0; }
 .credentials { padding-top: 1.5rem; }
+.credentials > .hint { margin-top: 1rem; }
 .site nav a[aria-current] { font-weight: 700; color: #1d2330; text-decoration: none; }
 .url { word-break: break-all; }
 @media (max-width: 600px) {
