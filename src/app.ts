@@ -107,7 +107,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use('/api/v1', fileDownloadRoutes(publicContext));
   app.use('/api/v1', verificationApi(publicContext, config));
   app.use(publicPages({ publicContext, config, limits }));
-  app.use(portfolioPages(orm, config, publicReads));
+  app.use(portfolioPages(publicContext, publicReads));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
   app.use(htmlNotFound);

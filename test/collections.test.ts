@@ -5,6 +5,8 @@ let service: TestService;
 let acme: ApiClient;
 let globex: ApiClient;
 let make: Factories;
+/** Portfolio pages of one student, so a batch destroy under that student can name several. */
+let pageOwner: Promise<Record<string, any>> | undefined;
 
 beforeAll(async () => {
   service = await startTestService();
@@ -106,7 +108,7 @@ const collections: Record<string, Collection> = {
     put: (row) => ({ slug: row.slug }),
     path: (row) => `/students/${row.student.uuid}/pages`,
     graphql: { one: 'portfolioPage', type: 'PortfolioPage' },
-    create: () => make.page(),
+    create: async () => make.page((await (pageOwner ??= make.student())).uuid),
     patch: ['bio', 'Data engineer'],
     required: 'slug',
     replaceable: true,

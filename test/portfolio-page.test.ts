@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const itemsOf = (page: Record<string, any>) => `/students/${page.student.uuid}/pages/${page.uuid}/items`;
-const load = (tenant: string, slug: string) => loadPublicPortfolio(service.orm.em.fork(), tenant, slug, PUBLIC_BASE_URL);
+const load = (tenant: string, slug: string) => loadPublicPortfolio({ em: service.orm.em.fork(), publicBaseUrl: PUBLIC_BASE_URL }, tenant, slug);
 const publicPage = (path: string) => fetch(`${service.url}${path}`);
 
 /** A public page showing `certificates` in the given order of sort_order, the fourth hidden. */
@@ -175,17 +175,18 @@ describe('GET /p/{tenant}/{slug}', () => {
   });
 });
 
-describe('a page of 50 items costs a constant number of statements', () => {
+describe('pages with many items: constant statements, a bounded size', () => {
   let small: any;
   let large: any;
+  /** 101 issued certificates of the student: the first 50 are on `large`, the first 5 on `small`. */
+  const issued: any[] = [];
 
   beforeAll(async () => {
     const institutions = [await make.institution(), await make.institution({ is_badges_enabled: true, badge_image_uuid: badgeImage })];
     const courses = await Promise.all([0, 1, 2, 3].map((index) => make.course({ institution_uuid: institutions[index % 2]!.uuid })));
-    const issued: any[] = [];
     // Four at a time: a tenant's concurrent uploads are capped (UPLOAD_CONCURRENCY_PER_TENANT).
-    while (issued.length < 50) {
-      const batch = Array.from({ length: Math.min(4, 50 - issued.length) }, (_, index) => courses[(issued.length + index) % 4]!);
+    while (issued.length < 101) {
+      const batch = Array.from({ length: Math.min(4, 101 - issued.length) }, (_, index) => courses[(issued.length + index) % 4]!);
       issued.push(
         ...(await Promise.all(
           batch.map((course) => make.certificate({ institution_uuid: course.institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid })),
@@ -242,6 +243,15 @@ describe('a page of 50 items costs a constant number of statements', () => {
     expect(manyPage.count).toBe(fewPage.count);
     expect(manyList.count).toBe(fewList.count);
     expect(manyList.count).toBeLessThanOrEqual(9);
+  });
+
+  it('a page holds at most 100 items', async () => {
+    const full = await make.page(student.uuid);
+    for (const certificate of issued.slice(0, 100)) expect((await acme.rest('POST', itemsOf(full), { certificate_uuid: certificate.uuid })).status).toBe(201);
+    const refused = await acme.rest('POST', itemsOf(full), { certificate_uuid: issued[100].uuid });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ certificate_uuid: ['A page holds at most 100 items.'] });
+    expect((await acme.rest('GET', `/students/${student.uuid}/pages/${full.uuid}`)).body.data.items).toHaveLength(100);
   });
 
   it('GET /p/{tenant}/{slug} lists all 50', async () => {

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { CertificateStatus } from '../certificates/certificate.entity.js';
 import { displayName, effectiveStatus, verificationUrl } from '../certificates/certificate-rules.js';
+import type { PublicContext } from '../context/request-context.js';
 import type { Course } from '../courses/course.entity.js';
 import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
 import { downloadUrl } from '../files/file-runtime.js';
@@ -45,7 +45,11 @@ const PUBLIC_READ = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } 
 const MAX_TENANT_IDENTIFIER = 63;
 
 /** The public view of a page, in two statements whatever its size; null unless the page and its student are live and the page is public. */
-export async function loadPublicPortfolio(em: EntityManager, tenantSlug: string, slug: string, publicBaseUrl: string): Promise<PublicPortfolio | null> {
+export async function loadPublicPortfolio(
+  { em, publicBaseUrl }: Pick<PublicContext, 'em' | 'publicBaseUrl'>,
+  tenantSlug: string,
+  slug: string,
+): Promise<PublicPortfolio | null> {
   if (!isPortfolioSlug(slug) || tenantSlug.length === 0 || tenantSlug.length > MAX_TENANT_IDENTIFIER) return null;
   const page = await em.findOne(
     PortfolioPage,
