@@ -47,7 +47,6 @@ export const HASH_BY_OID: Record<string, string> = {
   '1.2.840.10045.4.3.4': 'sha512',
 };
 
-
 /**
  * Reads the first signer of a ContentInfo wrapping SignedData (DER or BER, trailing zero padding
  * allowed); throws when malformed or past the limits, never spends more than they allow.
@@ -110,7 +109,10 @@ function identifies(sid: SignerIdentifier, certificate: Certificate): boolean {
     const named = sid.issuerAndSerialNumber;
     if (!named) return false;
     const { issuer, serialNumber } = certificate.tbsCertificate;
-    return Buffer.from(serialNumber).equals(Buffer.from(named.serialNumber)) && Buffer.from(AsnConvert.serialize(issuer)).equals(Buffer.from(AsnConvert.serialize(named.issuer)));
+    return (
+      Buffer.from(serialNumber).equals(Buffer.from(named.serialNumber)) &&
+      Buffer.from(AsnConvert.serialize(issuer)).equals(Buffer.from(AsnConvert.serialize(named.issuer)))
+    );
   } catch {
     return false;
   }

@@ -51,7 +51,9 @@ export class CmsSignerTemplate {
   constructor(private readonly material: CmsSignerMaterial) {
     const signer = AsnConvert.parse(material.certificate, Certificate);
     const { issuer, serialNumber } = signer.tbsCertificate;
-    this.certificates = new CertificateSet([material.certificate, ...material.chain].map((der) => new CertificateChoices({ certificate: AsnConvert.parse(der, Certificate) })));
+    this.certificates = new CertificateSet(
+      [material.certificate, ...material.chain].map((der) => new CertificateChoices({ certificate: AsnConvert.parse(der, Certificate) })),
+    );
     this.signerIdentifier = new SignerIdentifier({ issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer, serialNumber }) });
     const essCertId = new EssCertIdV2({
       certHash: new OctetString(createHash('sha256').update(material.certificate).digest()),

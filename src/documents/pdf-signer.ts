@@ -71,7 +71,7 @@ function signatureDictionary(ref: RawObject['ref'], details: SignatureDetails, h
   const text = (value: string) => (/^[\x20-\x7e]*$/.test(value) ? PDFString.of(escapeLiteral(value)) : PDFHexString.fromText(value)).toString();
   const entries = [
     '/Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached',
-    `${SIGNATURE_MARKER}${' '.repeat(RANGE_WIDTH)}]`,
+    `${SIGNATURE_MARKER}${' '.repeat(RANGE_WIDTH + 1)}`,
     `/Contents <${'0'.repeat(holeLength)}>`,
     `/M ${PDFString.fromDate(details.signingTime ?? new Date()).toString()}`,
     `/Name ${text(details.signerName)}`,
@@ -92,7 +92,8 @@ function fillSignature(unsigned: Buffer, signer: PreparedSigner, holeLength: num
   const holeStart = unsigned.indexOf('/Contents <', marker) + '/Contents '.length;
   const holeEnd = holeStart + holeLength + 2;
   const range = `0 ${holeStart} ${holeEnd} ${unsigned.length - holeEnd}`;
-  unsigned.write(range.padEnd(RANGE_WIDTH, ' '), marker + SIGNATURE_MARKER.length, 'latin1');
+  // The padding goes after the closing bracket, where it is whitespace between dictionary entries.
+  unsigned.write(`${range}]`.padEnd(RANGE_WIDTH + 1, ' '), marker + SIGNATURE_MARKER.length, 'latin1');
   const cms = signer.sign([unsigned.subarray(0, holeStart), unsigned.subarray(holeEnd)]);
   if (cms.length * 2 > holeLength) throw new Error(`the signature (${cms.length} bytes) outgrew its placeholder`);
   unsigned.write(cms.toString('hex'), holeStart + 1, 'latin1');

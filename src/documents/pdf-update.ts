@@ -117,11 +117,16 @@ export class PdfRevision {
     return Buffer.concat(parts);
   }
 
-  /** The info dictionary as an indirect object (an update's trailer names it by reference). */
+  /** The info dictionary as an indirect object (an update's trailer names it by reference), written in this revision. */
   private infoRef(): PDFRef | undefined {
     const { context } = this.document;
     const info = context.trailerInfo.Info;
-    if (info instanceof PDFRef || info === undefined) return info;
+    if (info === undefined) return undefined;
+    if (info instanceof PDFRef) {
+      // The signer writes the credential reference into it; rewriting an unchanged one costs a few bytes.
+      this.changed.add(info);
+      return info;
+    }
     const ref = context.register(info as PDFDict);
     context.trailerInfo.Info = ref;
     return ref;

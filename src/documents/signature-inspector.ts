@@ -66,10 +66,11 @@ async function inspect(bytes: Buffer): Promise<SignatureInspection> {
     const examined = located.map((signature) => examine(bytes, signature));
     // The latest revision a signature covers: the issuer's signature, added after any the upload carried.
     const latest = examined.reduce<number>((best, report, i) => (best < 0 || rangeEnd(report) > rangeEnd(examined[best]!) ? i : best), -1);
-    const revision = latest < 0 ? undefined : await readSignedRevision(bytes, located[latest]!, located);
+    // An unreadable CMS ends it here: parsing the PDF behind garbage would only give hostile files more work.
+    if (!examined[latest]?.readable) return { signed: false, intact: false, coversWholeFile: false, signatures: examined };
+    const revision = await readSignedRevision(bytes, located[latest]!, located);
     const signatures = examined.map((report, i) => ({ ...report, signedAt: revision?.signingTimes[i] ?? report.signedAt }));
-    const summary = signatures[latest];
-    if (!summary?.readable) return { signed: false, intact: false, coversWholeFile: false, signatures };
+    const summary = signatures[latest]!;
     const { byteRange: _range, readable: _readable, signatureValid: _valid, digestMatches: _digest, ...facts } = summary;
     return { signed: true, ...facts, credentialUuid: revision?.credentialUuid, reason: revision?.reasons[latest], signatures };
   } catch {

@@ -61,7 +61,12 @@ const MAX_NAME = 48;
 export function registerStampAppearance(context: PDFContext, size: { width: number; height: number }, text: StampText): PDFRef {
   const font = StandardFontEmbedder.for(StandardFonts.Helvetica as unknown as Parameters<typeof StandardFontEmbedder.for>[0]);
   const { width, height } = size;
-  const operators: string[] = ['q 1 1 1 rg', `0 0 ${n(width)} ${n(height)} re f`, '0.25 0.3 0.45 RG 0.8 w', `0.4 0.4 ${n(width - 0.8)} ${n(height - 0.8)} re S`];
+  const operators: string[] = [
+    'q 1 1 1 rg',
+    `0 0 ${n(width)} ${n(height)} re f`,
+    '0.25 0.3 0.45 RG 0.8 w',
+    `0.4 0.4 ${n(width - 0.8)} ${n(height - 0.8)} re S`,
+  ];
   let textLeft = PADDING;
   if (text.verificationUrl) {
     const qr = qrModules(text.verificationUrl);

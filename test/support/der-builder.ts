@@ -3,7 +3,17 @@
  * absurd exponents, truncated or deeply nested CMS. The service itself reads and writes ASN.1 with
  * @peculiar/asn1-schema.
  */
-export const Tag = { INTEGER: 0x02, BIT_STRING: 0x03, OCTET_STRING: 0x04, NULL: 0x05, OID: 0x06, UTF8_STRING: 0x0c, UTC_TIME: 0x17, SEQUENCE: 0x30, SET: 0x31 } as const;
+export const Tag = {
+  INTEGER: 0x02,
+  BIT_STRING: 0x03,
+  OCTET_STRING: 0x04,
+  NULL: 0x05,
+  OID: 0x06,
+  UTF8_STRING: 0x0c,
+  UTC_TIME: 0x17,
+  SEQUENCE: 0x30,
+  SET: 0x31,
+} as const;
 
 export const Oid = {
   data: '1.2.840.113549.1.7.1',
