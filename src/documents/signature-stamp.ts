@@ -89,8 +89,10 @@ export function registerStampAppearance(context: PDFContext, size: { width: numb
   // "Verify at <url>" on one line unless that makes the text too small to read.
   const oneLine = fit(stampLines(text, false));
   const { lines, size: fontSize } = oneLine.size >= MIN_READABLE_SIZE ? oneLine : fit(stampLines(text, true));
-  operators.push('0.1 0.1 0.1 rg', 'BT', `/${FONT.asString().slice(1)} ${n(fontSize)} Tf`, `${n(fontSize * 1.25)} TL`);
-  const top = height - PADDING - fontSize;
+  // The text block centred vertically beside the QR code.
+  const leading = fontSize * 1.25;
+  operators.push('0.1 0.1 0.1 rg', 'BT', `/${FONT.asString().slice(1)} ${n(fontSize)} Tf`, `${n(leading)} TL`);
+  const top = (height + lines.length * leading) / 2 - fontSize;
   operators.push(`${n(textLeft)} ${n(top)} Td`);
   for (const [i, line] of lines.entries()) operators.push(`${i === 0 ? '' : 'T* '}${font.encodeText(line).toString()} Tj`);
   operators.push('ET', 'Q');
