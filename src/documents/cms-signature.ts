@@ -1,10 +1,9 @@
-import { createHash, sign, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes, sign, type KeyObject } from 'node:crypto';
 import {
   Attribute,
   CertificateChoices,
   CertificateSet,
   CMSVersion,
-  ContentInfo,
   DigestAlgorithmIdentifier,
   DigestAlgorithmIdentifiers,
   EncapsulatedContentInfo,
@@ -17,7 +16,7 @@ import {
   SignerInfo,
   SignerInfos,
 } from '@peculiar/asn1-cms';
-import { AsnArray, AsnConvert, AsnProp, AsnPropTypes, AsnType, AsnTypeTypes, OctetString } from '@peculiar/asn1-schema';
+import { AsnArray, AsnConvert, AsnProp, AsnPropTypes, AsnSerializer, AsnType, AsnTypeTypes, OctetString } from '@peculiar/asn1-schema';
 import { Certificate, GeneralName, GeneralNames, Time } from '@peculiar/asn1-x509';
 import { EssCertIdV2, EssCertIdV2List, id_aa_signingCertificateV2, IssuerSerial, SigningCertificateV2 } from './ess-signing-certificate.js';
 
@@ -47,13 +46,17 @@ export class CmsSignerTemplate {
   private readonly signerIdentifier: SignerIdentifier;
   private readonly signingCertificate: Attribute;
   private readonly signatureAlgorithm: SignatureAlgorithmIdentifier;
+  private skeleton?: Skeleton;
 
   constructor(private readonly material: CmsSignerMaterial) {
     const signer = AsnConvert.parse(material.certificate, Certificate);
     const { issuer, serialNumber } = signer.tbsCertificate;
-    this.certificates = new CertificateSet(
+    const certificates = new CertificateSet(
       [material.certificate, ...material.chain].map((der) => new CertificateChoices({ certificate: AsnConvert.parse(der, Certificate) })),
     );
+    // Converted to ASN.1 once: converting certificate objects is most of the cost of a signature.
+    const encoded = AsnSerializer.toASN(certificates);
+    this.certificates = { toASN: () => encoded, fromASN: () => certificates } as unknown as CertificateSet;
     this.signerIdentifier = new SignerIdentifier({ issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer, serialNumber }) });
     const essCertId = new EssCertIdV2({
       certHash: new OctetString(createHash('sha256').update(material.certificate).digest()),
@@ -76,6 +79,39 @@ export class CmsSignerTemplate {
   sign(content: Buffer | Buffer[], signingTime?: Date): Buffer {
     const parts = Array.isArray(content) ? content : [content];
     const digest = parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest();
+    if (signingTime) return this.encode(digest, (attributes) => this.signatureOf(attributes), signingTime).cms;
+    this.skeleton ??= this.buildSkeleton();
+    const { attributes, cms, digestAt, signatureAt } = this.skeleton;
+    const signedAttributes = patched(attributes.der, attributes.digestAt, digest);
+    const signature = this.signatureOf(signedAttributes);
+    // ECDSA signatures vary in length by a byte or two: those are encoded in full.
+    if (signature.length !== cms.signatureLength) return this.encode(digest, () => signature).cms;
+    return patched(patched(cms.der, digestAt, digest), signatureAt, signature);
+  }
+
+  private signatureOf(signedAttributes: Buffer): Buffer {
+    return sign('sha256', signedAttributes, this.material.privateKey);
+  }
+
+  /**
+   * The library's encoding of a signature with marker values in the two places that change: the
+   * digest and the signature value. Both are fixed-length OCTET STRING contents, so a signature is
+   * that encoding with the markers overwritten: encoding anew costs ten times the RSA operation.
+   */
+  private buildSkeleton(): Skeleton {
+    const digestMarker = randomBytes(32);
+    const signatureLength = this.material.privateKey.asymmetricKeyType === 'rsa' ? (this.material.privateKey.asymmetricKeyDetails?.modulusLength ?? 0) / 8 : -1;
+    const signatureMarker = randomBytes(Math.max(signatureLength, 1));
+    const { attributes, cms } = this.encode(digestMarker, () => signatureMarker);
+    return {
+      attributes: { der: attributes, digestAt: attributes.indexOf(digestMarker) },
+      cms: { der: cms, signatureLength },
+      digestAt: cms.indexOf(digestMarker),
+      signatureAt: cms.indexOf(signatureMarker),
+    };
+  }
+
+  private encode(digest: Buffer, signatureOf: (signedAttributes: Buffer) => Buffer, signingTime?: Date) {
     const signedAttrs = sortedAttributes([
       new Attribute({ attrType: CmsOid.contentType, attrValues: [AsnConvert.serialize(new ObjectIdentifierValue(id_data))] }),
       new Attribute({ attrType: CmsOid.messageDigest, attrValues: [AsnConvert.serialize(new OctetString(digest))] }),
@@ -83,14 +119,14 @@ export class CmsSignerTemplate {
       ...(signingTime ? [new Attribute({ attrType: CmsOid.signingTime, attrValues: [AsnConvert.serialize(new Time(signingTime))] })] : []),
     ]);
     // The signature covers the attributes as an explicit SET OF (RFC 5652 §5.4), not as [0].
-    const signature = sign('sha256', Buffer.from(AsnConvert.serialize(new SignedAttributesSet(signedAttrs))), this.material.privateKey);
+    const attributes = Buffer.from(AsnConvert.serialize(new SignedAttributesSet(signedAttrs)));
     const signerInfo = new SignerInfo({
       version: CMSVersion.v1,
       sid: this.signerIdentifier,
       digestAlgorithm: new DigestAlgorithmIdentifier({ algorithm: CmsOid.sha256 }),
       signedAttrs,
       signatureAlgorithm: this.signatureAlgorithm,
-      signature: new OctetString(signature),
+      signature: new OctetString(signatureOf(attributes)),
     });
     const signedData = new SignedData({
       version: CMSVersion.v1,
@@ -99,7 +135,33 @@ export class CmsSignerTemplate {
       certificates: this.certificates,
       signerInfos: new SignerInfos([signerInfo]),
     });
-    return Buffer.from(AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) })));
+    return { attributes, cms: Buffer.from(AsnConvert.serialize(new SignedContentInfo({ content: signedData }))) };
+  }
+}
+
+interface Skeleton {
+  attributes: { der: Buffer; digestAt: number };
+  cms: { der: Buffer; signatureLength: number };
+  digestAt: number;
+  signatureAt: number;
+}
+
+function patched(der: Buffer, at: number, value: Buffer): Buffer {
+  const copy = Buffer.from(der);
+  value.copy(copy, at);
+  return copy;
+}
+
+/** ContentInfo with its content typed (asn1-cms types it as ANY, which is re-parsed to be written). */
+class SignedContentInfo {
+  @AsnProp({ type: AsnPropTypes.ObjectIdentifier })
+  contentType = id_signedData;
+
+  @AsnProp({ type: SignedData, context: 0 })
+  content = new SignedData();
+
+  constructor(params: Partial<SignedContentInfo> = {}) {
+    Object.assign(this, params);
   }
 }
 
