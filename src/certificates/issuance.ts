@@ -12,6 +12,7 @@ import { Institution } from '../institutions/institution.entity.js';
 import { enqueueNotification } from '../notifications/notification.outbox.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
+import { documentDesign } from './document-design.js';
 import { displayName, verificationUrl } from './certificate-rules.js';
 import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
@@ -97,7 +98,7 @@ export async function issue(tx: RequestContext, certificate: Certificate): Promi
     tx,
     signer,
     await readContent(tx.em, parts.source),
-    transcriptOf(parts, certificate, url, issuedAt),
+    { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(tx.em, parts.institution, certificate) },
     parts,
     url,
   );
