@@ -9,7 +9,6 @@ import { pinoHttp } from 'pino-http';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { createRateLimits } from '../src/rate-limits/rate-limits.js';
-import { DocumentWorkers } from '../src/documents/index.js';
 import { listenLocal, measure, printTable, tokenRequest, type BenchEnv, type Row } from './support.js';
 
 // Same statement as TokenService.principal, so this row is the floor the database sets.
@@ -37,7 +36,7 @@ function breakdownApp(env: BenchEnv, pool: pg.Pool): express.Express {
   app.get(
     '/authenticated',
     pinoHttp({ logger: env.logger }),
-    authenticate(env.orm, env.config, { documents: new DocumentWorkers(env.config.pdfWorkers) }, createRateLimits(env.orm, env.config)),
+    authenticate(env.orm, env.config, env.runtime, createRateLimits(env.orm, env.config)),
     (_req, res) => {
       const { principal } = requestContext(res);
       res.json({ clientId: principal.clientId, tenant: { identifier: principal.tenant.identifier, name: principal.tenant.name } });

@@ -1,3 +1,4 @@
+import type { ServiceRuntime } from '../src/context/request-context.js';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +41,8 @@ export interface BenchEnv {
   databaseUrl: string;
   config: Config;
   orm: Orm;
+  /** What the running service's request contexts carry. */
+  runtime: ServiceRuntime;
   logger: Logger;
   tenant: { identifier: string; uuid: string };
   credentials: { clientId: string; clientSecret: string };
@@ -121,6 +124,7 @@ export async function openBenchEnv(): Promise<BenchEnv> {
       databaseUrl,
       config,
       orm: service.orm,
+      runtime: service.runtime,
       logger,
       tenant: { identifier: TENANT, uuid: tenant.uuid },
       postgresPid: server.postgresPid,

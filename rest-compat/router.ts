@@ -58,7 +58,7 @@ export function createRestRouter(deps: {
   const auth = authenticate(orm, config, runtime, limits);
   const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
-  const slots = uploadSlots();
+  const slots = uploadSlots(runtime.files);
   for (const route of routes(schema, config.publicBaseUrl))
     router[route.method](route.path, auth, json, slots, multipart, handler(schema, route, config.graphqlMaxCost));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

@@ -13,7 +13,6 @@ import type { Orm } from './db/orm.js';
 import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
 import { isDatabaseBusy, serviceBusy, setRetryAfter } from './errors/unavailable.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
-import { attachFileRuntime } from './files/file-runtime.js';
 import { graphqlUploadErrors } from './files/file-upload.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
@@ -23,6 +22,7 @@ import { sandboxLandingPolicy, securityHeaders, verificationPagePolicy } from '.
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
+import { publicContexts } from './http/public-context.js';
 import { verificationApi, verificationPages } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
@@ -69,7 +69,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   const apollo = createApolloServer(schema, { sandbox, limits: graphqlLimits });
   await apollo.start();
 
-  const { settings: uploads } = attachFileRuntime(orm, config);
+  const { settings: uploads } = runtime.files;
   const app = express();
   app.disable('x-powered-by');
   app.use(securityHeaders(config));
@@ -88,7 +88,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req, sandbox) ? next() : auth(req, res, next)),
-    uploadSlots(),
+    uploadSlots(runtime.files),
     // GraphQL multipart requests (uploadFiles); Apollo's CSRF prevention still demands a preflight header.
     // busboy reports its size limit when a file reaches it, so a file of exactly the maximum needs one byte more.
     graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
@@ -102,9 +102,10 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
   app.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
   app.get('/verify/:uuid', publicReads, verificationPagePolicy);
-  app.use('/api/v1', fileDownloadRoutes(orm));
-  app.use('/api/v1', verificationApi(orm, config, runtime));
-  app.use(verificationPages(orm, config));
+  const publicContext = publicContexts(orm, runtime, config.publicBaseUrl);
+  app.use('/api/v1', fileDownloadRoutes(publicContext));
+  app.use('/api/v1', verificationApi(publicContext, config));
+  app.use(verificationPages(publicContext));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

@@ -1,14 +1,16 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { provision } from './auth/provisioning.js';
+import { provision, provisionDemoTenant } from './auth/provisioning.js';
 import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { openServiceOrm, type Orm } from './db/orm.js';
 import { DocumentWorkers } from './documents/index.js';
 import type { Logger } from './logger.js';
-import { sweepExpiredCertificates } from './certificates/expiry-sweeper.js';
+import { certificates } from './certificates/certificate.service.js';
 import { purgeDeletedFiles } from './files/file-purge.js';
+import { createFileRuntime } from './files/file-runtime.js';
+import type { ServiceRuntime } from './context/request-context.js';
 import { purgeExpiredTokens } from './auth/token-sweeper.js';
 import { startPeriodicJob } from './jobs/periodic-job.js';
 import { prepareSigningKeys } from './certificates/signing-keys.js';
@@ -20,6 +22,8 @@ import type { OrmOptions } from '../mikro-orm.config.js';
 export interface RunningService {
   url: string;
   orm: Orm;
+  /** The long-lived parts requests share (file runtime, signing keys, document workers). */
+  runtime: ServiceRuntime;
   /** The schema owner's connection URL (migrations, benchmarks' own tables); the ORM connects as the app role. */
   ownerDatabaseUrl: string;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then releases everything. */
@@ -60,19 +64,26 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const opened = await openServiceOrm(database, logger, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
     orm = opened.orm;
     if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
-    await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
+    const signingKeys = await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);
-    const { app, apollo } = await createApp({ config, orm, logger, runtime: { documents } });
+    const runtime: ServiceRuntime = { documents, files: createFileRuntime(config), signingKeys };
+    const { app, apollo } = await createApp({ config, orm, logger, runtime });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
+    await provisionDemoTenant(orm, config, logger).catch(async (error: unknown) => {
+      await drain(server, 0);
+      throw error;
+    });
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
     const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
     const expirySweeper =
-      config.expirySweepMs > 0 ? startPeriodicJob('certificates expired', config.expirySweepMs, () => sweepExpiredCertificates(readyOrm), logger) : undefined;
+      config.expirySweepMs > 0
+        ? startPeriodicJob('certificates expired', config.expirySweepMs, () => certificates.expireOverdue({ em: readyOrm.em.fork() }), logger)
+        : undefined;
     const filePurge =
       config.filePurgeSweepMs > 0
-        ? startPeriodicJob('deleted files purged', config.filePurgeSweepMs, () => purgeDeletedFiles(readyOrm, config.filePurgeGraceMs), logger)
+        ? startPeriodicJob('deleted files purged', config.filePurgeSweepMs, () => purgeDeletedFiles(readyOrm, runtime.files, config.filePurgeGraceMs), logger)
         : undefined;
     const tokenSweeper =
       config.tokenPurgeMs > 0
@@ -81,6 +92,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
+      runtime,
       ownerDatabaseUrl: database.migrationUrl,
       async stop() {
         await drain(server, config.shutdownGraceMs);

@@ -77,7 +77,7 @@ describe('signing identities', () => {
     const em = scopeToTenant(service.orm.em.fork(), tenant.uuid);
     const institution = await em.findOneOrFail(Institution, { uuid: body.institution_uuid });
     const operator = createSigningIdentity({ institutionName: 'Escola Politécnica (qualified)', country: 'BR' });
-    await installSigningIdentity(em, institution, operator.p12, operator.passphrase);
+    await installSigningIdentity({ em, signingKeys: service.runtime.signingKeys }, institution, operator.p12, operator.passphrase);
 
     const { student: _second, ...next } = await certificateBody(api);
     const after = (await api.rest('POST', '/certificates', { ...next, institution_uuid: body.institution_uuid, course_uuid: body.course_uuid, finish: true }))

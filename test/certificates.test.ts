@@ -339,8 +339,8 @@ describe('issued certificates', () => {
     expect((await acme.rest('GET', `/certificates/${certificate.uuid}`)).body.data.status).toBe('expired');
     expect((await acme.rest('GET', `/certificates?where[status]=expired&where[student_uuid]=${certificate.student.uuid}`)).body.meta.total).toBe(1);
     expect((await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'late' })).status).toBe(409);
-    const { sweepExpiredCertificates } = await import('../src/certificates/expiry-sweeper.js');
-    expect(await sweepExpiredCertificates(service.orm)).toBeGreaterThanOrEqual(1);
+    const { certificates } = await import('../src/certificates/certificate.service.js');
+    expect(await certificates.expireOverdue({ em: service.orm.em.fork() })).toBeGreaterThanOrEqual(1);
     const [row] = await service.orm.em.getConnection().execute('select status from certificates where uuid = ?', [certificate.uuid]);
     expect(row.status).toBe('expired');
     expect(((await (await fetch(`${service.url}/api/v1/verify/${certificate.uuid}`)).json()) as any).data).toMatchObject({ status: 'expired', valid: false });

@@ -37,9 +37,10 @@ async function orphanChunks(target: TestService): Promise<number> {
   return row!.n;
 }
 
-async function tenantEm(target: TestService, identifier: string) {
+/** What the file operations receive from a request of `identifier`: its tenant-scoped EntityManager and the file runtime. */
+async function tenantContext(target: TestService, identifier: string) {
   const [tenant] = await sql<{ uuid: string }>(target, 'select uuid from tenants where identifier = ?', [identifier]);
-  return scopeToTenant(target.orm.em.fork(), tenant!.uuid);
+  return { em: scopeToTenant(target.orm.em.fork(), tenant!.uuid), files: target.runtime.files };
 }
 
 async function uploaded(api: ApiClient, parts: Part[]) {
@@ -319,7 +320,7 @@ describe('metadata, lists and deletion', () => {
       [pngBytes(), 'b.png'],
       [pdfBytes('c', 200), 'c.pdf'],
     ]);
-    await files.take(await tenantEm(service, 'file-lister'), a!.uuid, randomUUID());
+    await files.take(await tenantContext(service, 'file-lister'), a!.uuid, randomUUID());
 
     const unused = await lister.rest('GET', '/files?where[used_at]=null&sort[column]=original_name');
     expect(unused.body.data.map((file: any) => file.original_name)).toEqual(['b.png', 'c.pdf']);
@@ -351,8 +352,8 @@ describe('metadata, lists and deletion', () => {
     expect(row!.deleted_at).not.toBeNull();
 
     const certificate = randomUUID();
-    const em = await tenantEm(service, 'acme');
-    await files.take(em, used!.uuid, certificate);
+    const ctx = await tenantContext(service, 'acme');
+    await files.take(ctx, used!.uuid, certificate);
     const refused = await acme.rest('DELETE', `/files/${used!.uuid}`);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
@@ -362,7 +363,7 @@ describe('metadata, lists and deletion', () => {
     expect(graphql.body.errors[0].extensions.code).toBe('CONFLICT');
     expect((await acme.rest('GET', `/files/${used!.uuid}`)).body.data.used_at).toMatch(TIMESTAMP);
 
-    await files.release(em, used!.uuid);
+    await files.release(ctx, used!.uuid);
     expect((await acme.rest('GET', `/files/${used!.uuid}`)).body.data.used_at).toBeNull();
     expect((await acme.rest('DELETE', `/files/${used!.uuid}`)).status).toBe(204);
 
@@ -383,7 +384,9 @@ describe('metadata, lists and deletion', () => {
 describe('use by certificates (take, release, storeGenerated)', () => {
   it('lets exactly one of concurrent takers have an unused PDF; the others get 422', async () => {
     const [file] = await uploaded(acme, [[pdfBytes(), 'contested.pdf']]);
-    const attempts = await Promise.allSettled(Array.from({ length: 6 }, async () => files.take(await tenantEm(service, 'acme'), file!.uuid, randomUUID())));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 6 }, async () => files.take(await tenantContext(service, 'acme'), file!.uuid, randomUUID())),
+    );
     expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
     const failures = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected');
     expect(failures.map((failure) => [failure.reason.code, failure.reason.fieldErrors])).toEqual(
@@ -392,26 +395,26 @@ describe('use by certificates (take, release, storeGenerated)', () => {
   });
 
   it('refuses unknown, foreign and non-PDF files, and is idempotent for the holder', async () => {
-    const em = await tenantEm(service, 'acme');
-    await expect(files.take(em, randomUUID(), randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The selected file uuid is invalid.'] } });
+    const ctx = await tenantContext(service, 'acme');
+    await expect(files.take(ctx, randomUUID(), randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The selected file uuid is invalid.'] } });
     const [foreign] = await uploaded(globex, [[pdfBytes(), 'theirs.pdf']]);
-    await expect(files.take(em, foreign!.uuid, randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The selected file uuid is invalid.'] } });
+    await expect(files.take(ctx, foreign!.uuid, randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The selected file uuid is invalid.'] } });
     const [png] = await uploaded(acme, [[pngBytes(), 'image.png']]);
-    await expect(files.take(em, png!.uuid, randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The file uuid must be a file of type: pdf.'] } });
+    await expect(files.take(ctx, png!.uuid, randomUUID())).rejects.toMatchObject({ fieldErrors: { fileUuid: ['The file uuid must be a file of type: pdf.'] } });
 
     const [pdf] = await uploaded(acme, [[pdfBytes(), 'mine.pdf']]);
     const holder = randomUUID();
-    await files.take(em, pdf!.uuid, holder);
-    await files.take(em, pdf!.uuid, holder);
-    await files.release(em, pdf!.uuid, randomUUID()); // not the holder: nothing changes
+    await files.take(ctx, pdf!.uuid, holder);
+    await files.take(ctx, pdf!.uuid, holder);
+    await files.release(ctx, pdf!.uuid, randomUUID()); // not the holder: nothing changes
     expect((await acme.rest('GET', `/files/${pdf!.uuid}`)).body.data.used_at).toMatch(TIMESTAMP);
   });
 
   it('stores generated bytes inside the caller transaction: kept on commit, gone on rollback', async () => {
-    const em = await tenantEm(service, 'acme');
+    const { em, files: runtime } = await tenantContext(service, 'acme');
     const kept = pdfBytes('signed');
     const stored = await em.transactional((tx) =>
-      files.storeGenerated(tx, { bytes: kept, originalName: 'signed.pdf', mimeType: 'application/pdf', usedByUuid: randomUUID() }),
+      files.storeGenerated({ em: tx, files: runtime }, { bytes: kept, originalName: 'signed.pdf', mimeType: 'application/pdf', usedByUuid: randomUUID() }),
     );
     expect(stored).toMatchObject({ originalName: 'signed.pdf', mimeType: 'application/pdf', size: kept.length, usedAt: expect.any(Date) });
     const download = await fetch(`${service.url}/api/v1/files/${stored.uuid}/download`);
@@ -420,7 +423,7 @@ describe('use by certificates (take, release, storeGenerated)', () => {
     const lost = pdfBytes('rolled back');
     await expect(
       em.transactional(async (tx) => {
-        await files.storeGenerated(tx, { bytes: lost, originalName: 'lost.pdf', mimeType: 'application/pdf' });
+        await files.storeGenerated({ em: tx, files: runtime }, { bytes: lost, originalName: 'lost.pdf', mimeType: 'application/pdf' });
         throw new Error('issuance failed');
       }),
     ).rejects.toThrow('issuance failed');

@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { jest } from '@jest/globals';
 import { uuidv7 } from '../src/db/uuid.js';
-import { fileRuntime } from '../src/files/file-runtime.js';
 import { pdfBytes, upload } from './support/files.js';
 import { provisionClient, requestToken, signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 import { until } from './support/wait.js';
@@ -106,7 +105,7 @@ describe('slow clients', () => {
       expect(otherTenant.status).toBe(201);
       // Everything above was answered while every trickle was still open, unanswered and in flight.
       expect(trickles.filter((trickle) => trickle.closed || trickle.reply !== '')).toHaveLength(0);
-      expect(fileRuntime(service.orm.em).uploadsInFlight.get(tenant!.uuid)).toBe(TRICKLES);
+      expect(service.runtime.files.uploadsInFlight.get(tenant!.uuid)).toBe(TRICKLES);
       const [open] = await sql<{ n: number }>(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'",
       );

@@ -1,44 +1,49 @@
-import { type EntityClass, type Ref, ref } from '@mikro-orm/core';
-import type { RequestContext } from '../context/request-context.js';
+import { ref } from '@mikro-orm/core';
+import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
+import { referenced } from '../db/lookup.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { conflict, invalid, type FieldErrors } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
+import { assignPresent, ResourceBase, type ResourceOperations, type WriteMode } from '../resources/resource.service.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { certificateTemplates } from '../templates/certificate-template.service.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
-import { effectiveStatus, notPastExpiryWhere, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
+import { effectiveStatus, notPastExpiryWhere, PAST_EXPIRY_SQL, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
 import type { CertificateInput } from './certificate.inputs.js';
-import { issue } from './issuance.js';
+import { issueDraft, type CheckedDraft } from './issuance.js';
 import { verificationLinkProblem } from './verification-link.js';
 
 const SOURCE_TAKEN = { fileUuid: ['The file uuid has already been used.'] };
 
-/** The entity a reference holds when `relate` just loaded it; else one lookup (deleted rows included: it was valid when set). */
-async function entityOf<T extends { uuid: string }>(tx: RequestContext, entity: EntityClass<T>, reference: Ref<T>): Promise<T> {
-  if (reference.isInitialized()) return reference.getEntity() as T;
-  return tx.em.findOneOrFail(entity, { uuid: reference.uuid } as never, { filters: { live: false } });
-}
+/** Optional fields on create and PUT when the client leaves them out. */
+const DRAFT_DEFAULTS: Partial<CertificateInput> = {
+  cohortUuid: null,
+  enrollmentUuid: null,
+  publicVerificationUrl: null,
+  expiresAt: null,
+  blockchainTxHash: null,
+  blockchainTxUrl: null,
+  finish: false,
+};
 
-/** Certificates: drafts change freely; `finish` issues; issued ones are immutable until revoked or expired. */
-export class CertificateService extends ResourceService<Certificate, CertificateInput> {
+// One statement across all tenants: atomic, idempotent, and safe with any number of server processes.
+const EXPIRE_OVERDUE = `update certificates set status = 'expired', updated_at = now() where ${PAST_EXPIRY_SQL} and deleted_at is null`;
+
+/**
+ * Certificates and their state machine: draft → issued → revoked | expired. Drafts change freely
+ * (createDraft, updateDraft); `issue` signs and freezes them; issued ones are immutable until revoked
+ * or expired. create/update/replace with `finish: true` are a draft write followed by `issue`, in one
+ * transaction.
+ */
+export class CertificateService extends ResourceBase<Certificate> implements ResourceOperations<Certificate, CertificateInput> {
   protected readonly entity = Certificate;
   protected readonly label = 'Certificate';
-  protected readonly defaults: Partial<CertificateInput> = {
-    cohortUuid: null,
-    enrollmentUuid: null,
-    publicVerificationUrl: null,
-    expiresAt: null,
-    blockchainTxHash: null,
-    blockchainTxUrl: null,
-    finish: false,
-  };
   protected readonly whereColumns = {
     institutionUuid: 'institution',
     courseUuid: 'course',
@@ -61,51 +66,125 @@ export class CertificateService extends ResourceService<Certificate, Certificate
     return filter;
   }
 
-  protected async apply(tx: RequestContext, row: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<void> {
-    if (mode !== 'create' && row.status !== CertificateStatus.draft) {
-      throw conflict(`The certificate is ${effectiveStatus(row)}; only drafts can be changed.`);
-    }
-    await this.relate(tx, row, 'institution', Institution, input, 'institutionUuid');
-    await this.relate(tx, row, 'course', Course, input, 'courseUuid');
-    await this.relate(tx, row, 'student', Student, input, 'studentUuid');
-    await this.relate(tx, row, 'cohort', Cohort, input, 'cohortUuid');
-    await this.relate(tx, row, 'enrollment', Enrollment, input, 'enrollmentUuid');
-    await this.relate(tx, row, 'template', CertificateTemplate, input, 'templateUuid');
+  /** POST: a new draft, issued at once when `finish` is set. */
+  create(ctx: RequestContext, input: CertificateInput): Promise<Certificate> {
+    return this.write(ctx, async (tx) => {
+      const certificate = new Certificate();
+      const checked = await this.createDraft(tx, certificate, input);
+      if (input.finish) await issueDraft(tx, certificate, checked);
+      return certificate;
+    });
+  }
+
+  /** PATCH: changes the fields sent on a draft, then issues it when `finish` is set. */
+  update(ctx: RequestContext, uuid: string, input: Partial<CertificateInput>): Promise<Certificate> {
+    return this.write(ctx, async (tx) => {
+      const certificate = await this.draft(tx, uuid);
+      const checked = await this.updateDraft(tx, certificate, input, 'update');
+      if (input.finish) await issueDraft(tx, certificate, checked);
+      return certificate;
+    });
+  }
+
+  /** PUT: like PATCH, with optional fields not sent back to their defaults. */
+  replace(ctx: RequestContext, uuid: string, input: CertificateInput): Promise<Certificate> {
+    return this.write(ctx, async (tx) => {
+      const certificate = await this.draft(tx, uuid);
+      const checked = await this.updateDraft(tx, certificate, { ...DRAFT_DEFAULTS, ...input }, 'replace');
+      if (input.finish) await issueDraft(tx, certificate, checked);
+      return certificate;
+    });
+  }
+
+  /** draft → issued (`issueCertificate`): the draft as it stands, checked again, then signed and frozen. */
+  issue(ctx: RequestContext, uuid: string): Promise<Certificate> {
+    return this.write(ctx, async (tx) => {
+      const certificate = await this.draft(tx, uuid);
+      await issueDraft(tx, certificate, await this.checkAgreement(tx, certificate));
+      return certificate;
+    });
+  }
+
+  /** issued → revoked, with the reason shown publicly; the uploaded source file is released. */
+  revoke(ctx: RequestContext, uuid: string, reason: string): Promise<Certificate> {
+    if (!reason?.trim()) throw invalid({ reason: ['The reason field is required.'] });
+    if (reason.length > 2000) throw invalid({ reason: ['The reason may not be greater than 2000 characters.'] });
+    return this.write(ctx, async (tx) => {
+      const certificate = await this.get(tx, uuid);
+      const status = effectiveStatus(certificate);
+      if (status !== CertificateStatus.issued) throw conflict(`Only issued certificates can be revoked; this one is ${status}.`);
+      Object.assign(certificate, { status: CertificateStatus.revoked, revokedAt: new Date(), revocationReason: reason.trim() });
+      await files.release(tx, certificate.sourceFile.uuid, certificate.uuid);
+      return certificate;
+    });
+  }
+
+  /**
+   * issued → expired for every certificate of every tenant past its expiry (the periodic sweeper).
+   * They already read as expired before (certificate-rules.ts); this persists it.
+   */
+  async expireOverdue({ em }: Pick<PublicContext, 'em'>): Promise<number> {
+    const result = await em.getConnection().execute(EXPIRE_OVERDUE, [], 'run');
+    return (result as { affectedRows?: number }).affectedRows ?? 0;
+  }
+
+  /** A deleted certificate frees its uploaded source file. */
+  protected async beforeDelete(tx: RequestContext, rows: Certificate[]): Promise<void> {
+    for (const row of rows) await files.release(tx, row.sourceFile.uuid, row.uuid);
+  }
+
+  /** A draft of this tenant, loaded for a change; anything else is immutable (409). */
+  private async draft(tx: RequestContext, uuid: string): Promise<Certificate> {
+    const certificate = await this.get(tx, uuid);
+    if (certificate.status !== CertificateStatus.draft) throw conflict(`The certificate is ${effectiveStatus(certificate)}; only drafts can be changed.`);
+    return certificate;
+  }
+
+  private async createDraft(tx: RequestContext, certificate: Certificate, input: CertificateInput): Promise<CheckedDraft> {
+    const checked = await this.updateDraft(tx, certificate, { ...DRAFT_DEFAULTS, ...input }, 'create');
+    tx.em.persist(certificate);
+    return checked;
+  }
+
+  /**
+   * Writes the fields present in `input` onto a draft: related rows of this tenant, the template
+   * (the institution's default unless named), the verification link, the source file. Returns the
+   * parties the rules loaded, which issuance reuses.
+   */
+  private async updateDraft(tx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<CheckedDraft> {
+    await this.relate(tx, certificate, 'institution', Institution, input, 'institutionUuid');
+    await this.relate(tx, certificate, 'course', Course, input, 'courseUuid');
+    await this.relate(tx, certificate, 'student', Student, input, 'studentUuid');
+    await this.relate(tx, certificate, 'cohort', Cohort, input, 'cohortUuid');
+    await this.relate(tx, certificate, 'enrollment', Enrollment, input, 'enrollmentUuid');
+    await this.relate(tx, certificate, 'template', CertificateTemplate, input, 'templateUuid');
     if (mode !== 'update' && !input.templateUuid) {
-      const fallback = await certificateTemplates.findDefault(tx, row.institution.uuid);
-      row.template = fallback ? ref(fallback) : null;
+      const fallback = await certificateTemplates.findDefault(tx, certificate.institution.uuid);
+      certificate.template = fallback ? ref(fallback) : null;
     }
     if (input.publicVerificationUrl) await this.checkVerificationLink(tx, input.publicVerificationUrl);
-    assignPresent(row, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
-    row.publicVerificationUrl = verificationUrl(row, tx.publicBaseUrl);
-    await this.checkAgreement(tx, row);
-    if (input.fileUuid !== undefined && input.fileUuid !== row.sourceFile?.uuid) await this.takeSource(tx, row, input.fileUuid);
-    if (input.finish) {
-      tx.em.persist(row);
-      await issue(tx, row);
-    }
+    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
+    certificate.publicVerificationUrl = verificationUrl(certificate, tx.publicBaseUrl);
+    const checked = await this.checkAgreement(tx, certificate);
+    if (input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid) await this.takeSource(tx, certificate, input.fileUuid);
+    return checked;
   }
 
   /** Course of the institution, enrollment of this student in this course, cohort of the course, template of the institution. */
-  private async checkAgreement(tx: RequestContext, row: Certificate): Promise<void> {
+  private async checkAgreement(tx: RequestContext, certificate: Certificate): Promise<CheckedDraft> {
     const errors: FieldErrors = {};
-    const course = await entityOf(tx, Course, row.course);
-    if (course.institution.uuid !== row.institution.uuid) errors.courseUuid = ['The course does not belong to the institution.'];
-    if (row.enrollment) {
-      const enrollment = await entityOf(tx, Enrollment, row.enrollment);
-      if (enrollment.student.uuid !== row.student.uuid || enrollment.course.uuid !== row.course.uuid) {
-        errors.enrollmentUuid = ['The enrollment is not the student’s enrollment in the course.'];
-      }
+    const course = await referenced(tx.em, Course, certificate.course);
+    const enrollment = certificate.enrollment ? await referenced(tx.em, Enrollment, certificate.enrollment) : null;
+    const cohort = certificate.cohort ? await referenced(tx.em, Cohort, certificate.cohort) : null;
+    const template = certificate.template ? await referenced(tx.em, CertificateTemplate, certificate.template) : null;
+    if (course.institution.uuid !== certificate.institution.uuid) errors.courseUuid = ['The course does not belong to the institution.'];
+    if (enrollment && (enrollment.student.uuid !== certificate.student.uuid || enrollment.course.uuid !== certificate.course.uuid)) {
+      errors.enrollmentUuid = ['The enrollment is not the student’s enrollment in the course.'];
     }
-    if (row.cohort) {
-      const cohort = await entityOf(tx, Cohort, row.cohort);
-      if (cohort.course.uuid !== row.course.uuid) errors.cohortUuid = ['The cohort does not belong to the course.'];
-    }
-    if (row.template) {
-      const template = await entityOf(tx, CertificateTemplate, row.template);
-      if (template.institution.uuid !== row.institution.uuid) errors.templateUuid = ['The template belongs to another institution.'];
-    }
+    if (cohort && cohort.course.uuid !== certificate.course.uuid) errors.cohortUuid = ['The cohort does not belong to the course.'];
+    if (template && template.institution.uuid !== certificate.institution.uuid) errors.templateUuid = ['The template belongs to another institution.'];
     if (Object.keys(errors).length > 0) throw invalid(errors);
+    return { course, enrollment };
   }
 
   /** The link goes out in the student's e-mail and on the PDF: see verification-link.ts. */
@@ -116,34 +195,11 @@ export class CertificateService extends ResourceService<Certificate, Certificate
   }
 
   /** Takes the new source file atomically (one winner among concurrent requests) and frees the previous one. */
-  private async takeSource(tx: RequestContext, row: Certificate, fileUuid: string): Promise<void> {
-    const previous = row.sourceFile?.uuid;
-    await files.take(tx.em, fileUuid, row.uuid);
-    row.sourceFile = ref(await tx.em.findOneOrFail(StoredFile, { uuid: fileUuid }));
-    if (previous) await files.release(tx.em, previous, row.uuid);
-  }
-
-  /** Issues a draft (the `finish` of an update without other changes). */
-  issue(ctx: RequestContext, uuid: string): Promise<Certificate> {
-    return this.update(ctx, uuid, { finish: true });
-  }
-
-  /** issued → revoked, with the reason shown publicly; the uploaded source file is released. */
-  revoke(ctx: RequestContext, uuid: string, reason: string): Promise<Certificate> {
-    if (!reason?.trim()) throw invalid({ reason: ['The reason field is required.'] });
-    if (reason.length > 2000) throw invalid({ reason: ['The reason may not be greater than 2000 characters.'] });
-    return this.write(ctx, async (tx) => {
-      const row = await this.get(tx, uuid);
-      if (effectiveStatus(row) !== CertificateStatus.issued) throw conflict(`Only issued certificates can be revoked; this one is ${effectiveStatus(row)}.`);
-      Object.assign(row, { status: CertificateStatus.revoked, revokedAt: new Date(), revocationReason: reason.trim() });
-      await files.release(tx.em, row.sourceFile.uuid, row.uuid);
-      return row;
-    });
-  }
-
-  /** A deleted certificate frees its uploaded source file. */
-  protected async beforeDelete(tx: RequestContext, rows: Certificate[]): Promise<void> {
-    for (const row of rows) await files.release(tx.em, row.sourceFile.uuid, row.uuid);
+  private async takeSource(tx: RequestContext, certificate: Certificate, fileUuid: string): Promise<void> {
+    const previous = certificate.sourceFile?.uuid;
+    await files.take(tx, fileUuid, certificate.uuid);
+    certificate.sourceFile = ref(await tx.em.findOneOrFail(StoredFile, { uuid: fileUuid }));
+    if (previous) await files.release(tx, previous, certificate.uuid);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../context/request-context.js';
 import type { DocumentDesign } from '../documents/index.js';
 import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
@@ -15,16 +15,14 @@ const MAX_LOGO_BYTES = 2 * 1024 * 1024;
  * What the certificate's template and institution lend its documents: the template's colours and the
  * institution's badge image as the logo (PNG only: pdf-lib cannot draw SVG, so an SVG badge gives no logo).
  */
-export async function documentDesign(em: EntityManager, institution: Institution, certificate: Certificate): Promise<DocumentDesign> {
-  const template = certificate.template ? await em.findOne(CertificateTemplate, { uuid: certificate.template.uuid }) : null;
-  return { colors: documentColors(template?.designConfig), logo: await badgeImage(em, institution) };
+export async function documentDesign(tx: RequestContext, institution: Institution, certificate: Certificate): Promise<DocumentDesign> {
+  const template = certificate.template ? await tx.em.findOne(CertificateTemplate, { uuid: certificate.template.uuid }) : null;
+  return { colors: documentColors(template?.designConfig), logo: await badgeImage(tx, institution) };
 }
 
-async function badgeImage(em: EntityManager, institution: Institution): Promise<Uint8Array | null> {
+async function badgeImage(tx: RequestContext, institution: Institution): Promise<Uint8Array | null> {
   if (!institution.badgeImageUuid) return null;
-  const file = await em.findOne(StoredFile, { uuid: institution.badgeImageUuid });
+  const file = await tx.em.findOne(StoredFile, { uuid: institution.badgeImageUuid });
   if (!file || file.mimeType !== PNG.mimeType || file.size > MAX_LOGO_BYTES) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of await files.open(em, file)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return files.read(tx, file);
 }

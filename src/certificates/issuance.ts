@@ -1,8 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityClass, Ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
 import { CourseModule } from '../courses/course-module.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { requireRelated } from '../db/lookup.js';
+import type { TenantScopedEntity } from '../db/base.entity.js';
+import { invalidReference, referenced } from '../db/lookup.js';
 import { DocumentError, WorkerJobError, type PreparedSigner, type TranscriptData } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { DomainError, invalid } from '../errors/domain-error.js';
@@ -18,23 +19,30 @@ import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
 import { institutionSigner } from './signing-identity.service.js';
 
-async function readContent(em: EntityManager, file: StoredFile): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await files.open(em, file)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/** What the draft's rules loaded and checked (certificate.service.ts); issuance reuses it. */
+export interface CheckedDraft {
+  course: Course;
+  enrollment: Enrollment | null;
 }
 
-/** What issuance reads: the parties as they are now (live), the enrollment, the course's modules. */
-async function gather(tx: RequestContext, certificate: Certificate) {
+/** A party issuance names on the documents: it must still be live now, whatever it was when the draft was written. */
+async function liveParty<T extends TenantScopedEntity>(tx: RequestContext, entity: EntityClass<T>, reference: Ref<T>, field: string): Promise<T> {
+  const row = await referenced(tx.em, entity, reference);
+  if (row.deletedAt) throw invalidReference(field);
+  return row;
+}
+
+/** What issuance reads beyond the checked draft: the parties as they are now (live), the course's modules, the upload. */
+async function gather(tx: RequestContext, certificate: Certificate, checked: CheckedDraft) {
   const em = tx.em;
-  const institution = await requireRelated(em, Institution, certificate.institution.uuid, 'institutionUuid');
-  const course = await requireRelated(em, Course, certificate.course.uuid, 'courseUuid');
-  const student = await requireRelated(em, Student, certificate.student.uuid, 'studentUuid');
-  const enrollment = certificate.enrollment
-    ? await requireRelated(em, Enrollment, certificate.enrollment.uuid, 'enrollmentUuid')
-    : await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } });
+  const institution = await liveParty(tx, Institution, certificate.institution, 'institutionUuid');
+  const student = await liveParty(tx, Student, certificate.student, 'studentUuid');
+  const course = checked.course;
+  if (course.deletedAt) throw invalidReference('courseUuid');
+  if (checked.enrollment?.deletedAt) throw invalidReference('enrollmentUuid');
+  const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
   const attachments = await em.find(CourseModule, { course }, { populate: ['module', 'group'], orderBy: { order: 'asc' } });
-  const source = await em.findOneOrFail(StoredFile, { uuid: certificate.sourceFile.uuid });
+  const source = await referenced(em, StoredFile, certificate.sourceFile);
   return { institution, course, student, enrollment, attachments, source };
 }
 
@@ -89,16 +97,16 @@ async function signedDocuments(
  * PDF and a generated transcript with the institution's key, stores both as files of the certificate,
  * and queues the student's notification. Any failure rolls all of it back.
  */
-export async function issue(tx: RequestContext, certificate: Certificate): Promise<void> {
-  const parts = await gather(tx, certificate);
+export async function issueDraft(tx: RequestContext, certificate: Certificate, checked: CheckedDraft): Promise<void> {
+  const parts = await gather(tx, certificate, checked);
   const issuedAt = new Date();
   const url = verificationUrl(certificate, tx.publicBaseUrl);
-  const signer = await institutionSigner(tx.em, parts.institution);
+  const signer = await institutionSigner(tx, parts.institution);
   const { certificatePdf, transcriptPdf } = await signedDocuments(
     tx,
     signer,
-    await readContent(tx.em, parts.source),
-    { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(tx.em, parts.institution, certificate) },
+    await files.read(tx, parts.source),
+    { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(tx, parts.institution, certificate) },
     parts,
     url,
   );
@@ -108,7 +116,7 @@ export async function issue(tx: RequestContext, certificate: Certificate): Promi
     [CertificateFileType.certificate, certificatePdf, `${stem}-signed.pdf`],
     [CertificateFileType.transcript, transcriptPdf, `transcript-${certificate.uuid}.pdf`],
   ] as const) {
-    const file = await files.storeGenerated(tx.em, { bytes, originalName: name, mimeType: 'application/pdf', usedByUuid: certificate.uuid });
+    const file = await files.storeGenerated(tx, { bytes, originalName: name, mimeType: 'application/pdf', usedByUuid: certificate.uuid });
     tx.em.create(CertificateDocument, { certificate, file, type });
   }
 

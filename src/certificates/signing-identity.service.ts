@@ -1,28 +1,31 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PublicContext } from '../context/request-context.js';
 import { uuidv7 } from '../db/uuid.js';
 import { generateSigningIdentity, openSigningIdentity, type OpenedSigningIdentity, type PreparedSigner } from '../documents/index.js';
 import type { Institution } from '../institutions/institution.entity.js';
 import { SigningIdentity } from './signing-identity.entity.js';
-import { signingKeys } from './signing-keys.js';
+import type { SigningKeys } from './signing-keys.js';
+
+/** What signing needs of a context: the (tenant-scoped) EntityManager and the key ring. */
+export type SigningContext = Pick<PublicContext, 'em' | 'signingKeys'>;
 
 /** A new identity row for `opened`, its private key sealed to the row's uuid. */
-async function sealedIdentity(em: EntityManager, institution: Institution, opened: OpenedSigningIdentity, origin: 'generated' | 'installed') {
+async function sealedIdentity(keys: SigningKeys, institution: Institution, opened: OpenedSigningIdentity, origin: 'generated' | 'installed') {
   const uuid = uuidv7();
-  const sealed = await signingKeys(em).seal(uuid, opened);
+  const sealed = await keys.seal(uuid, opened);
   return { uuid, institution: institution.uuid, ...sealed, fingerprintSha256: opened.fingerprintSha256, notAfter: opened.notAfter, origin };
 }
 
 /**
  * The signer of an institution: its current identity, generated (self-signed) on first use. The
- * first use runs in its own short transaction on `em`'s tenant, so two concurrent first issuances
+ * first use runs in its own short transaction on the context's tenant, so two concurrent first issuances
  * settle on one identity (a unique index decides) without rolling back either issuance.
  */
-export async function institutionSigner(em: EntityManager, institution: Institution): Promise<PreparedSigner> {
+export async function institutionSigner({ em, signingKeys }: SigningContext, institution: Institution): Promise<PreparedSigner> {
   const current = await em.findOne(SigningIdentity, { institution });
-  if (current) return signingKeys(em).signerFor(current);
+  if (current) return signingKeys.signerFor(current);
   const generated = generateSigningIdentity({ institutionName: institution.name, country: institution.country });
-  const row = await sealedIdentity(em, institution, generated, 'generated');
+  const row = await sealedIdentity(signingKeys, institution, generated, 'generated');
   try {
     await em.fork().transactional(async (tx) => {
       tx.create(SigningIdentity, row);
@@ -30,7 +33,7 @@ export async function institutionSigner(em: EntityManager, institution: Institut
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }
-  return signingKeys(em).signerFor(await em.findOneOrFail(SigningIdentity, { institution }, { refresh: true }));
+  return signingKeys.signerFor(await em.findOneOrFail(SigningIdentity, { institution }, { refresh: true }));
 }
 
 /**
@@ -38,13 +41,13 @@ export async function institutionSigner(em: EntityManager, institution: Institut
  * the key is kept, sealed; the bundle and its passphrase are not stored.
  */
 export async function installSigningIdentity(
-  em: EntityManager,
+  { em, signingKeys }: SigningContext,
   institution: Institution,
   p12: Buffer,
   passphrase: string,
 ): Promise<{ fingerprintSha256: string; notAfter: Date }> {
   const opened = openSigningIdentity(p12, passphrase);
-  const row = await sealedIdentity(em, institution, opened, 'installed');
+  const row = await sealedIdentity(signingKeys, institution, opened, 'installed');
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(SigningIdentity, { institution }, { deletedAt: new Date() });
     tx.create(SigningIdentity, row);

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
 import { exportKeyMaterial, importKeyMaterial, PreparedSigner, type SigningKeyMaterial } from '../documents/index.js';
 import type { Logger } from '../logger.js';
@@ -19,8 +18,8 @@ const contextOf = (uuid: string) => `signing_identities/${uuid}`;
 
 /**
  * Seals and opens the private keys of signing identities with one key-encryption key, and keeps the
- * keys it opened (per identity uuid: an identity's key never changes in place). One per ORM, so the
- * cache is only reachable through the key-encryption key that filled it.
+ * keys it opened (per identity uuid: an identity's key never changes in place). One per running
+ * service, so the cache is only reachable through the key-encryption key that filled it.
  */
 export class SigningKeys {
   private readonly signers = new Map<string, PreparedSigner>();
@@ -42,21 +41,6 @@ export class SigningKeys {
     }
     return signer;
   }
-}
-
-// Keyed by the ORM's Configuration, which every fork and transaction of it shares (as files do).
-const runtimes = new WeakMap<object, SigningKeys>();
-
-export function attachSigningKeys(orm: Orm, wrapper: KeyWrapper): SigningKeys {
-  const keys = new SigningKeys(wrapper);
-  runtimes.set(orm.config, keys);
-  return keys;
-}
-
-export function signingKeys(em: EntityManager): SigningKeys {
-  const keys = runtimes.get(em.config);
-  if (!keys) throw new Error('signing keys are not configured for this ORM: prepareSigningKeys() runs at startup');
-  return keys;
 }
 
 /** Key ids of the sealed keys not wrapped under `wrapper`, with how many rows each. */
@@ -92,12 +76,12 @@ export async function rewrapSigningKeys(orm: Orm, from: KeyWrapper, to: KeyWrapp
 }
 
 /**
- * Startup: attaches the key-encryption key to the ORM, seals the keys of identities stored before
+ * Startup: opens the key ring under the key-encryption key, seals the keys of identities stored before
  * keys were encrypted (legacy-keys.ts), and refuses to start when stored keys are sealed under another
  * key-encryption key, rather than failing at the next issuance.
  */
 export async function prepareSigningKeys(orm: Orm, wrapper: KeyWrapper, logger: Logger, { verify = true } = {}): Promise<SigningKeys> {
-  const keys = attachSigningKeys(orm, wrapper);
+  const keys = new SigningKeys(wrapper);
   const sealed = await sealLegacyIdentities(orm, keys);
   if (sealed > 0) logger.info({ count: sealed, keyId: wrapper.id }, 'signing keys stored before encryption at rest are now sealed');
   if (!verify) return keys;

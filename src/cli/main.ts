@@ -1,47 +1,39 @@
 /**
- * Operator CLI: `npm run cli -- <command>`. Reaches the same database as the server with the same
- * configuration: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (reusing a running server's).
+ * Operator CLI: `npm run cli -- <command>` (`--help` anywhere). Reaches the same database as the
+ * server with the same configuration: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (reusing
+ * a running server's; a new one only with --init).
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { Command, CommanderError } from 'commander';
+import { pino } from 'pino';
+import { ClientService } from '../auth/client.service.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { installSigningIdentity } from '../certificates/signing-identity.service.js';
-import { prepareSigningKeys, rewrapSigningKeys } from '../certificates/signing-keys.js';
-import { resolveKeyWrapper } from '../security/key-encryption-key.js';
-import { KeyEnvelopeError, localKeyWrapper } from '../security/key-envelope.js';
+import { prepareSigningKeys, rewrapSigningKeys, type SigningKeys } from '../certificates/signing-keys.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { resolveDatabase } from '../db/database.js';
+import { NoEmbeddedCluster } from '../db/embedded-postgres.js';
 import { findOrFail } from '../db/lookup.js';
+import { openServiceOrm, type Orm } from '../db/orm.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
 import { DocumentError } from '../documents/index.js';
-import { Institution } from '../institutions/institution.entity.js';
-import { ClientService } from '../auth/client.service.js';
-import { loadConfig } from '../config.js';
-import { resolveDatabase } from '../db/database.js';
-import { openServiceOrm, type Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
-import { createLogger } from '../logger.js';
+import { Institution } from '../institutions/institution.entity.js';
+import { createLogger, type Logger } from '../logger.js';
+import { KeyEnvelopeError, localKeyWrapper } from '../security/key-envelope.js';
+import { resolveKeyWrapper } from '../security/key-encryption-key.js';
 import { TenantService } from '../tenants/tenant.service.js';
+import { diagnose } from './doctor.js';
 
-const USAGE = `usage: npm run cli -- <command>
-  tenant:create <identifier> [--name "Display name"]
-  tenant:link-hosts <identifier> [host ...]             the domains (with subdomains) a certificate's
-                                                         public_verification_url may use; none: only this service
-  client:create --tenant <identifier> [--name <label>]   prints client_id and client_secret once
-  client:rotate <client_id>                              new pair; the old pair and its tokens stop working now
-  client:list
-  signing:install --tenant <identifier> --institution <uuid> --p12 <file> [--passphrase <p>]
-                                                         the institution signs with this PKCS#12 from now on
-                                                         (passphrase also from SIGNING_P12_PASSPHRASE)
-  signing:show --tenant <identifier> --institution <uuid>
-  keys:rewrap                                            re-wraps every signing key from KEY_ENCRYPTION_KEY to
-                                                         NEW_KEY_ENCRYPTION_KEY (one transaction); then restart
-                                                         the servers with the new key as KEY_ENCRYPTION_KEY`;
-
-type Command = (orm: Orm, positionals: string[], options: Record<string, string | undefined>) => Promise<void>;
-
-function required(value: string | undefined, what: string): string {
-  if (!value) throw new DomainError('BAD_USER_INPUT', `missing ${what}\n${USAGE}`);
-  return value;
+/** What a command works with: the ORM (migrations applied) and the key ring opened under KEY_ENCRYPTION_KEY. */
+interface CliContext {
+  orm: Orm;
+  signingKeys: SigningKeys;
+  config: Config;
 }
+
+/** Mistakes of the operator, reported as one line; anything else is a bug and keeps its stack. */
+const USER_ERRORS = [DomainError, KeyEnvelopeError, ConfigError, NoEmbeddedCluster];
 
 function printCredentials(credentials: { clientId: string; clientSecret: string; tenant: string }): void {
   console.log(`tenant:         ${credentials.tenant}`);
@@ -50,91 +42,202 @@ function printCredentials(credentials: { clientId: string; clientSecret: string;
   console.log('The secret is shown only now; the service keeps only its hash.');
 }
 
-async function institutionOf(orm: Orm, tenantIdentifier: string | undefined, institutionUuid: string | undefined) {
-  const tenant = await new TenantService(orm.em.fork()).findByIdentifier(required(tenantIdentifier, '--tenant'));
+async function institutionOf(orm: Orm, tenantIdentifier: string, institutionUuid: string) {
+  const tenant = await new TenantService(orm.em.fork()).findByIdentifier(tenantIdentifier);
   if (!tenant) throw new DomainError('NOT_FOUND', `No tenant "${tenantIdentifier}".`);
   const em = scopeToTenant(orm.em.fork(), tenant.uuid);
-  return { em, institution: await findOrFail(em, Institution, required(institutionUuid, '--institution'), 'Institution') };
+  return { em, institution: await findOrFail(em, Institution, institutionUuid, 'Institution') };
 }
 
-const commands: Record<string, Command> = {
-  'tenant:create': async (orm, [identifier], { name }) => {
-    const tenant = await new TenantService(orm.em.fork()).create(required(identifier, 'tenant identifier'), name);
-    console.log(`tenant "${tenant.identifier}" created`);
-  },
-  'tenant:link-hosts': async (orm, [identifier, ...hosts]) => {
-    const tenant = await new TenantService(orm.em.fork()).setLinkHosts(required(identifier, 'tenant identifier'), hosts);
-    const allowed = tenant.allowedLinkHosts.length > 0 ? tenant.allowedLinkHosts.join(', ') : 'none (only this service)';
-    console.log(`tenant "${tenant.identifier}" verification links may use: ${allowed}`);
-  },
-  'client:create': async (orm, _positionals, { tenant, name }) => {
-    printCredentials(await new ClientService(orm.em.fork()).create(required(tenant, '--tenant'), name));
-  },
-  'client:rotate': async (orm, [clientId]) => {
-    printCredentials(await new ClientService(orm.em.fork()).rotate(required(clientId, 'client_id')));
-    console.log(`${clientId} and every token it was issued are revoked.`);
-  },
-  'signing:install': async (orm, _positionals, { tenant, institution: uuid, p12, passphrase }) => {
-    const { em, institution } = await institutionOf(orm, tenant, uuid);
-    const bundle = await readFile(required(p12, '--p12'));
-    const secret = passphrase ?? process.env.SIGNING_P12_PASSPHRASE ?? '';
+// Warnings go to stderr: stdout carries only what a command prints (credentials, lists), for scripts.
+const logger: Logger = createLogger(process.env.LOG_LEVEL ?? 'warn', pino.destination(2));
+let init = false;
+
+/** Opens the database (migrating it, as a server start would) and the key ring, runs `work`, and closes both. */
+async function withService(work: (ctx: CliContext) => Promise<void>, { verifyKeys = true } = {}): Promise<void> {
+  const config = loadConfig();
+  const database = await resolveDatabase(config, logger, { initialise: init });
+  try {
+    const wrapper = await resolveKeyWrapper(config, logger);
+    const { orm, applied } = await openServiceOrm(database, logger);
     try {
-      const installed = await installSigningIdentity(em, institution, bundle, secret);
-      console.log(`${institution.name} now signs with certificate SHA-256 ${installed.fingerprintSha256}, valid until ${installed.notAfter.toISOString()}`);
-    } catch (error) {
-      if (error instanceof DocumentError) throw new DomainError('BAD_USER_INPUT', error.message);
-      throw error;
+      if (applied.length > 0) console.log(`migrations applied: ${applied.join(', ')}`);
+      // keys:rewrap is how keys under another key-encryption key get fixed, so it must start anyway.
+      const signingKeys = await prepareSigningKeys(orm, wrapper, logger, { verify: verifyKeys });
+      await work({ orm, signingKeys, config });
+    } finally {
+      await orm.close();
     }
-  },
-  'signing:show': async (orm, _positionals, { tenant, institution: uuid }) => {
-    const { em, institution } = await institutionOf(orm, tenant, uuid);
-    const identity = await em.findOne(SigningIdentity, { institution });
-    if (!identity) console.log(`${institution.name} has no signing identity yet; one is generated at its first issuance.`);
-    else
-      console.log(`${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`);
-  },
-  'keys:rewrap': async (orm) => {
-    if (!config.newKeyEncryptionKey) throw new DomainError('BAD_USER_INPUT', `NEW_KEY_ENCRYPTION_KEY is not set\n${USAGE}`);
-    const to = localKeyWrapper(config.newKeyEncryptionKey);
-    const { rewrapped, unchanged } = await rewrapSigningKeys(orm, wrapper, to);
-    console.log(`${rewrapped} signing key(s) re-wrapped from ${wrapper.id} to ${to.id}; ${unchanged} already under ${to.id}.`);
-    console.log('Restart every server process with NEW_KEY_ENCRYPTION_KEY as KEY_ENCRYPTION_KEY.');
-  },
-  'client:list': async (orm) => {
-    const clients = await new ClientService(orm.em.fork()).list();
-    if (clients.length === 0) console.log('no clients');
-    for (const client of clients) {
-      const state = client.revokedAt ? `revoked ${client.revokedAt.toISOString()}` : 'active';
-      console.log(`${client.clientId}  tenant=${client.tenant}  name=${client.name}  created=${client.createdAt.toISOString()}  ${state}`);
-    }
-  },
-};
-
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { tenant: { type: 'string' }, name: { type: 'string' }, institution: { type: 'string' }, p12: { type: 'string' }, passphrase: { type: 'string' } },
-});
-const [name, ...rest] = positionals;
-const command = name ? commands[name] : undefined;
-if (!command) {
-  console.error(USAGE);
-  process.exit(2);
+  } finally {
+    await database.release();
+  }
 }
 
-const config = loadConfig();
-const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
-const wrapper = await resolveKeyWrapper(config, logger);
-const database = await resolveDatabase(config, logger);
-const { orm } = await openServiceOrm(database, logger);
+const program = new Command('npm run cli --')
+  .description('Operator commands of the credential service.')
+  .option('--init', 'create the embedded PostgreSQL in DATA_DIR when there is none yet (a server start does this by itself)')
+  .hook('preAction', (command) => {
+    init = Boolean(command.opts().init);
+  })
+  .configureOutput({ outputError: (text, write) => write(`${text.trim().split('\n')[0]} (see --help)\n`) })
+  .exitOverride();
+
+program
+  .command('migrate')
+  .description('apply pending migrations and exit (deployments: migrate first, then roll the server processes)')
+  .action(() =>
+    withService(async () => {
+      console.log('the database schema is current');
+    }),
+  );
+
+program
+  .command('doctor')
+  .description('check configuration, database, migrations, signing identities, SMTP and disk; exit 1 when a check fails')
+  .action(async () => {
+    const findings = await diagnose(loadConfig(), logger);
+    for (const { check, ok, detail } of findings) console.log(`${ok ? 'ok  ' : 'FAIL'}  ${check.padEnd(20)} ${detail}`);
+    if (findings.some((finding) => !finding.ok)) process.exitCode = 1;
+  });
+
+program
+  .command('tenant:create')
+  .description('create a tenant; the identifier is what clients send as X-Tenant')
+  .argument('<identifier>')
+  .option('--name <name>', 'display name')
+  .action((identifier: string, options: { name?: string }) =>
+    withService(async ({ orm }) => {
+      const tenant = await new TenantService(orm.em.fork()).create(identifier, options.name);
+      console.log(`tenant "${tenant.identifier}" created`);
+    }),
+  );
+
+program
+  .command('tenant:list')
+  .description('list tenants')
+  .action(() =>
+    withService(async ({ orm }) => {
+      const tenants = await new TenantService(orm.em.fork()).list();
+      if (tenants.length === 0) console.log('no tenants');
+      for (const tenant of tenants) console.log(`${tenant.identifier}  name=${tenant.name}  created=${tenant.createdAt.toISOString()}`);
+    }),
+  );
+
+program
+  .command('tenant:link-hosts')
+  .description("the domains (with subdomains) a certificate's public_verification_url may use; none: only this service")
+  .argument('<identifier>')
+  .argument('[hosts...]')
+  .action((identifier: string, hosts: string[]) =>
+    withService(async ({ orm }) => {
+      const tenant = await new TenantService(orm.em.fork()).setLinkHosts(identifier, hosts);
+      const allowed = tenant.allowedLinkHosts.length > 0 ? tenant.allowedLinkHosts.join(', ') : 'none (only this service)';
+      console.log(`tenant "${tenant.identifier}" verification links may use: ${allowed}`);
+    }),
+  );
+
+program
+  .command('client:create')
+  .description('a client pair for a tenant; the secret is printed once')
+  .requiredOption('--tenant <identifier>', 'the tenant the client acts for')
+  .option('--name <label>', 'a label for the client')
+  .action((options: { tenant: string; name?: string }) =>
+    withService(async ({ orm }) => printCredentials(await new ClientService(orm.em.fork()).create(options.tenant, options.name))),
+  );
+
+program
+  .command('client:rotate')
+  .description('a new pair for the same tenant; the old pair and every token it was issued stop working now')
+  .argument('<client_id>')
+  .action((clientId: string) =>
+    withService(async ({ orm }) => {
+      printCredentials(await new ClientService(orm.em.fork()).rotate(clientId));
+      console.log(`${clientId} and every token it was issued are revoked.`);
+    }),
+  );
+
+program
+  .command('client:list')
+  .description('clients with tenant and state')
+  .action(() =>
+    withService(async ({ orm }) => {
+      const clients = await new ClientService(orm.em.fork()).list();
+      if (clients.length === 0) console.log('no clients');
+      for (const client of clients) {
+        const state = client.revokedAt ? `revoked ${client.revokedAt.toISOString()}` : 'active';
+        console.log(`${client.clientId}  tenant=${client.tenant}  name=${client.name}  created=${client.createdAt.toISOString()}  ${state}`);
+      }
+    }),
+  );
+
+program
+  .command('signing:install')
+  .description('the institution signs with this PKCS#12 from now on (passphrase also from SIGNING_P12_PASSPHRASE)')
+  .requiredOption('--tenant <identifier>')
+  .requiredOption('--institution <uuid>')
+  .requiredOption('--p12 <file>', 'PKCS#12 bundle: private key, certificate and chain')
+  .option('--passphrase <passphrase>')
+  .action((options: { tenant: string; institution: string; p12: string; passphrase?: string }) =>
+    withService(async ({ orm, signingKeys }) => {
+      const { em, institution } = await institutionOf(orm, options.tenant, options.institution);
+      const bundle = await readFile(options.p12).catch(() => {
+        throw new DomainError('BAD_USER_INPUT', `cannot read ${options.p12}`);
+      });
+      const secret = options.passphrase ?? process.env.SIGNING_P12_PASSPHRASE ?? '';
+      try {
+        const installed = await installSigningIdentity({ em, signingKeys }, institution, bundle, secret);
+        console.log(`${institution.name} now signs with certificate SHA-256 ${installed.fingerprintSha256}, valid until ${installed.notAfter.toISOString()}`);
+      } catch (error) {
+        if (error instanceof DocumentError) throw new DomainError('BAD_USER_INPUT', error.message);
+        throw error;
+      }
+    }),
+  );
+
+program
+  .command('signing:show')
+  .description("the institution's current signing certificate")
+  .requiredOption('--tenant <identifier>')
+  .requiredOption('--institution <uuid>')
+  .action((options: { tenant: string; institution: string }) =>
+    withService(async ({ orm }) => {
+      const { em, institution } = await institutionOf(orm, options.tenant, options.institution);
+      const identity = await em.findOne(SigningIdentity, { institution });
+      if (!identity) console.log(`${institution.name} has no signing identity yet; one is generated at its first issuance.`);
+      else
+        console.log(
+          `${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`,
+        );
+    }),
+  );
+
+program
+  .command('keys:rewrap')
+  .description('re-wrap every signing key from KEY_ENCRYPTION_KEY to NEW_KEY_ENCRYPTION_KEY (one transaction); then restart with the new key')
+  .action(() =>
+    withService(
+      async ({ orm, config }) => {
+        if (!config.newKeyEncryptionKey) throw new DomainError('BAD_USER_INPUT', 'NEW_KEY_ENCRYPTION_KEY is not set');
+        const from = await resolveKeyWrapper(config, logger);
+        const to = localKeyWrapper(config.newKeyEncryptionKey);
+        const { rewrapped, unchanged } = await rewrapSigningKeys(orm, from, to);
+        console.log(`${rewrapped} signing key(s) re-wrapped from ${from.id} to ${to.id}; ${unchanged} already under ${to.id}.`);
+        console.log('Restart every server process with NEW_KEY_ENCRYPTION_KEY as KEY_ENCRYPTION_KEY.');
+      },
+      { verifyKeys: false },
+    ),
+  );
+
 try {
-  // keys:rewrap is how keys under another key-encryption key get fixed, so it must start anyway.
-  await prepareSigningKeys(orm, wrapper, logger, { verify: name !== 'keys:rewrap' });
-  await command(orm, rest, values);
+  await program.parseAsync(process.argv);
 } catch (error) {
-  if (!(error instanceof DomainError || error instanceof KeyEnvelopeError)) throw error;
-  console.error(error.message);
-  process.exitCode = 1;
-} finally {
-  await orm.close();
-  await database.release();
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with code 0; usage mistakes were printed on one line above.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (USER_ERRORS.some((type) => error instanceof type)) {
+    console.error(`error: ${(error as Error).message}`);
+    process.exitCode = 1;
+  } else {
+    throw error;
+  }
 }

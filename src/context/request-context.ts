@@ -1,28 +1,47 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../auth/token.service.js';
+import type { SigningKeys } from '../certificates/signing-keys.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
 import type { DocumentWorkers } from '../documents/index.js';
+import type { FileRuntime } from '../files/file-runtime.js';
 import type { Logger } from '../logger.js';
 import { Loaders } from './loaders.js';
 
-/** Everything a request carries into the business core; GraphQL and REST receive the same object. */
-export interface RequestContext {
+/** Long-lived objects of the running service, built once at startup; every context carries them. */
+export interface ServiceRuntime {
+  /** Where untrusted PDFs are parsed: worker threads with time and heap limits. */
+  documents: DocumentWorkers;
+  /** Upload limits, storage drivers and the per-tenant upload slots. */
+  files: FileRuntime;
+  /** Seals and opens the institutions' private signing keys (one cache of opened signers). */
+  signingKeys: SigningKeys;
+}
+
+/** What a request without a token (public pages, downloads, verification) carries into the core. */
+export interface PublicContext extends ServiceRuntime {
   requestId: string;
   logger: Logger;
+  /** A fresh fork; public reads cross tenants only by an unguessable uuid, with the filter off explicitly. */
+  em: EntityManager;
+  /** Origin of the links the service generates (verification pages, downloads). */
+  publicBaseUrl: string;
+}
+
+/** Everything an authenticated request carries into the business core; GraphQL and REST receive the same object. */
+export interface RequestContext extends PublicContext {
   principal: Principal;
   tenant: Principal['tenant'];
   /** A fresh fork whose every query on tenant data is scoped to `tenant`. */
   em: EntityManager;
   loaders: Loaders;
-  /** Origin of the links the service generates (verification pages, downloads). */
-  publicBaseUrl: string;
-  /** Where untrusted PDFs are parsed: worker threads with time and heap limits. */
-  documents: DocumentWorkers;
 }
 
-/** Long-lived objects of the running service that requests reach through their context. */
-export interface ServiceRuntime {
-  documents: DocumentWorkers;
+export function createPublicContext(
+  rootEm: EntityManager,
+  runtime: ServiceRuntime,
+  request: { requestId: string; logger: Logger; publicBaseUrl: string },
+): PublicContext {
+  return { ...runtime, ...request, em: rootEm.fork() };
 }
 
 export function createRequestContext(
@@ -34,5 +53,5 @@ export function createRequestContext(
   runtime: ServiceRuntime,
 ): RequestContext {
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
-  return { requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em), publicBaseUrl, documents: runtime.documents };
+  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em), publicBaseUrl };
 }

@@ -45,11 +45,11 @@ async function embeddedRoles(dataDir: string): Promise<ServiceRoles> {
  * (started or reused), where the bootstrap superuser creates the owner and app roles and the
  * database owned by the owner, and is not used by the service after that.
  */
-export async function resolveDatabase(config: Config, logger: Logger): Promise<DatabaseTarget> {
+export async function resolveDatabase(config: Config, logger: Logger, options: { initialise?: boolean } = {}): Promise<DatabaseTarget> {
   if (config.databaseUrl) {
     return { url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl ?? config.databaseUrl, source: 'DATABASE_URL', release: async () => {} };
   }
-  const cluster = await openEmbeddedCluster(config.dataDir, logger);
+  const cluster = await openEmbeddedCluster(config.dataDir, logger, options);
   try {
     const roles = await embeddedRoles(config.dataDir);
     await ensureServiceRoles(`${cluster.serverUrl}/postgres`, roles);

@@ -95,14 +95,24 @@ async function waitUntilAccepting(url: string, attempts = 50): Promise<void> {
   }
 }
 
+/** A tool that must not create a database found none where the server keeps it. */
+export class NoEmbeddedCluster extends Error {
+  constructor(readonly dataDir: string) {
+    super(
+      `no embedded PostgreSQL in DATA_DIR=${path.resolve(dataDir)}: point DATA_DIR (or DATABASE_URL) at the server's database, or pass --init to create a new one there`,
+    );
+  }
+}
+
 /**
  * Opens the real PostgreSQL cluster kept in `dataDir/postgres`: reuses one already running on that
  * directory (another server process or the CLI), otherwise initialises it on first use and starts it
  * on a free loopback port.
  */
-export async function openEmbeddedCluster(dataDir: string, logger: Logger): Promise<EmbeddedCluster> {
-  await fs.mkdir(dataDir, { recursive: true });
+export async function openEmbeddedCluster(dataDir: string, logger: Logger, { initialise = true } = {}): Promise<EmbeddedCluster> {
   const clusterDir = path.join(dataDir, 'postgres');
+  if (!initialise && !existsSync(path.join(clusterDir, 'PG_VERSION'))) throw new NoEmbeddedCluster(dataDir);
+  await fs.mkdir(dataDir, { recursive: true });
   const { value: creds, isNew } = await credentials(dataDir);
 
   const reuse = (port: number): EmbeddedCluster => {

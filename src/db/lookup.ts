@@ -1,8 +1,9 @@
-import type { EntityClass, FilterQuery } from '@mikro-orm/core';
+import type { EntityClass, FilterQuery, Ref } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { humanize } from '../errors/classify.js';
 import { invalid, notFound } from '../errors/domain-error.js';
 import type { TenantScopedEntity } from './base.entity.js';
+import { LIVE_FILTER } from './tenant-scope.js';
 import { isUuid } from './uuid.js';
 
 /** A live row of the request's tenant, or 404 — a foreign or malformed uuid reads exactly like a missing one. */
@@ -12,11 +13,23 @@ export async function findOrFail<T extends TenantScopedEntity>(em: EntityManager
   return row;
 }
 
+/** The 422 for an input field (`courseUuid`) that names no live row of the tenant. */
+export const invalidReference = (field: string) => invalid({ [field]: [`The selected ${humanize(field)} is invalid.`] });
+
 /** A related row named in an input (`courseUuid`), or a 422 on that field. */
 export async function requireRelated<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, uuid: string, field: string): Promise<T> {
   const row = isUuid(uuid) ? await em.findOne(entity, { uuid } as FilterQuery<T>) : null;
-  if (!row) throw invalid({ [field]: [`The selected ${humanize(field)} is invalid.`] });
+  if (!row) throw invalidReference(field);
   return row;
+}
+
+/**
+ * The row a reference points at: the entity it already holds when a rule loaded it in this request,
+ * else one lookup in the tenant (deleted rows included: it was valid when it was set).
+ */
+export async function referenced<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, reference: Ref<T>): Promise<T> {
+  if (reference.isInitialized()) return reference.getEntity() as T;
+  return em.findOneOrFail(entity, { uuid: reference.uuid } as FilterQuery<T>, { filters: { [LIVE_FILTER]: false } });
 }
 
 /**

@@ -3,6 +3,7 @@ import { ormConfig, type OrmOptions } from '../../mikro-orm.config.js';
 import type { Logger } from '../logger.js';
 import type { DatabaseTarget } from './database.js';
 import { grantAppRole, sessionRole } from './database-roles.js';
+import { withMigrationLock } from './migration-lock.js';
 
 export type Orm = MikroORM;
 
@@ -44,17 +45,20 @@ export async function openServiceOrm(database: DatabaseTarget, logger: Logger, o
     );
   let applied: string[] = [];
   if (database.migrationUrl !== database.url) {
-    const owner = await openOrm(database.migrationUrl, { poolMax: 2 });
-    try {
-      applied = await migrate(owner);
-    } finally {
-      await owner.close();
-    }
-    await grantAppRole(database.migrationUrl, role.user);
+    applied = await withMigrationLock(database.migrationUrl, async () => {
+      const owner = await openOrm(database.migrationUrl, { poolMax: 2 });
+      try {
+        const names = await migrate(owner);
+        await grantAppRole(database.migrationUrl, role.user);
+        return names;
+      } finally {
+        await owner.close();
+      }
+    });
   }
   const orm = await openOrm(database.url, options);
   try {
-    if (database.migrationUrl === database.url) applied = await migrate(orm);
+    if (database.migrationUrl === database.url) applied = await withMigrationLock(database.url, () => migrate(orm));
     return { orm, applied };
   } catch (error) {
     await orm.close();

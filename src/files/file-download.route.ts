@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
-import type { Orm } from '../db/orm.js';
+import type { PublicContext } from '../context/request-context.js';
+import type { PublicContextOf } from '../http/public-context.js';
 import { notFound } from '../errors/domain-error.js';
 import type { StoredFile } from './file.entity.js';
 import { files, findFileAcrossTenants } from './file.service.js';
@@ -38,9 +39,8 @@ function headersFor(file: StoredFile, etag: string): Record<string, string> {
   return headers;
 }
 
-async function download(orm: Orm, req: Request, res: Response): Promise<void> {
-  const em = orm.em.fork();
-  const file = await findFileAcrossTenants(em, String(req.params.uuid));
+async function download(ctx: PublicContext, req: Request, res: Response): Promise<void> {
+  const file = await findFileAcrossTenants(ctx, String(req.params.uuid));
   if (!file) throw notFound('File');
   const etag = `"${file.hash}"`;
   res.set(headersFor(file, etag));
@@ -48,7 +48,7 @@ async function download(orm: Orm, req: Request, res: Response): Promise<void> {
     res.status(304).end();
     return;
   }
-  const content = await files.open(em, file);
+  const content = await files.open(ctx, file);
   res.status(200).set({ 'Content-Type': file.mimeType, 'Content-Length': String(file.size), 'Content-Disposition': contentDisposition(file.originalName) });
   if (req.method === 'HEAD') {
     content.destroy();
@@ -59,11 +59,11 @@ async function download(orm: Orm, req: Request, res: Response): Promise<void> {
 }
 
 /** GET /files/{uuid}/download: public (no token, no tenant), mounted before the authenticated REST routes. */
-export function fileDownloadRoutes(orm: Orm): Router {
+export function fileDownloadRoutes(publicContext: PublicContextOf): Router {
   const router = Router();
   router.get('/files/:uuid/download', async (req, res, next) => {
     try {
-      await download(orm, req, res);
+      await download(publicContext(req), req, res);
     } catch (error) {
       // Once the body has started, the only honest signal left is a cut connection.
       if (res.headersSent) res.destroy();

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
-import { fileRuntime } from './file-runtime.js';
+import type { FileRuntime } from './file-runtime.js';
 
 const BATCH = 100;
 
@@ -25,18 +25,17 @@ const CLAIM = `update "files" set "purged_at" = clock_timestamp()
   returning "uuid", "storage"`;
 
 /** One batch in one transaction: the rows are marked and their content removed, or neither. */
-async function purgeBatch(em: EntityManager, graceMs: number): Promise<number> {
+async function purgeBatch(em: EntityManager, runtime: FileRuntime, graceMs: number): Promise<number> {
   return em.transactional(async (tx) => {
     const claimed = await tx.getConnection().execute<{ uuid: string; storage: string }[]>(CLAIM, [graceMs / 1000, BATCH], 'all', tx.getTransactionContext());
-    const runtime = fileRuntime(tx);
     for (const { uuid, storage } of claimed) await runtime.driver(storage).remove(tx, uuid);
     return claimed.length;
   });
 }
 
 /** Removes the stored content of deleted files once `graceMs` has passed; returns how many. */
-export async function purgeDeletedFiles(orm: Orm, graceMs: number): Promise<number> {
+export async function purgeDeletedFiles(orm: Orm, runtime: FileRuntime, graceMs: number): Promise<number> {
   let total = 0;
-  for (let count = BATCH; count === BATCH; total += count) count = await purgeBatch(orm.em.fork(), graceMs);
+  for (let count = BATCH; count === BATCH; total += count) count = await purgeBatch(orm.em.fork(), runtime, graceMs);
   return total;
 }

@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
-import type { Orm } from '../db/orm.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
 import { PostgresBlobStorage } from './storage/postgres-storage.js';
@@ -25,16 +23,10 @@ export interface FileRuntime {
   uploadsInFlight: Map<string, number>;
 }
 
-/**
- * One runtime per ORM instance (keyed by its Configuration, which every fork and transaction of it
- * shares), so services keep the `(em, ...)` signatures the other domains call with, and two
- * services in one process (tests) keep their own limits and storage.
- */
-const runtimes = new WeakMap<object, FileRuntime>();
-
-export function attachFileRuntime(orm: Orm, config: Config): FileRuntime {
+/** The file settings and storage drivers of one running service (see ServiceRuntime). */
+export function createFileRuntime(config: Config): FileRuntime {
   const drivers = { postgres: new PostgresBlobStorage(), filesystem: new FilesystemBlobStorage(config.filesDir) };
-  const runtime: FileRuntime = {
+  return {
     settings: {
       maxFileBytes: config.uploadMaxFileBytes,
       maxFiles: config.uploadMaxFiles,
@@ -49,14 +41,6 @@ export function attachFileRuntime(orm: Orm, config: Config): FileRuntime {
       return driver;
     },
   };
-  runtimes.set(orm.config, runtime);
-  return runtime;
-}
-
-export function fileRuntime(em: EntityManager): FileRuntime {
-  const runtime = runtimes.get(em.config);
-  if (!runtime) throw new Error('files are not configured for this ORM: attachFileRuntime() runs at startup (src/app.ts)');
-  return runtime;
 }
 
 /** The public download address of a file. */

@@ -6,7 +6,7 @@ import type { ListArgs } from '../resources/resource.service.js';
 import { StoredFile } from './file.entity.js';
 import { FileInput, FileListArgs, UpdateFileInput } from './file.inputs.js';
 import { files } from './file.service.js';
-import { downloadUrl, fileRuntime } from './file-runtime.js';
+import { downloadUrl } from './file-runtime.js';
 import { incomingUpload } from './file-upload.js';
 
 const FileConnection = ConnectionType(StoredFile, 'File');
@@ -29,7 +29,7 @@ export class FileResolver {
       'Stores PDF, PNG or SVG files, all or none; content already stored in this tenant returns its existing File. Send as a GraphQL multipart request.',
   })
   uploadFiles(@Arg('files', () => [GraphQLUpload]) uploads: Promise<FileUpload>[], @Ctx() ctx: RequestContext): Promise<StoredFile[]> {
-    const { settings } = fileRuntime(ctx.em);
+    const { settings } = ctx.files;
     return files.upload(
       ctx,
       uploads.map((upload) => incomingUpload(upload, settings)),

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestContext } from '../context/request-context.js';
+import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { requireRelated } from '../db/lookup.js';
 import { TENANT_FILTER } from '../db/tenant-scope.js';
 import { isUuid, uuidv7 } from '../db/uuid.js';
@@ -13,9 +13,12 @@ import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile } from './file-intake.js';
 import { insertUnlessDuplicate, markUnused, markUsed } from './file-records.js';
 import { enforceQuota } from './storage-quota.js';
-import { fileRuntime, type FileRuntime } from './file-runtime.js';
+import type { FileRuntime } from './file-runtime.js';
 import { PDF, PNG, SVG, type FileType } from './file-type.js';
 import { tooManyFiles } from './upload-limits.js';
+
+/** What the file operations need of a context: the transaction's EntityManager and the file runtime. */
+export type FileContext = Pick<PublicContext, 'em' | 'files'>;
 
 /** A client's file name as shown and downloaded: no path, no control characters, at most 255 characters. */
 export function cleanFileName(raw: string): string {
@@ -56,15 +59,13 @@ async function store(em: EntityManager, runtime: FileRuntime, file: IncomingFile
   return uuid;
 }
 
-/** Runs `work` in a transaction; when it fails, storage outside the database forgets what it wrote. */
-async function storing<T>(em: EntityManager, work: (tx: EntityManager, written: string[]) => Promise<T>): Promise<T> {
+/** Runs `work`; when it fails, storage outside the database forgets what it wrote. */
+async function discardOnFailure<T>(runtime: FileRuntime, work: (written: string[]) => Promise<T>): Promise<T> {
   const written: string[] = [];
   try {
-    return await em.transactional((tx) => work(tx, written));
+    return await work(written);
   } catch (error) {
-    await fileRuntime(em)
-      .storage.discard(written)
-      .catch(() => undefined);
+    await runtime.storage.discard(written).catch(() => undefined);
     throw error;
   }
 }
@@ -86,33 +87,37 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
    * rolls back the others. Content already stored live in the tenant returns its existing record.
    */
   async upload(ctx: RequestContext, incoming: Array<() => Promise<IncomingFile>>): Promise<StoredFile[]> {
-    const runtime = fileRuntime(ctx.em);
+    const runtime = ctx.files;
     const { maxFiles, maxFileBytes, quotaBytes } = runtime.settings;
     if (incoming.length === 0) throw invalid({ files: ['The files field is required.'] });
     if (incoming.length > maxFiles) throw tooManyFiles(maxFiles);
     // Every part is received before the transaction opens: a slow client never holds a database connection.
     const received: IncomingFile[] = [];
     for (const next of incoming) received.push(await next());
-    return storing(ctx.em, async (tx, written) => {
-      const uuids: string[] = [];
-      for (const file of received) uuids.push(await store(tx, runtime, file, written, { maxBytes: maxFileBytes }));
-      if (quotaBytes > 0 && uuids.some((uuid) => written.includes(uuid))) await enforceQuota(tx, quotaBytes);
-      const rows = new Map((await tx.find(StoredFile, { uuid: { $in: uuids } })).map((row) => [row.uuid, row]));
-      return uuids.map((uuid) => rows.get(uuid)!);
-    });
+    return discardOnFailure(runtime, (written) =>
+      ctx.em.transactional(async (tx) => {
+        const uuids: string[] = [];
+        for (const file of received) uuids.push(await store(tx, runtime, file, written, { maxBytes: maxFileBytes }));
+        if (quotaBytes > 0 && uuids.some((uuid) => written.includes(uuid))) await enforceQuota(tx, quotaBytes);
+        const rows = new Map((await tx.find(StoredFile, { uuid: { $in: uuids } })).map((row) => [row.uuid, row]));
+        return uuids.map((uuid) => rows.get(uuid)!);
+      }),
+    );
   }
 
   /**
-   * Stores bytes the service produced (signed PDFs, transcripts) as a file of the tenant `em` is scoped
-   * to, inside the caller's transaction when there is one. With `usedByUuid` it is born in use.
+   * Stores bytes the service produced (signed PDFs, transcripts) as a file of the tenant `ctx.em` is
+   * scoped to, in the caller's transaction (no savepoint: the caller's failure rolls it back with the
+   * rest). With `usedByUuid` it is born in use.
    */
-  storeGenerated(em: EntityManager, file: { bytes: Uint8Array; originalName: string; mimeType: string; usedByUuid?: string }): Promise<StoredFile> {
+  storeGenerated(ctx: FileContext, file: { bytes: Uint8Array; originalName: string; mimeType: string; usedByUuid?: string }): Promise<StoredFile> {
     const expected = [PDF, PNG, SVG].find((type) => type.mimeType === file.mimeType);
     if (!expected) throw new Error(`cannot store generated ${file.mimeType}`);
-    return storing(em, async (tx, written) => {
-      const content = { filename: file.originalName, content: [file.bytes] };
-      const uuid = await store(tx, fileRuntime(em), content, written, { maxBytes: Number.POSITIVE_INFINITY, usedByUuid: file.usedByUuid, expected });
-      return tx.findOneOrFail(StoredFile, { uuid });
+    if (!ctx.em.isInTransaction()) throw new Error('generated files are stored inside the transaction of the change that produced them');
+    const content = { filename: file.originalName, content: [file.bytes] };
+    return discardOnFailure(ctx.files, async (written) => {
+      const uuid = await store(ctx.em, ctx.files, content, written, { maxBytes: Number.POSITIVE_INFINITY, usedByUuid: file.usedByUuid, expected });
+      return ctx.em.findOneOrFail(StoredFile, { uuid });
     });
   }
 
@@ -120,7 +125,7 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
    * Attaches an unused live PDF of the tenant to a certificate; of concurrent takers exactly one wins,
    * the others get a 422 on `fileUuid`. Idempotent for the certificate already holding it.
    */
-  async take(em: EntityManager, fileUuid: string, certificateUuid: string): Promise<void> {
+  async take({ em }: Pick<PublicContext, 'em'>, fileUuid: string, certificateUuid: string): Promise<void> {
     if (isUuid(fileUuid) && (await markUsed(em, fileUuid, certificateUuid))) return this.refreshManaged(em, fileUuid);
     const file = isUuid(fileUuid) ? await em.findOne(StoredFile, { uuid: fileUuid }, { refresh: true }) : null;
     if (!file) throw invalid({ fileUuid: ['The selected file uuid is invalid.'] });
@@ -129,17 +134,24 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
   }
 
   /** Frees a file again (certificate deleted or revoked); with `certificateUuid`, only if that certificate holds it. */
-  async release(em: EntityManager, fileUuid: string, certificateUuid?: string): Promise<void> {
+  async release({ em }: Pick<PublicContext, 'em'>, fileUuid: string, certificateUuid?: string): Promise<void> {
     if (await markUnused(em, fileUuid, certificateUuid)) await this.refreshManaged(em, fileUuid);
   }
 
   /** The stored content of a file, streamed from whichever driver holds it. */
-  open(em: EntityManager, file: StoredFile): Promise<Readable> {
-    return fileRuntime(em).driver(file.storage).open(em, file.uuid);
+  open({ em, files }: FileContext, file: StoredFile): Promise<Readable> {
+    return files.driver(file.storage).open(em, file.uuid);
+  }
+
+  /** The whole content of a (server-size) file in memory: badge images, sources to sign. */
+  async read(ctx: FileContext, file: StoredFile): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.open(ctx, file)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   }
 
   /** 422 on `field` unless it names a live PNG or SVG file of the tenant (badge images). */
-  async requireImage(em: EntityManager, uuid: string, field: string): Promise<StoredFile> {
+  async requireImage({ em }: Pick<PublicContext, 'em'>, uuid: string, field: string): Promise<StoredFile> {
     const file = await requireRelated(em, StoredFile, uuid, field);
     if (file.mimeType !== PNG.mimeType && file.mimeType !== SVG.mimeType)
       throw invalid({ [field]: [`The ${humanize(field)} must be a file of type: png, svg.`] });
@@ -166,7 +178,7 @@ export const files = new FileService();
  * The one lookup that crosses tenants: the public download finds a live file by uuid alone,
  * with the tenant filter explicitly off.
  */
-export function findFileAcrossTenants(em: EntityManager, uuid: string): Promise<StoredFile | null> {
+export function findFileAcrossTenants({ em }: Pick<PublicContext, 'em'>, uuid: string): Promise<StoredFile | null> {
   if (!isUuid(uuid)) return Promise.resolve(null);
   return em.findOne(StoredFile, { uuid }, { filters: { [TENANT_FILTER]: false } });
 }

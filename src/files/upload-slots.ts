@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { requestContext } from '../auth/authenticate.js';
 import { DomainError } from '../errors/domain-error.js';
-import { fileRuntime } from './file-runtime.js';
+import type { FileRuntime } from './file-runtime.js';
 
 const RETRY_AFTER_SECONDS = 5;
 
@@ -10,13 +10,12 @@ const RETRY_AFTER_SECONDS = 5;
  * authentication and before the multipart parser of each transport, so a slot is held from the first
  * body byte until the response closes, however it ends. Each server process counts alone.
  */
-export function uploadSlots(): RequestHandler {
+export function uploadSlots({ settings, uploadsInFlight }: FileRuntime): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const context = requestContext(res);
     // No context: a request that needs no token (the landing page), which uploads nothing.
     if (!context || !req.is('multipart/form-data')) return next();
-    const { tenant, em } = context;
-    const { settings, uploadsInFlight } = fileRuntime(em);
+    const { tenant } = context;
     const held = uploadsInFlight.get(tenant.uuid) ?? 0;
     if (settings.uploadsPerTenant > 0 && held >= settings.uploadsPerTenant) {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));

@@ -22,7 +22,7 @@ export class InstitutionService extends ResourceService<Institution, Institution
   };
 
   protected async apply(ctx: RequestContext, row: Institution, input: Partial<InstitutionInput>): Promise<void> {
-    if (input.badgeImageUuid != null) await files.requireImage(ctx.em, input.badgeImageUuid, 'badgeImageUuid');
+    if (input.badgeImageUuid != null) await files.requireImage(ctx, input.badgeImageUuid, 'badgeImageUuid');
     assignPresent(row, input, SCALARS);
     if (row.isBadgesEnabled && !row.badgeImageUuid) {
       throw invalid({ badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] });

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { type Connection, toConnection } from '../graphql/connection.js';
 import { lowerFirst } from '../identifier-case.js';
-import type { ListArgs, ResourceService } from './resource.service.js';
+import type { ListArgs, ResourceOperations } from './resource.service.js';
 
 export interface ResourceApi<T extends TenantScopedEntity, Input extends object> {
   /** GraphQL type name, singular and plural: "Institution", "Institutions". */
@@ -14,7 +14,7 @@ export interface ResourceApi<T extends TenantScopedEntity, Input extends object>
   listArgs: ClassType<ListArgs>;
   input: ClassType<Input>;
   updateInput: ClassType<Partial<Input>>;
-  service: ResourceService<T, Input>;
+  service: ResourceOperations<T, Input>;
   /** PUT semantics (`replace<Name>`); students have none. */
   replaceable?: boolean;
   /**

@@ -12,30 +12,32 @@ export interface ListArgs extends ListOptions {
   where?: object;
 }
 
+/** What the generic resolver (resource.resolver.ts) calls on a resource's service. */
+export interface ResourceOperations<T extends TenantScopedEntity, Input extends object> {
+  list(ctx: RequestContext, args: ListArgs): Promise<Page<T>>;
+  get(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<T>;
+  create(ctx: RequestContext, input: Input): Promise<T>;
+  update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T>;
+  replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T>;
+  delete(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<boolean>;
+  deleteMany(ctx: RequestContext, uuids: string[]): Promise<number>;
+}
+
 /**
- * The lifecycle every catalogue resource shares: list, get, create, PATCH, PUT, soft delete and
- * all-or-nothing batch delete, all within the request's tenant. A resource supplies its defaults
- * and its rules in `apply`; everything else is the same for all of them.
+ * What every tenant resource shares, whatever its writes look like: list, get, soft delete and
+ * all-or-nothing batch delete within the request's tenant, the write transaction, and relating rows.
  */
-export abstract class ResourceService<T extends TenantScopedEntity, Input extends object> {
+export abstract class ResourceBase<T extends TenantScopedEntity> {
   protected abstract readonly entity: EntityClass<T> & (new () => T);
   /** "Institution": used in 404 messages. */
   protected abstract readonly label: string;
-  /** Values of optional fields on create and PUT when the client leaves them out. */
-  protected readonly defaults: Partial<Input> = {};
   /** `where` input field → entity property, when they differ (courseUuid → course). */
   protected readonly whereColumns: Record<string, string> = {};
   protected readonly uuidWhereFields: string[] = [];
   /** The relation a nested collection hangs from (`course` for module groups); guards lookups by parent. */
   protected readonly parentField?: string;
-  /** Unique constraint name → the field and message a violation reports (races past `apply`'s checks). */
+  /** Unique constraint name → the field and message a violation reports (races past the rules' checks). */
   protected readonly uniqueViolations: Record<string, FieldErrors> = {};
-
-  /**
-   * Writes `input` (only the fields present) onto `row`, resolving related uuids within the tenant and
-   * enforcing the resource's rules, throwing DomainErrors. `row` is new on create.
-   */
-  protected abstract apply(ctx: RequestContext, row: T, input: Partial<Input>, mode: WriteMode): Promise<void>;
 
   list(ctx: RequestContext, { where, ...options }: ListArgs): Promise<Page<T>> {
     return findPage(ctx.em, this.entity, this.filter(where) as never, options);
@@ -52,31 +54,6 @@ export abstract class ResourceService<T extends TenantScopedEntity, Input extend
     const parent = this.parentField && parentUuid !== undefined && parentUuid !== null ? (row as Record<string, unknown>)[this.parentField] : undefined;
     if (parent !== undefined && (parent as { uuid: string }).uuid !== parentUuid) throw notFound(this.label);
     return row;
-  }
-
-  create(ctx: RequestContext, input: Input): Promise<T> {
-    return this.write(ctx, async (tx) => {
-      const row = new this.entity();
-      await this.apply(tx, row, { ...this.defaults, ...input }, 'create');
-      tx.em.persist(row);
-      return row;
-    });
-  }
-
-  update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T> {
-    return this.write(ctx, async (tx) => {
-      const row = await this.get(tx, uuid, parentUuid);
-      await this.apply(tx, row, input, 'update');
-      return row;
-    });
-  }
-
-  replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T> {
-    return this.write(ctx, async (tx) => {
-      const row = await this.get(tx, uuid, parentUuid);
-      await this.apply(tx, row, { ...this.defaults, ...input }, 'replace');
-      return row;
-    });
   }
 
   delete(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<boolean> {
@@ -127,6 +104,47 @@ export abstract class ResourceService<T extends TenantScopedEntity, Input extend
     const related = uuid == null ? null : await requireRelated(ctx.em, entity, uuid, field);
     (row as Record<string, unknown>)[property] = related ? ref(related) : null;
     return related;
+  }
+}
+
+/**
+ * The lifecycle every catalogue resource shares on top of the base: create, PATCH and PUT through
+ * one `apply` hook. A resource supplies its defaults and its rules in `apply`; everything else is the
+ * same for all of them. Resources with a state machine (certificates) name their writes instead.
+ */
+export abstract class ResourceService<T extends TenantScopedEntity, Input extends object> extends ResourceBase<T> implements ResourceOperations<T, Input> {
+  /** Values of optional fields on create and PUT when the client leaves them out. */
+  protected readonly defaults: Partial<Input> = {};
+
+  /**
+   * Writes `input` (only the fields present) onto `row`, resolving related uuids within the tenant and
+   * enforcing the resource's rules, throwing DomainErrors. `row` is new on create.
+   */
+  protected abstract apply(ctx: RequestContext, row: T, input: Partial<Input>, mode: WriteMode): Promise<void>;
+
+  create(ctx: RequestContext, input: Input): Promise<T> {
+    return this.write(ctx, async (tx) => {
+      const row = new this.entity();
+      await this.apply(tx, row, { ...this.defaults, ...input }, 'create');
+      tx.em.persist(row);
+      return row;
+    });
+  }
+
+  update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T> {
+    return this.write(ctx, async (tx) => {
+      const row = await this.get(tx, uuid, parentUuid);
+      await this.apply(tx, row, input, 'update');
+      return row;
+    });
+  }
+
+  replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T> {
+    return this.write(ctx, async (tx) => {
+      const row = await this.get(tx, uuid, parentUuid);
+      await this.apply(tx, row, { ...this.defaults, ...input }, 'replace');
+      return row;
+    });
   }
 }
 

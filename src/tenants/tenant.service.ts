@@ -37,6 +37,10 @@ export class TenantService {
     return tenant;
   }
 
+  list(): Promise<Tenant[]> {
+    return this.em.find(Tenant, {}, { orderBy: { identifier: 'asc' } });
+  }
+
   findByIdentifier(identifier: string): Promise<Tenant | null> {
     return this.em.findOne(Tenant, { identifier });
   }

@@ -1,11 +1,10 @@
 import busboy from 'busboy';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
-import type { ServiceRuntime } from '../context/request-context.js';
-import type { Orm } from '../db/orm.js';
 import { WorkerJobError } from '../documents/index.js';
 import { DomainError } from '../errors/domain-error.js';
 import { formatTimestamp } from '../graphql/scalars.js';
+import type { PublicContextOf } from '../http/public-context.js';
 import type { VerificationFacts } from './verification-facts.js';
 import { renderNotFoundPage, renderVerificationPage } from './verification.page.js';
 import { verificationFacts, verifyDocument, type DocumentVerdict } from './verification.service.js';
@@ -47,10 +46,10 @@ function verdictJson(verdict: DocumentVerdict) {
 }
 
 /** A GET /verify/{uuid} handler: looks the certificate's public facts up and hands them (or null) to `respond`. */
-function factsRoute(orm: Orm, config: Config, respond: (res: Response, facts: VerificationFacts | null) => void): RequestHandler<{ uuid: string }> {
+function factsRoute(publicContext: PublicContextOf, respond: (res: Response, facts: VerificationFacts | null) => void): RequestHandler<{ uuid: string }> {
   return async (req, res, next) => {
     try {
-      respond(res, await verificationFacts(orm.em.fork(), req.params.uuid, config.publicBaseUrl));
+      respond(res, await verificationFacts(publicContext(req), req.params.uuid));
     } catch (error) {
       next(error);
     }
@@ -58,11 +57,11 @@ function factsRoute(orm: Orm, config: Config, respond: (res: Response, facts: Ve
 }
 
 /** GET /verify/{uuid}: the public, server-rendered verification page. */
-export function verificationPages(orm: Orm, config: Config): Router {
+export function verificationPages(publicContext: PublicContextOf): Router {
   const router = Router();
   router.get(
     '/verify/:uuid',
-    factsRoute(orm, config, (res, facts) => {
+    factsRoute(publicContext, (res, facts) => {
       res.set('Cache-Control', 'no-cache').type('html');
       if (!facts) res.status(404).send(renderNotFoundPage());
       else res.send(renderVerificationPage(facts));
@@ -98,11 +97,11 @@ async function uploadedPdf(req: Request, maxBytes: number): Promise<Buffer> {
 }
 
 /** Public JSON: GET /verify/{uuid} (the page's facts) and POST /verify (is this PDF ours, intact, and whose?). */
-export function verificationApi(orm: Orm, config: Config, runtime: ServiceRuntime): Router {
+export function verificationApi(publicContext: PublicContextOf, config: Pick<Config, 'verifyMaxBytes'>): Router {
   const router = Router();
   router.get(
     '/verify/:uuid',
-    factsRoute(orm, config, (res, facts) => {
+    factsRoute(publicContext, (res, facts) => {
       if (!facts) res.status(404).json({ message: 'Certificate not found.' });
       else res.json({ data: factsJson(facts) });
     }),
@@ -110,7 +109,7 @@ export function verificationApi(orm: Orm, config: Config, runtime: ServiceRuntim
   router.post('/verify', express.raw({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
     try {
       const pdf = await uploadedPdf(req, config.verifyMaxBytes);
-      res.json({ data: verdictJson(await verifyDocument(orm.em.fork(), runtime.documents, pdf, config.publicBaseUrl)) });
+      res.json({ data: verdictJson(await verifyDocument(publicContext(req), pdf)) });
     } catch (error) {
       next(error instanceof WorkerJobError && error.kind === 'busy' ? new DomainError('SERVICE_UNAVAILABLE', error.message) : error);
     }

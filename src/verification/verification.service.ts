@@ -6,7 +6,7 @@ import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
 import { isUuid } from '../db/uuid.js';
-import type { DocumentWorkers } from '../documents/index.js';
+import type { PublicContext } from '../context/request-context.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -66,7 +66,7 @@ async function loadPublic(em: EntityManager, uuid: string) {
 }
 
 /** What the public verification page and JSON say about a certificate; null when there is no such issued certificate. */
-export async function verificationFacts(em: EntityManager, uuid: string, publicBaseUrl: string): Promise<VerificationFacts | null> {
+export async function verificationFacts({ em, publicBaseUrl }: PublicContext, uuid: string): Promise<VerificationFacts | null> {
   const loaded = await loadPublic(em, uuid);
   return loaded && factsOf(loaded.certificate, loaded.institution, loaded.course, loaded.documents, publicBaseUrl);
 }
@@ -102,7 +102,7 @@ async function ourKeys(em: EntityManager, fingerprints: string[]): Promise<Map<s
  * Answers whether an uploaded PDF is a document this service issued, unchanged. The PDF is parsed
  * on a document worker; this thread only looks up what the file claims.
  */
-export async function verifyDocument(em: EntityManager, documents: DocumentWorkers, pdf: Buffer, publicBaseUrl: string): Promise<DocumentVerdict> {
+export async function verifyDocument({ em, documents, publicBaseUrl }: PublicContext, pdf: Buffer): Promise<DocumentVerdict> {
   const inspection = await documents.inspect(pdf);
   const fingerprints = [...new Set(inspection.signatures.flatMap((signature) => signature.certificateFingerprintSha256 ?? []))];
   const keys = await ourKeys(em, fingerprints);

@@ -14,7 +14,16 @@ export interface TestDatabase {
 }
 
 /** A fresh, migrated database for one test file, cloned from the run's template. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export function createTestDatabase(): Promise<TestDatabase> {
+  return createDatabase(true);
+}
+
+/** A new database with nothing in it, owned by the owner role: what a first deployment starts on. */
+export function createEmptyDatabase(): Promise<TestDatabase> {
+  return createDatabase(false);
+}
+
+async function createDatabase(migrated: boolean): Promise<TestDatabase> {
   const serverUrl = process.env[SERVER_URL_VARIABLE];
   const template = process.env[TEMPLATE_VARIABLE];
   const roles = process.env[ROLES_VARIABLE];
@@ -23,7 +32,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `cs_test_${randomBytes(6).toString('hex')}`;
   for (let attempt = 1; ; attempt++) {
     try {
-      await adminQuery(serverUrl, `create database ${name} template ${template} owner ${owner.user}`);
+      await adminQuery(serverUrl, `create database ${name} template ${migrated ? template : 'template0'} owner ${owner.user}`);
       break;
     } catch (error) {
       // Two files cloning the template at the same moment: "source database is being accessed".

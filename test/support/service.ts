@@ -1,5 +1,6 @@
 import { ClientService } from '../../src/auth/client.service.js';
 import { loadConfig } from '../../src/config.js';
+import type { ServiceRuntime } from '../../src/context/request-context.js';
 import type { Orm } from '../../src/db/orm.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
@@ -11,6 +12,8 @@ export interface TestService {
   /** Every SQL statement the service ran, in order; tests clear it and count. */
   statements: string[];
   orm: Orm;
+  /** The running service's file runtime, signing keys and document workers (what its contexts carry). */
+  runtime: ServiceRuntime;
   database: TestDatabase;
   stop(): Promise<void>;
 }
@@ -39,6 +42,7 @@ export async function startTestService(env: Record<string, string> = {}, databas
     url: service.url,
     statements,
     orm: service.orm,
+    runtime: service.runtime,
     database: db,
     async stop() {
       await service.stop();
