@@ -70,14 +70,14 @@ export async function renderTranscript(data: TranscriptData): Promise<Uint8Array
   const tableHeader = moduleTableHeader(layout);
   const blocks = [
     headerBlock(layout),
-    spacer(14),
+    spacer(10),
     identityBlock(layout),
-    spacer(18),
+    spacer(12),
     { ...tableHeader, keepWithNext: 60 },
     ...tableBlocks(layout, sections),
-    spacer(18),
+    spacer(12),
     summaryBlock(layout),
-    spacer(14),
+    spacer(10),
     verificationBlock(layout),
   ];
   const footer = footerLines(layout);
