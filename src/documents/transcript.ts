@@ -165,7 +165,7 @@ function labelledBox(layout: Layout, pairs: Array<[string, string | undefined, T
     height,
     draw(page, top) {
       fillBox(page, { x: MARGIN, top, width: CONTENT_WIDTH, height }, colors.faintTint);
-      page.drawRectangle({ x: MARGIN, y: top - height, width: 3, height, color: colors.primary });
+      fillBox(page, { x: MARGIN, top, width: 3, height }, colors.primary);
       let rowTop = top - BOX_PADDING;
       for (const row of rows) {
         const firstBaseline = rowTop - row.line + row.style.size * 0.35;

@@ -28,6 +28,15 @@ interface TextRun {
   text: string;
 }
 
+/** A page's text object as it is built: operators so far and the state they leave (set only when it changes). */
+interface PageText {
+  operators: PDFOperator[];
+  names: Map<PDFFont, PDFName>;
+  color?: Color;
+  font?: PDFName;
+  size?: number;
+}
+
 interface PendingText {
   page: PDFPage;
   runs: TextRun[];
@@ -89,17 +98,24 @@ export class Typeface {
         if (!fonts.has(key)) fonts.set(key, await this.document.embedFont(loadFace(face, style.weight).bytes, { subset: true }));
       }
     }
-    const pages = new Map<PDFPage, { operators: PDFOperator[]; names: Map<PDFFont, PDFName> }>();
+    const pages = new Map<PDFPage, PageText>();
     for (const { page, runs, x, y, style } of this.pending.splice(0)) {
       let target = pages.get(page);
       if (!target) pages.set(page, (target = { operators: [pushGraphicsState(), beginText()], names: new Map() }));
-      target.operators.push(setFillingColor(style.color));
+      if (target.color !== style.color) {
+        target.operators.push(setFillingColor(style.color));
+        target.color = style.color;
+      }
       let left = x;
       for (const run of runs) {
         const font = fonts.get(`${run.face}:${style.weight}`)!;
         let name = target.names.get(font);
         if (!name) target.names.set(font, (name = page.node.newFontDictionary(font.name, font.ref)));
-        target.operators.push(setFontAndSize(name, style.size), setTextMatrix(1, 0, 0, 1, left, y), showText(font.encodeText(run.text)));
+        if (target.font !== name || target.size !== style.size) {
+          target.operators.push(setFontAndSize(name, style.size));
+          [target.font, target.size] = [name, style.size];
+        }
+        target.operators.push(setTextMatrix(1, 0, 0, 1, left, y), showText(font.encodeText(run.text)));
         left += this.width(run.text, style);
       }
     }
