@@ -14,6 +14,7 @@ import { enqueueNotification } from '../notifications/notification.outbox.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
+import { documentDesign } from './document-design.js';
 import { displayName, verificationUrl } from './certificate-rules.js';
 import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
@@ -107,7 +108,7 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
     tx,
     signer,
     await files.read(tx, parts.source),
-    transcriptOf(parts, certificate, url, issuedAt),
+    { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(tx, parts.institution, certificate) },
     parts,
     url,
   );

@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { runDocumentJob, type DocumentJob } from './document-jobs.js';
+import { preloadPrimaryFace } from './font-library.js';
 
 const port = parentPort!;
 
@@ -16,4 +17,5 @@ port.on('message', async ({ id, job }: { id: number; job: DocumentJob }) => {
     port.postMessage({ id, ok: false, error: { name: error.name, message: error.message, reason: typeof reason === 'string' ? reason : undefined } });
   }
 });
+preloadPrimaryFace();
 port.postMessage('ready');

@@ -23,3 +23,4 @@ export type { IssuanceDocumentsInput } from './document-jobs.js';
 export type { CredentialReference } from './source-pdf.js';
 export { renderTranscript } from './transcript.js';
 export type { TranscriptData, TranscriptModule, TranscriptModuleGroup } from './transcript-content.js';
+export type { DocumentDesign } from './document-design.js';

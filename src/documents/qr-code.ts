@@ -6,8 +6,11 @@ export interface QrModules {
   isDark(row: number, column: number): boolean;
 }
 
-/** Medium error correction: survives a smudged print while keeping a verification URL at 33×33 modules or less. */
+/**
+ * Medium error correction: survives a smudged print while keeping a verification URL at 33×33 modules or less.
+ * One byte-mode segment: a URL gains nothing from qrcode's mixed-mode search, which costs four times the rest.
+ */
 export function qrModules(text: string): QrModules {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
   return { size: modules.size, isDark: (row, column) => modules.get(row, column) === 1 };
 }

@@ -1,5 +1,6 @@
 import { compareGroups, comparePositions } from '../courses/module-order.js';
 import { DocumentError } from './document-error.js';
+import type { DocumentDesign } from './document-design.js';
 
 /** Everything a transcript shows, gathered by the caller at issuance (the student snapshot included). */
 export interface TranscriptData {
@@ -19,6 +20,8 @@ export interface TranscriptData {
     completedAt?: string | Date | null;
   } | null;
   certificate: { uuid: string; verificationUrl: string; issuedAt: Date };
+  /** Colours and logo from the certificate's template and institution; defaults when absent. */
+  design?: DocumentDesign;
 }
 
 export interface TranscriptModuleGroup {

@@ -1,18 +1,18 @@
-import { rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { printableText } from './printable-text.js';
-
-/** Fonts plus the code points they can encode, shared by every drawing helper. */
-export interface Typeface {
-  regular: PDFFont;
-  bold: PDFFont;
-  supported: ReadonlySet<number>;
-}
-
-export interface TextStyle {
-  font: PDFFont;
-  size: number;
-  grey?: boolean;
-}
+import {
+  fill,
+  lineTo,
+  moveTo,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  setFillingColor,
+  setLineWidth,
+  setStrokingColor,
+  stroke,
+  type Color,
+  type PDFPage,
+} from 'pdf-lib';
+import type { TextStyle, Typeface } from './typeface.js';
 
 /** A piece of page content of known height, drawn from a given top edge. */
 export interface Block {
@@ -29,62 +29,99 @@ export interface PlacedBlock {
   top: number;
 }
 
-const GREY = rgb(0.35, 0.35, 0.35);
-const BLACK = rgb(0, 0, 0);
-
-export function printable(typeface: Typeface, text: string): string {
-  return printableText(text, typeface.supported);
+/** Collapses runs of whitespace (line breaks included) and composes characters (NFC), as a name is printed. */
+export function normalizeText(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
 }
 
-/** Splits printable text into lines no wider than `width`, breaking inside words only when one is too long. */
-export function wrap(text: string, style: TextStyle, width: number): string[] {
-  const fits = (candidate: string) => style.font.widthOfTextAtSize(candidate, style.size) <= width;
+/**
+ * Splits text into lines no wider than `width`, at spaces, and inside a word only when the word
+ * alone is too wide (long names, URLs, scripts written without spaces). Widths add up (typeface.ts),
+ * so each word is measured once.
+ */
+export function wrap(typeface: Typeface, text: string, style: TextStyle, width: number): string[] {
+  const space = typeface.width(' ', style);
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ').filter(Boolean)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (fits(candidate)) {
-      line = candidate;
-      continue;
-    }
+  let lineWidth = 0;
+  const finishLine = () => {
     if (line) lines.push(line);
     line = '';
+    lineWidth = 0;
+  };
+  for (const word of normalizeText(text).split(' ').filter(Boolean)) {
+    const wordWidth = typeface.width(word, style);
+    if (line && lineWidth + space + wordWidth <= width) {
+      line += ` ${word}`;
+      lineWidth += space + wordWidth;
+      continue;
+    }
+    finishLine();
+    if (wordWidth <= width) {
+      line = word;
+      lineWidth = wordWidth;
+      continue;
+    }
     for (const character of Array.from(word)) {
-      if (!fits(line + character) && line) {
-        lines.push(line);
-        line = '';
-      }
+      const characterWidth = typeface.width(character, style);
+      if (line && lineWidth + characterWidth > width) finishLine();
       line += character;
+      lineWidth += characterWidth;
     }
   }
-  if (line || lines.length === 0) lines.push(line);
-  return lines;
+  finishLine();
+  return lines.length > 0 ? lines : [''];
 }
 
-export function drawText(page: PDFPage, text: string, at: { x: number; baseline: number; alignRight?: boolean }, style: TextStyle): void {
-  const width = style.font.widthOfTextAtSize(text, style.size);
-  page.drawText(text, {
-    x: at.alignRight ? at.x - width : at.x,
-    y: at.baseline,
-    font: style.font,
-    size: style.size,
-    color: style.grey ? GREY : BLACK,
-  });
+/**
+ * Wraps text at the style's size, shrinking it step by step (down to `minSize`) while it takes more
+ * than `maxLines`; past `minSize` it keeps wrapping, so nothing is ever cut off.
+ */
+export function fit(
+  typeface: Typeface,
+  text: string,
+  style: TextStyle,
+  width: number,
+  maxLines: number,
+  minSize: number,
+): { lines: string[]; style: TextStyle } {
+  let current = style;
+  let lines = wrap(typeface, text, current, width);
+  while (lines.length > maxLines && current.size > minSize) {
+    current = { ...current, size: Math.max(minSize, current.size - 1) };
+    lines = wrap(typeface, text, current, width);
+  }
+  return { lines, style: current };
 }
 
-export function drawRule(page: PDFPage, from: number, to: number, y: number, thickness = 0.5): void {
-  page.drawLine({ start: { x: from, y }, end: { x: to, y }, thickness, color: GREY });
+/** One line that must stay one line: cut with an ellipsis when too wide (running heads only). */
+export function ellipsize(typeface: Typeface, text: string, style: TextStyle, width: number): string {
+  const normalized = normalizeText(text);
+  if (typeface.width(normalized, style) <= width) return normalized;
+  const characters = Array.from(normalized);
+  while (characters.length > 0 && typeface.width(`${characters.join('')}…`, style) > width) characters.pop();
+  return `${characters.join('').trimEnd()}…`;
+}
+
+// Rules and boxes go straight to the content stream: pdf-lib's drawLine/drawRectangle validate and
+// wrap every call, which showed in the rendering time of a transcript's few hundred of them.
+export function drawRule(page: PDFPage, from: number, to: number, y: number, color: Color, thickness = 0.5): void {
+  page.pushOperators(pushGraphicsState(), setStrokingColor(color), setLineWidth(thickness), moveTo(from, y), lineTo(to, y), stroke(), popGraphicsState());
+}
+
+export function fillBox(page: PDFPage, box: { x: number; top: number; width: number; height: number }, color: Color): void {
+  page.pushOperators(pushGraphicsState(), setFillingColor(color), rectangle(box.x, box.top - box.height, box.width, box.height), fill(), popGraphicsState());
 }
 
 /** Fills pages top to bottom; a table block that starts a page gets the table header first. */
-export function paginate(blocks: Block[], tableHeader: Block, bodyTop: number, bodyBottom: number): PlacedBlock[][] {
+export function paginate(blocks: Block[], tableHeader: Block, bodyTop: (pageIndex: number) => number, bodyBottom: number): PlacedBlock[][] {
   const pages: PlacedBlock[][] = [[]];
-  let top = bodyTop;
+  let top = bodyTop(0);
   for (const block of blocks) {
     const current = pages[pages.length - 1];
     if (top - block.height - (block.keepWithNext ?? 0) < bodyBottom && current.length > 0) {
       pages.push([]);
-      top = bodyTop;
+      top = bodyTop(pages.length - 1);
       if (block.inTable) {
         pages[pages.length - 1].push({ block: tableHeader, top });
         top -= tableHeader.height;
