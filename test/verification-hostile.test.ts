@@ -13,7 +13,9 @@ let api: ApiClient;
 const stranger = strangerKey();
 
 beforeAll(async () => {
-  service = await startTestService({ NOTIFICATION_WORKER: 'off', PDF_WORKERS: '2' });
+  // The isolation test measures the event loop while a worker is busy, not the inspection time limit
+  // (tested under "worker limits"): a loaded machine must not turn its laborious PDF into a timeout.
+  service = await startTestService({ NOTIFICATION_WORKER: 'off', PDF_WORKERS: '2', PDF_INSPECT_TIMEOUT_MS: '30000' });
   api = await signIn(service, 'acme');
 });
 afterAll(() => service.stop());
