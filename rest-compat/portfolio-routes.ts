@@ -1,21 +1,18 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { listBody } from './list-envelope.js';
-import { argumentInputType, includedRelations, pageVariables, sortVariables, whereVariables } from './query-params.js';
-import { bodyInput, selection } from './resource.js';
+import { buildOperation, type RootField } from './operation.js';
+import { argumentInputType, pageVariables, sortVariables, whereVariables } from './query-params.js';
+import { bodyInput, shapedReads } from './resource.js';
 import { portfolioItems as items, portfolioPages as pages } from './resources.js';
 import type { RestRoute } from './route.js';
+import { fields, nest, type Selection } from './selection.js';
 
 const present = (value: unknown) => ({ data: value });
 const uuidsOf = (req: Request): unknown => (req.body as { uuids?: unknown } | undefined)?.uuids;
 
-/** The item routes' selection, with `includes[certificate]=1` swapping the embedded certificate for the full one. */
-const itemFields = (req: Request) => selection(items, includedRelations(req.query, Object.keys(items.includes ?? {})));
-
-/** Path params of an item route: the page, the student it must belong to, the item. */
+/** Path params of an item route: the page, the student it must belong to. */
 const scope = (req: Request) => ({ pageUuid: req.params.pageUuid, studentUuid: req.params.studentUuid });
-const GUARDS = '$pageUuid: ID!, $studentUuid: ID!';
-const GUARD_ARGS = 'pageUuid: $pageUuid, studentUuid: $studentUuid';
 
 /**
  * `DELETE /students/{uuid}/pages` with `{"uuids": [...]}` (the spec's form; `.../pages/batch/destroy` as every collection
@@ -23,24 +20,32 @@ const GUARD_ARGS = 'pageUuid: $pageUuid, studentUuid: $studentUuid';
  */
 export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] {
   const whereType = argumentInputType(schema, 'query', 'portfolioItems', 'where');
-  const sortType = argumentInputType(schema, 'query', 'portfolioItems', 'sort');
-  const deletePages: Omit<RestRoute, 'path'> = {
+  const selection = fields(items.fields);
+  const operation = (type: 'query' | 'mutation', name: string, route: string, roots: RootField[]) =>
+    buildOperation(schema, { type, name, route, fields: roots });
+  const mutation = (route: string, name: string, root: string, withSelection = true) =>
+    operation('mutation', name, route, [{ field: root, alias: 'result', ...(withSelection ? { selection } : {}) }]);
+  // The page named by the path must exist under the student named by the path, else the list is a 404.
+  const pageCheck: RootField = { field: 'portfolioPage', alias: 'parent', variables: { uuid: 'pageUuid' }, selection: fields('uuid') };
+  const deletePages = (path: string): RestRoute => ({
     method: 'delete',
+    path,
     status: 204,
-    document: `mutation DeletePages($uuids: [ID!]!, $studentUuid: ID!) { result: deletePortfolioPages(uuids: $uuids, studentUuid: $studentUuid) }`,
+    document: mutation(`DELETE ${path}`, 'DeletePages', 'deletePortfolioPages', false),
     variables: (req) => ({ uuids: uuidsOf(req), studentUuid: req.params.studentUuid }),
-  };
+  });
   return [
-    { ...deletePages, path: `${pages.path}/batch/destroy` },
-    { ...deletePages, path: pages.path },
+    deletePages(`${pages.path}/batch/destroy`),
+    deletePages(pages.path),
     {
       method: 'get',
       path: items.path,
-      document: (req) =>
-        `query ListItems($where: ${whereType.name}, $sort: ${sortType.name}, $first: Int, $after: String, ${GUARDS}) {
-          parent: portfolioPage(uuid: $pageUuid, studentUuid: $studentUuid) { uuid }
-          result: portfolioItems(where: $where, sort: $sort, first: $first, after: $after) { totalCount nodes { ${itemFields(req)} } }
-        }`,
+      document: shapedReads(items, (nodes: Selection) =>
+        operation('query', 'ListItems', `GET ${items.path}`, [
+          pageCheck,
+          { field: 'portfolioItems', alias: 'result', selection: fields('totalCount').concat(nest('nodes', nodes)) },
+        ]),
+      ),
       variables: (req) => {
         const { page, perPage, ...paging } = pageVariables(req.query);
         const where = { ...whereVariables(req.query, whereType), pageUuid: req.params.pageUuid };
@@ -56,7 +61,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
       method: 'post',
       path: items.path,
       status: 201,
-      document: `mutation AddItem($input: PortfolioItemInput!, $studentUuid: ID!) { result: addPortfolioItem(input: $input, studentUuid: $studentUuid) { ${items.fields} } }`,
+      document: mutation(`POST ${items.path}`, 'AddItem', 'addPortfolioItem'),
       variables: (req) => ({
         input: bodyInput(req, schema, 'addPortfolioItem', [], { pageUuid: req.params.pageUuid as string }),
         studentUuid: req.params.studentUuid,
@@ -68,20 +73,22 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
       method: 'delete',
       path: `${items.path}/batch/destroy`,
       status: 204,
-      document: `mutation DeleteItems($uuids: [ID!]!, ${GUARDS}) { result: deletePortfolioItems(uuids: $uuids, ${GUARD_ARGS}) }`,
+      document: mutation(`DELETE ${items.path}/batch/destroy`, 'DeleteItems', 'deletePortfolioItems', false),
       variables: (req) => ({ uuids: uuidsOf(req), ...scope(req) }),
     },
     {
       method: 'get',
       path: `${items.path}/:uuid`,
-      document: (req) => `query Item($uuid: ID!, ${GUARDS}) { result: portfolioItem(uuid: $uuid, ${GUARD_ARGS}) { ${itemFields(req)} } }`,
+      document: shapedReads(items, (nodes: Selection) =>
+        operation('query', 'Item', `GET ${items.path}/:uuid`, [{ field: 'portfolioItem', alias: 'result', selection: nodes }]),
+      ),
       variables: (req) => ({ uuid: req.params.uuid, ...scope(req) }),
       present,
     },
     {
       method: 'patch',
       path: `${items.path}/:uuid`,
-      document: `mutation UpdateItem($uuid: ID!, $input: UpdatePortfolioItemInput!, ${GUARDS}) { result: updatePortfolioItem(uuid: $uuid, input: $input, ${GUARD_ARGS}) { ${items.fields} } }`,
+      document: mutation(`PATCH ${items.path}/:uuid`, 'UpdateItem', 'updatePortfolioItem'),
       variables: (req) => ({ uuid: req.params.uuid, input: bodyInput(req, schema, 'updatePortfolioItem'), ...scope(req) }),
       present,
     },
@@ -89,7 +96,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
       method: 'delete',
       path: `${items.path}/:uuid`,
       status: 204,
-      document: `mutation DeleteItem($uuid: ID!, ${GUARDS}) { result: deletePortfolioItem(uuid: $uuid, ${GUARD_ARGS}) }`,
+      document: mutation(`DELETE ${items.path}/:uuid`, 'DeleteItem', 'deletePortfolioItem', false),
       variables: (req) => ({ uuid: req.params.uuid, ...scope(req) }),
     },
   ];

@@ -1,4 +1,5 @@
 import { AccessToken } from '../auth/access-token.entity.js';
+import { BadgeAssertionSalt } from '../badges/badge-salt.entity.js';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate } from '../certificates/certificate.entity.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
@@ -41,6 +42,7 @@ export const entities = [
   CertificateDocument,
   SigningIdentity,
   RateLimitBucket,
+  BadgeAssertionSalt,
   PortfolioPage,
   PortfolioItem,
 ];

@@ -1,6 +1,6 @@
 import type { EntityClass, FilterQuery, Ref } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { humanize } from '../errors/classify.js';
+import { humanize } from '../errors/humanize.js';
 import { invalid, notFound } from '../errors/domain-error.js';
 import type { TenantScopedEntity } from './base.entity.js';
 import { LIVE_FILTER } from './tenant-scope.js';

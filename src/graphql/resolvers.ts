@@ -1,3 +1,4 @@
+import { CertificateBadgeResolver, InstitutionBadgeResolver } from '../badges/badge.resolver.js';
 import { CertificateResolver } from '../certificates/certificate.resolver.js';
 import { CohortResolver } from '../courses/cohort.resolver.js';
 import { CourseModuleResolver, CourseResolver } from '../courses/course.resolver.js';
@@ -26,6 +27,8 @@ export const resolvers = [
   CertificateTemplateResolver,
   FileResolver,
   CertificateResolver,
+  InstitutionBadgeResolver,
+  CertificateBadgeResolver,
   PortfolioPageResolver,
   StudentPagesResolver,
   PortfolioItemResolver,

@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Certificate } from '../certificates/certificate.entity.js';
 import type { RequestContext } from '../context/request-context.js';
+import type { Readable, Row } from '../db/rows.js';
 import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
-import { loadOne } from '../graphql/relations.js';
 import type { ListArgs } from '../resources/resource.service.js';
 import { PortfolioItem } from './portfolio-item.entity.js';
 import { PortfolioItemInput, PortfolioItemListArgs, UpdatePortfolioItemInput } from './portfolio-item.inputs.js';
@@ -27,7 +27,7 @@ export class PortfolioItemResolver {
   }
 
   @Query(() => PortfolioItemConnection, { description: 'PortfolioItems of this tenant, filtered, sorted and paged.' })
-  async portfolioItems(@Args(() => PortfolioItemListArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<PortfolioItem>> {
+  async portfolioItems(@Args(() => PortfolioItemListArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<Row<PortfolioItem>>> {
     return toConnection(await portfolioItems.list(ctx, args));
   }
 
@@ -72,12 +72,12 @@ export class PortfolioItemResolver {
   }
 
   @FieldResolver(() => Certificate)
-  certificate(@Root() item: PortfolioItem, @Ctx() ctx: RequestContext): Promise<Certificate> {
-    return loadOne(ctx, Certificate, item.certificate);
+  certificate(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Promise<Row<Certificate>> {
+    return ctx.loaders.one(Certificate, item.certificate);
   }
 
   @FieldResolver(() => PortfolioPage)
-  page(@Root() item: PortfolioItem, @Ctx() ctx: RequestContext): Promise<PortfolioPage> {
-    return loadOne(ctx, PortfolioPage, item.page);
+  page(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Promise<Row<PortfolioPage>> {
+    return ctx.loaders.one(PortfolioPage, item.page);
   }
 }

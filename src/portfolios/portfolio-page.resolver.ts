@@ -1,7 +1,7 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
+import type { Readable, Row } from '../db/rows.js';
 import { ConnectionType, RelationArgs } from '../graphql/connection.js';
-import { loadOne } from '../graphql/relations.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from '../students/student.entity.js';
 import { PortfolioItem } from './portfolio-item.entity.js';
@@ -26,17 +26,17 @@ export class PortfolioPageResolver extends ResourceResolver({
   parentArg: 'studentUuid',
 }) {
   @FieldResolver(() => Student)
-  student(@Root() page: PortfolioPage, @Ctx() ctx: RequestContext): Promise<Student> {
-    return loadOne(ctx, Student, page.student);
+  student(@Root() page: Readable<PortfolioPage>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
+    return ctx.loaders.one(Student, page.student);
   }
 
   @FieldResolver(() => [PortfolioItem], { description: 'The first items in page order; `portfolioItems(where: {pageUuid})` pages through all.' })
-  items(@Root() page: PortfolioPage, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<PortfolioItem[]> {
+  items(@Root() page: Readable<PortfolioPage>, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Row<PortfolioItem>[]> {
     return ctx.loaders.manyBy(PortfolioItem, 'page', first, PAGE_ORDER).load(page.uuid);
   }
 
   @FieldResolver(() => String, { description: 'The public address of the page; it answers only while `isPublic`.' })
-  publicUrl(@Root() page: PortfolioPage, @Ctx() ctx: RequestContext): string {
+  publicUrl(@Root() page: Readable<PortfolioPage>, @Ctx() ctx: RequestContext): string {
     return portfolioUrl(ctx.publicBaseUrl, ctx.tenant.identifier, page.slug);
   }
 }
@@ -45,7 +45,7 @@ export class PortfolioPageResolver extends ResourceResolver({
 @Resolver(() => Student)
 export class StudentPagesResolver {
   @FieldResolver(() => [PortfolioPage], { description: 'The first portfolio pages by uuid; `portfolioPages(where: {studentUuid})` pages through all.' })
-  pages(@Root() student: Student, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<PortfolioPage[]> {
+  pages(@Root() student: Readable<Student>, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Row<PortfolioPage>[]> {
     return ctx.loaders.manyBy(PortfolioPage, 'student', first).load(student.uuid);
   }
 }

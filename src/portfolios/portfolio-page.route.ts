@@ -1,16 +1,19 @@
 import { type RequestHandler, Router } from 'express';
 import type { PublicContextOf } from '../http/public-context.js';
-import { renderPortfolioNotFound, renderPortfolioPage } from './portfolio-page.html.js';
+import { chooseLocale } from '../pages/locale.js';
+import { renderNotFoundPage } from '../pages/not-found-page.js';
+import { renderPortfolioPage } from '../pages/portfolio-page.js';
+import { sendPage } from '../pages/send-page.js';
 import { loadPublicPortfolio } from './public-portfolio.js';
 
-/** GET /p/{tenant}/{slug}: load the public view, render it (or the 404 page). */
+/** GET /p/{tenant}/{slug}: load the public view, render it (or the 404 page) in the reader's language. */
 export function portfolioPages(publicContext: PublicContextOf, ...before: RequestHandler[]): Router {
   const show: RequestHandler<{ tenant: string; slug: string }> = async (req, res, next) => {
     try {
       const portfolio = await loadPublicPortfolio(publicContext(req), req.params.tenant, req.params.slug);
-      res.set('Cache-Control', 'no-cache').type('html');
-      if (!portfolio) res.status(404).send(renderPortfolioNotFound());
-      else res.send(renderPortfolioPage(portfolio));
+      const { locale } = chooseLocale(req);
+      if (!portfolio) sendPage(res, locale, renderNotFoundPage('page', locale), 404);
+      else sendPage(res, locale, renderPortfolioPage(portfolio, locale));
     } catch (error) {
       next(error);
     }

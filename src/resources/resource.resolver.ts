@@ -1,6 +1,7 @@
 import { Arg, Args, type ClassType, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
+import type { Row } from '../db/rows.js';
 import { type Connection, toConnection } from '../graphql/connection.js';
 import { lowerFirst } from '../identifier-case.js';
 import type { ListArgs, ResourceOperations } from './resource.service.js';
@@ -46,7 +47,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
       return service.get(ctx, uuid, parent);
     }
 
-    async many(args: ListArgs, ctx: RequestContext): Promise<Connection<T>> {
+    async many(args: ListArgs, ctx: RequestContext): Promise<Connection<Row<T>>> {
       return toConnection(await service.list(ctx, args));
     }
 
