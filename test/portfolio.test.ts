@@ -313,7 +313,9 @@ describe('portfolio items over REST', () => {
     expect((await acme.rest('GET', itemsOf(page))).body.data).toEqual([]);
     expect((await acme.rest('GET', itemsOf(otherPage))).body.data).toEqual([elsewhere]);
     // A deleted item frees its certificate for the page again; deleting the page deletes its items.
-    expect((await acme.rest('POST', itemsOf(page), { certificate_uuid: world.issued[0].uuid })).status).toBe(201);
+    const again = await acme.rest('POST', itemsOf(page), { certificate_uuid: world.issued[0].uuid });
+    expect(again.status).toBe(201);
+    expect(again.body.data.sort_order).toBe(0); // deleted items hold no position
     expect((await acme.rest('DELETE', `${pagesOf(world.student)}/${otherPage.uuid}`)).status).toBe(204);
     const left = await acme.graphql('query($uuid: ID) { portfolioItems(where: { pageUuid: $uuid }) { totalCount } }', { uuid: otherPage.uuid });
     expect(left.body.data.portfolioItems.totalCount).toBe(0);

@@ -81,7 +81,7 @@ export class PortfolioItemService extends ResourceService<PortfolioItem, Portfol
     const { count, last } = await ctx.em
       .createQueryBuilder(PortfolioItem, 'item')
       .select([raw('count(*)::int as count'), raw('max(sort_order) as last')] as never)
-      .where({ page })
+      .where({ page, deletedAt: null }) // a query builder applies no default filters
       .execute<{ count: number; last: number | null }>('get', false);
     if (count >= MAX_ITEMS_PER_PAGE) throw invalid({ certificateUuid: [`A page holds at most ${MAX_ITEMS_PER_PAGE} items.`] });
     row.page = ref(page);
