@@ -5,17 +5,7 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
-import { measure, printTable, type BenchEnv, type Row } from './support.js';
-
-async function post(env: BenchEnv, route: string, body: unknown): Promise<Record<string, any>> {
-  const response = await fetch(`${env.url}/api/v1${route}`, {
-    method: 'POST',
-    headers: { ...env.auth, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`POST ${route} answered ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { data: Record<string, any> }).data;
-}
+import { measure, printTable, type BenchEnv, type Row, postCreated as post } from './support.js';
 
 async function uploadFile(env: BenchEnv, bytes: Uint8Array, name: string): Promise<string> {
   const form = new FormData();

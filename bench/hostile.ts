@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { seedCatalogue } from './seed.js';
-import type { BenchEnv } from './support.js';
+import { postCreated as post, type BenchEnv } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS || 60);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
@@ -18,16 +18,6 @@ const VERIFY_ONLY_SECONDS = 20;
 interface LoadReport {
   rows: { kind: string; name: string; requests: number; p50: number; p99: number; max: number; statuses: Record<string, number> }[];
   normal: { requests: number; p50: number; p99: number };
-}
-
-async function post(env: BenchEnv, route: string, body: unknown): Promise<Record<string, any>> {
-  const response = await fetch(`${env.url}/api/v1${route}`, {
-    method: 'POST',
-    headers: { ...env.auth, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`POST ${route} answered ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { data: Record<string, any> }).data;
 }
 
 /** One issued certificate, so the public page of the normal traffic has something to show. */

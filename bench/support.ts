@@ -214,3 +214,14 @@ export function printTable(title: string, rows: Row[], baseline: Row): void {
 export function failed(rows: Row[]): Row[] {
   return rows.filter((row) => row.non2xx > 0 || row.errors > 0 || row.rps === 0);
 }
+
+/** POST a JSON body to a collection of the REST API as the bench tenant; the created record (201), else an error. */
+export async function postCreated(env: BenchEnv, route: string, body: unknown): Promise<Record<string, any>> {
+  const response = await fetch(`${env.url}/api/v1${route}`, {
+    method: 'POST',
+    headers: { ...env.auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) throw new Error(`POST ${route} answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: Record<string, any> }).data;
+}

@@ -1,32 +1,12 @@
+import type { PublicPortfolio, PublicPortfolioItem } from '../portfolios/public-portfolio.js';
 import { Layout, renderDocument } from './layout.js';
 import { formatDate, type Locale } from './locale.js';
 import { messagesFor } from './messages.js';
 import { STATE_TONE, StatusBadge } from './parts.js';
 
-/** One credential on a public portfolio, as the portfolio loader (src/portfolios) hands it over. */
-export interface PortfolioItemView {
-  certificateUuid: string;
-  institutionName: string;
-  courseName: string;
-  issuedAt: Date;
-  status: 'issued' | 'revoked' | 'expired';
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  verificationUrl: string;
-  badgeImageUrl: string | null;
-}
-
-/** A public portfolio page: whose, and the visible items in their order. */
-export interface PortfolioView {
-  tenantSlug: string;
-  slug: string;
-  /** The page's own address: canonical link and shared cards. */
-  url: string;
-  displayName: string;
-  bio: string | null;
-  updatedAt: Date;
-  items: PortfolioItemView[];
-}
+/** The portfolio loader (src/portfolios) hands the page over in these shapes. */
+type PortfolioItemView = PublicPortfolioItem;
+type PortfolioView = PublicPortfolio;
 
 const stateOf = (status: PortfolioItemView['status']) => (status === 'issued' ? 'valid' : status);
 
