@@ -13,6 +13,7 @@ import {
   inspectSignedPdf,
   prepareSigner,
   renderTranscript,
+  sealPlacement,
   signPdf,
   type PreparedSigner,
   type TranscriptData,
@@ -255,7 +256,8 @@ function documentWork(signer: PreparedSigner, diplomas: Uint8Array[]) {
       location: INSTITUTION.country,
     };
   };
-  const signDiploma = () => signPdf(diplomas[next++ % diplomas.length]!, signer, { ...reference(), reason: `Certificate: ${COURSE.name}` });
+  const signDiploma = () =>
+    signPdf(diplomas[next++ % diplomas.length]!, signer, { ...reference(), reason: `Certificate: ${COURSE.name}`, seal: sealPlacement(null) });
   const transcript = async () => {
     const details = reference();
     const pdf = await renderTranscript(transcriptData(details.credentialUuid, details.verificationUrl));

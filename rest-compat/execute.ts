@@ -1,5 +1,4 @@
-import { execute, type GraphQLSchema, Kind, parse, type DocumentNode, validate, visit } from 'graphql';
-import { toSnake } from './case.js';
+import { type DocumentNode, execute, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../src/context/request-context.js';
 import { classifyError, type ClassifiedError } from '../src/errors/classify.js';
 import { summarize } from '../src/errors/domain-error.js';
@@ -14,44 +13,18 @@ export class OperationError extends Error {
   }
 }
 
-const parsed = new Map<string, DocumentNode>();
-
-/** REST answers in snake_case: each camelCase field gets its snake_case alias, so results need no renaming pass. */
-function withSnakeCaseAliases(document: DocumentNode): DocumentNode {
-  return visit(document, {
-    Field(node) {
-      const snake = toSnake(node.name.value);
-      return node.alias || snake === node.name.value ? undefined : { ...node, alias: { kind: Kind.NAME, value: snake } };
-    },
-  });
-}
-
-/** Parses, validates and snake-cases a REST route's operation once; a broken route document fails loudly at first use. */
-function documentFor(schema: GraphQLSchema, source: string): DocumentNode {
-  let document = parsed.get(source);
-  if (!document) {
-    document = parse(source);
-    const problems = validate(schema, document);
-    if (problems.length > 0) throw new Error(`REST operation does not match the schema: ${problems.map((p) => p.message).join('; ')}`);
-    document = withSnakeCaseAliases(document);
-    parsed.set(source, document);
-  }
-  return document;
-}
-
 /**
- * Runs a GraphQL operation against the shared schema with the request's context: the REST routes
+ * Runs a route's operation (built and validated by operation.ts) against the shared schema with the request's context: the REST routes
  * reach the business core only through here, so authentication, validation, batching and errors
  * are the GraphQL ones.
  */
 export async function executeOperation(
   schema: GraphQLSchema,
   context: RequestContext,
-  source: string,
+  document: DocumentNode,
   variables: Record<string, unknown>,
   maxCost: number,
 ): Promise<Record<string, unknown>> {
-  const document = documentFor(schema, source);
   try {
     guardOperation(maxCost, schema, document, variables);
   } catch (error) {

@@ -1,12 +1,10 @@
 import type { GraphQLSchema } from 'graphql';
 import { Upload } from 'graphql-upload-ts';
-import { resourceRoutes, type RestResource } from './resource.js';
+import { buildOperation } from './operation.js';
+import { resourceRoutes } from './resource.js';
+import { files } from './resources.js';
 import type { RestRoute } from './route.js';
-
-const FILE = 'uuid originalName mimeType extension size usedAt file createdAt updatedAt';
-
-/** Files: no batch destroy (spec), and no JSON create — they arrive as `multipart/form-data` uploads. */
-export const files: RestResource = { path: '/files', name: 'File', pluralName: 'Files', fields: FILE, without: ['batch'] };
+import { fields } from './selection.js';
 
 /** `files[]` parts of a multipart body (see multipart.ts), as the `Upload` values of `uploadFiles`. */
 const uploadsOf = (body: unknown): Upload[] =>
@@ -18,9 +16,13 @@ export function fileRoutes(schema: GraphQLSchema, publicBaseUrl: string): RestRo
     method: 'post',
     path: files.path,
     status: 201,
-    document: `mutation UploadFiles($files: [Upload!]!) { result: uploadFiles(files: $files) { ${FILE} } }`,
+    document: buildOperation(schema, {
+      type: 'mutation',
+      name: 'UploadFiles',
+      route: `POST ${files.path}`,
+      fields: [{ field: 'uploadFiles', alias: 'result', selection: fields(files.fields) }],
+    }),
     variables: (req) => ({ files: uploadsOf(req.body) }),
   };
-  const isJsonCreate = (route: RestRoute) => route.method === 'post' && route.path === files.path;
-  return [upload, ...resourceRoutes(files, schema, publicBaseUrl).filter((route) => !isJsonCreate(route))];
+  return [upload, ...resourceRoutes(files, schema, publicBaseUrl)];
 }

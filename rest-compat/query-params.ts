@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, type GraphQLSchema } from 'graphql';
 import { invalid } from '../src/errors/domain-error.js';
-import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/graphql/connection.js';
+import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/db/paging.js';
 import { toCamel } from '../src/identifier-case.js';
 
 export interface ListParams {

@@ -1,10 +1,12 @@
 import type { Request } from 'express';
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, FieldNode, GraphQLSchema } from 'graphql';
 import { lowerFirst, toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
 import { listBody } from './list-envelope.js';
+import { buildOperation, type RootField } from './operation.js';
 import { argumentInputType, includedRelations, pageVariables, sortVariables, whereVariables } from './query-params.js';
 import type { RestRoute } from './route.js';
+import { field, fields, nest, type Selection, type SelectionSource, withIncluded } from './selection.js';
 
 /** How one REST collection maps onto its GraphQL queries and mutations. */
 export interface RestResource {
@@ -14,35 +16,20 @@ export interface RestResource {
   name: string;
   pluralName: string;
   /** The REST representation as a GraphQL selection; embedded objects written `course { uuid name }`. */
-  fields: string;
-  /** `includes[relation]=1`: the full selection that replaces (or joins) the embedded one. */
-  includes?: Record<string, string>;
+  fields: SelectionSource;
+  /** `includes[relation]=1`: the full field that replaces the embedded one answering under the same key (or joins the selection). */
+  includes?: Record<string, string | FieldNode>;
   /** Legacy where paths → GraphQL where fields (`user.email` → `email`). */
   whereAliases?: Record<string, string>;
   /** Fields whose value is client JSON, passed through without renaming keys. */
   opaqueFields?: string[];
-  /** Routes this collection does not document. */
-  without?: ('replace' | 'batch')[];
+  /** Routes this collection does not document (files are created by upload, not by JSON). */
+  without?: ('create' | 'replace' | 'batch')[];
   /**
    * Nested collections (`/courses/:courseUuid/modules/groups`): the path param naming the parent. It
    * filters the list, fills the create/replace input, and guards item operations (another parent's row is a 404).
    */
   parent?: string;
-}
-
-/** The selection for this request: embedded objects swapped for full records where included. */
-export function selection(resource: RestResource, included: Set<string>): string {
-  let fields = resource.fields;
-  for (const relation of included) {
-    const full = resource.includes![relation]!;
-    const embedded = new RegExp(`\\b${relation}(?:: \\w+)? \\{[^{}]*\\}`);
-    fields = embedded.test(fields) ? fields.replace(embedded, full) : `${fields} ${full}`;
-  }
-  return fields;
-}
-
-function includesOf(resource: RestResource, req: Request): Set<string> {
-  return includedRelations(req.query, Object.keys(resource.includes ?? {}));
 }
 
 /** A JSON body as GraphQL input: snake_case → camelCase, keys the input type does not define dropped. */
@@ -63,18 +50,42 @@ function parentOf(resource: RestResource, req: Request): Record<string, string> 
   return resource.parent ? { [resource.parent]: req.params[resource.parent] as string } : {};
 }
 
+/**
+ * The reads of a collection whose selection `includes[...]` shapes: one operation per requested
+ * list of relations, built (and validated) once. The base shape, each include alone and all of
+ * them together are built with the route table, so a broken include stops the service at boot.
+ */
+export function shapedReads(resource: RestResource, build: (selection: Selection) => DocumentNode): (req: Request) => DocumentNode {
+  const base = fields(resource.fields);
+  const includes = Object.fromEntries(Object.entries(resource.includes ?? {}).map(([relation, source]) => [relation, field(source)]));
+  const allowed = Object.keys(includes);
+  const shapes = new Map<string, DocumentNode>();
+  const shape = (relations: string[]) => {
+    const key = relations.join(',');
+    let document = shapes.get(key);
+    if (!document)
+      shapes.set(
+        key,
+        (document = build(
+          withIncluded(
+            base,
+            relations.map((relation) => includes[relation]!),
+          ),
+        )),
+      );
+    return document;
+  };
+  for (const relations of [[], ...allowed.map((relation) => [relation]), allowed]) shape(relations);
+  return (req) => shape([...includedRelations(req.query, allowed)]);
+}
+
 /** list, get, create, PATCH, PUT, DELETE and batch destroy for one collection. */
 export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] {
-  const { name, pluralName, path } = resource;
+  const { name, pluralName, path, parent } = resource;
   const one = lowerFirst(name);
   const many = lowerFirst(pluralName);
   const whereType = argumentInputType(schema, 'query', many, 'where');
-  const sortType = argumentInputType(schema, 'query', many, 'sort');
-  const guardDecl = resource.parent ? `, $${resource.parent}: ID` : '';
-  // A nested list names its parent in the path: a parent that does not exist (or is another tenant's) is a 404.
-  const parentDecl = resource.parent ? `, $${resource.parent}: ID!` : '';
-  const parentCheck = resource.parent ? `parent: ${resource.parent.replace(/Uuid$/, '')}(uuid: $${resource.parent}) { uuid }` : '';
-  const guardPass = resource.parent ? `, ${resource.parent}: $${resource.parent}` : '';
+  const selection = fields(resource.fields);
   const opaque = resource.opaqueFields ?? [];
   const present = (value: unknown) => ({ data: value });
   const input = (mutation: string) => (req: Request) => ({
@@ -83,20 +94,53 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
     input: bodyInput(req, schema, mutation, opaque, parentOf(resource, req)),
   });
   const item = (req: Request) => ({ uuid: req.params.uuid, ...parentOf(resource, req) });
+  const mutation = (route: string, operation: string, root: string, withSelection = true) =>
+    buildOperation(schema, { type: 'mutation', name: operation, route, fields: [{ field: root, alias: 'result', ...(withSelection ? { selection } : {}) }] });
+  // A nested list names its parent in the path: a parent that does not exist (or is another tenant's) is a 404.
+  const parentCheck: RootField[] = parent
+    ? [{ field: parent.replace(/Uuid$/, ''), alias: 'parent', variables: { uuid: parent }, selection: fields('uuid') }]
+    : [];
 
-  const routes: RestRoute[] = [
+  const createRoute = (): RestRoute => ({
+    method: 'post',
+    path,
+    status: 201,
+    document: mutation(`POST ${path}`, 'Create', `create${name}`),
+    variables: input(`create${name}`),
+    missingParentField: parent,
+    present,
+  });
+  const batchDestroy = (): RestRoute => ({
+    method: 'delete',
+    path: `${path}/batch/destroy`,
+    status: 204,
+    document: mutation(`DELETE ${path}/batch/destroy`, 'DeleteMany', `delete${pluralName}`, false),
+    variables: (req) => ({ uuids: (req.body as { uuids?: unknown } | undefined)?.uuids }),
+  });
+  const replaceRoute = (): RestRoute => ({
+    method: 'put',
+    path: `${path}/:uuid`,
+    document: mutation(`PUT ${path}/:uuid`, 'Replace', `replace${name}`),
+    variables: input(`replace${name}`),
+    present,
+  });
+  const has = (route: 'create' | 'replace' | 'batch') => !resource.without?.includes(route);
+  return [
     {
       method: 'get',
       path,
-      document: (req) =>
-        `query List($where: ${whereType.name}, $sort: ${sortType.name}, $first: Int, $after: String${parentDecl}) {
-          ${parentCheck}
-          result: ${many}(where: $where, sort: $sort, first: $first, after: $after) { totalCount nodes { ${selection(resource, includesOf(resource, req))} } }
-        }`,
+      document: shapedReads(resource, (nodes) =>
+        buildOperation(schema, {
+          type: 'query',
+          name: 'List',
+          route: `GET ${path}`,
+          fields: [...parentCheck, { field: many, alias: 'result', selection: fields('totalCount').concat(nest('nodes', nodes)) }],
+        }),
+      ),
       variables: (req) => {
         const { page, perPage, ...paging } = pageVariables(req.query);
         const where = whereVariables(req.query, whereType, resource.whereAliases);
-        const scoped = resource.parent ? { ...where, ...parentOf(resource, req) } : where;
+        const scoped = parent ? { ...where, ...parentOf(resource, req) } : where;
         return { where: scoped, sort: sortVariables(req.query), ...paging, ...parentOf(resource, req) };
       },
       present: (result, req) => {
@@ -108,49 +152,29 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
     {
       method: 'get',
       path: `${path}/:uuid`,
-      document: (req) => `query One($uuid: ID!${guardDecl}) { result: ${one}(uuid: $uuid${guardPass}) { ${selection(resource, includesOf(resource, req))} } }`,
+      document: shapedReads(resource, (nodes) =>
+        buildOperation(schema, { type: 'query', name: 'One', route: `GET ${path}/:uuid`, fields: [{ field: one, alias: 'result', selection: nodes }] }),
+      ),
       variables: item,
       present,
     },
-    {
-      method: 'post',
-      path,
-      status: 201,
-      document: `mutation Create($input: ${name}Input!) { result: create${name}(input: $input) { ${resource.fields} } }`,
-      variables: input(`create${name}`),
-      missingParentField: resource.parent,
-      present,
-    },
+    ...(has('create') ? [createRoute()] : []),
     {
       method: 'patch',
       path: `${path}/:uuid`,
-      document: `mutation Update($uuid: ID!, $input: Update${name}Input!${guardDecl}) { result: update${name}(uuid: $uuid, input: $input${guardPass}) { ${resource.fields} } }`,
+      document: mutation(`PATCH ${path}/:uuid`, 'Update', `update${name}`),
       variables: input(`update${name}`),
       present,
     },
-    {
-      method: 'delete',
-      path: `${path}/batch/destroy`,
-      status: 204,
-      document: `mutation DeleteMany($uuids: [ID!]!) { result: delete${pluralName}(uuids: $uuids) }`,
-      variables: (req) => ({ uuids: (req.body as { uuids?: unknown } | undefined)?.uuids }),
-    },
+    // Before `${path}/:uuid`, so Express does not take `batch` for a uuid.
+    ...(has('batch') ? [batchDestroy()] : []),
     {
       method: 'delete',
       path: `${path}/:uuid`,
       status: 204,
-      document: `mutation Delete($uuid: ID!${guardDecl}) { result: delete${name}(uuid: $uuid${guardPass}) }`,
+      document: mutation(`DELETE ${path}/:uuid`, 'Delete', `delete${name}`, false),
       variables: item,
     },
+    ...(has('replace') ? [replaceRoute()] : []),
   ];
-  if (!resource.without?.includes('replace')) {
-    routes.push({
-      method: 'put',
-      path: `${path}/:uuid`,
-      document: `mutation Replace($uuid: ID!, $input: ${name}Input!${guardDecl}) { result: replace${name}(uuid: $uuid, input: $input${guardPass}) { ${resource.fields} } }`,
-      variables: input(`replace${name}`),
-      present,
-    });
-  }
-  return resource.without?.includes('batch') ? routes.filter((route) => !route.path.endsWith('/batch/destroy')) : routes;
 }

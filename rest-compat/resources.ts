@@ -1,17 +1,23 @@
 import type { RestResource } from './resource.js';
+import { fields, leaves, nest, omit } from './selection.js';
 
 /** The REST representation of each collection, as GraphQL selections (renamed to snake_case on the way out). */
-const INSTITUTION = 'uuid name legalName taxId country website networkOrganization status isBadgesEnabled badgeImageUuid createdAt updatedAt';
-const MODULE = 'uuid code name description syllabus workload credits modality level isActive isRequired institution { uuid name } createdAt updatedAt';
-const COURSE = `uuid name code description workload isActive institution { uuid name }
-  modules { order module { uuid code name workload credits isRequired } group { uuid name order } } createdAt updatedAt`;
-const MODULE_GROUP = 'uuid name order isActive course { uuid name } createdAt updatedAt';
-const COHORT = 'uuid code modality startDate endDate course { uuid name } createdAt updatedAt';
-const STUDENT = 'uuid name email dateOfBirth gender socialName createdAt updatedAt';
-const ENROLLMENT = 'uuid completionStatus grade enrolledAt completedAt student { uuid name } course { uuid name } cohort { uuid code } createdAt updatedAt';
-const TEMPLATE = 'uuid name version path previewImagePath designConfig isDefault status institution { uuid name } createdAt updatedAt';
-
-const withoutEmbedded = (fields: string) => fields.replace(/\s\w+ \{[^{}]*(\{[^{}]*\}[^{}]*)*\}/g, '');
+const INSTITUTION = fields('uuid name legalName taxId country website networkOrganization status isBadgesEnabled badgeImageUuid createdAt updatedAt');
+const MODULE = fields('uuid code name description syllabus workload credits modality level isActive isRequired institution { uuid name } createdAt updatedAt');
+const COURSE = fields(`uuid name code description workload isActive institution { uuid name }
+  modules { order module { uuid code name workload credits isRequired } group { uuid name order } } createdAt updatedAt`);
+const MODULE_GROUP = fields('uuid name order isActive course { uuid name } createdAt updatedAt');
+const COHORT = fields('uuid code modality startDate endDate course { uuid name } createdAt updatedAt');
+const STUDENT = fields('uuid name email dateOfBirth gender socialName createdAt updatedAt');
+const ENROLLMENT = fields(
+  'uuid completionStatus grade enrolledAt completedAt student { uuid name } course { uuid name } cohort { uuid code } createdAt updatedAt',
+);
+const TEMPLATE = fields('uuid name version path previewImagePath designConfig isDefault status institution { uuid name } createdAt updatedAt');
+const FILE = fields('uuid originalName mimeType extension size usedAt file createdAt updatedAt');
+const CERTIFICATE = fields(`uuid status issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl
+  institution { uuid name } course { uuid name } student: recipient { uuid name: displayName }
+  cohort { uuid code } enrollment { uuid completionStatus grade } template { uuid name version }
+  files { type uuid } createdAt updatedAt`);
 
 export const institutions: RestResource = { path: '/institutions', name: 'Institution', pluralName: 'Institutions', fields: INSTITUTION };
 
@@ -20,7 +26,7 @@ export const modules: RestResource = {
   name: 'Module',
   pluralName: 'Modules',
   fields: MODULE,
-  includes: { institution: `institution { ${INSTITUTION} }` },
+  includes: { institution: nest('institution', INSTITUTION) },
 };
 
 export const courses: RestResource = {
@@ -28,7 +34,7 @@ export const courses: RestResource = {
   name: 'Course',
   pluralName: 'Courses',
   fields: COURSE,
-  includes: { institution: `institution { ${INSTITUTION} }`, groups: `moduleGroups { ${withoutEmbedded(MODULE_GROUP)} }` },
+  includes: { institution: nest('institution', INSTITUTION), groups: nest('moduleGroups', leaves(MODULE_GROUP)) },
 };
 
 export const moduleGroups: RestResource = {
@@ -45,7 +51,7 @@ export const cohorts: RestResource = {
   name: 'Cohort',
   pluralName: 'Cohorts',
   fields: COHORT,
-  includes: { course: `course { ${withoutEmbedded(COURSE)} }` },
+  includes: { course: nest('course', leaves(COURSE)) },
 };
 
 export const students: RestResource = {
@@ -53,7 +59,7 @@ export const students: RestResource = {
   name: 'Student',
   pluralName: 'Students',
   fields: STUDENT,
-  includes: { enrollments: `enrollments { ${ENROLLMENT.replace(/student \{ uuid name \} /, '')} }` },
+  includes: { enrollments: nest('enrollments', omit(ENROLLMENT, 'student')) },
   whereAliases: { 'user.email': 'email' },
   without: ['replace'],
 };
@@ -64,9 +70,9 @@ export const enrollments: RestResource = {
   pluralName: 'Enrollments',
   fields: ENROLLMENT,
   includes: {
-    student: `student { ${STUDENT} }`,
-    course: `course { ${withoutEmbedded(COURSE)} }`,
-    cohort: `cohort { ${withoutEmbedded(COHORT)} }`,
+    student: nest('student', STUDENT),
+    course: nest('course', leaves(COURSE)),
+    cohort: nest('cohort', leaves(COHORT)),
   },
 };
 
@@ -75,15 +81,12 @@ export const certificateTemplates: RestResource = {
   name: 'CertificateTemplate',
   pluralName: 'CertificateTemplates',
   fields: TEMPLATE,
-  includes: { institution: `institution { ${INSTITUTION} }` },
+  includes: { institution: nest('institution', INSTITUTION) },
   opaqueFields: ['designConfig'],
 };
 
-const FILE = 'uuid originalName mimeType extension size usedAt file createdAt updatedAt';
-const CERTIFICATE = `uuid status issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl
-  institution { uuid name } course { uuid name } student: recipient { uuid name: displayName }
-  cohort { uuid code } enrollment { uuid completionStatus grade } template { uuid name version }
-  files { type uuid } createdAt updatedAt`;
+/** Files: no batch destroy (spec), and no JSON create — they arrive as multipart uploads (file-routes.ts). */
+export const files: RestResource = { path: '/files', name: 'File', pluralName: 'Files', fields: FILE, without: ['create', 'batch'] };
 
 export const certificates: RestResource = {
   path: '/certificates',
@@ -91,9 +94,33 @@ export const certificates: RestResource = {
   pluralName: 'Certificates',
   fields: CERTIFICATE,
   includes: {
-    student: `student { ${STUDENT} }`,
-    course: `course { ${withoutEmbedded(COURSE)} }`,
-    institution: `institution { ${INSTITUTION} }`,
-    files: `files { type ${FILE.replace(' usedAt', '').replace(' updatedAt', '')} }`,
+    student: nest('student', STUDENT),
+    course: nest('course', leaves(COURSE)),
+    institution: nest('institution', INSTITUTION),
+    files: nest('files', [...fields('type'), ...omit(FILE, 'usedAt', 'updatedAt')]),
   },
+};
+
+const PORTFOLIO_ITEM_TEXT = 'uuid sortOrder isVisible certificate { uuid publicVerificationUrl } createdAt updatedAt';
+const PORTFOLIO_ITEM = fields(PORTFOLIO_ITEM_TEXT);
+const PORTFOLIO_PAGE = fields(`uuid slug isPublic bio publicUrl student { uuid name } items { ${PORTFOLIO_ITEM_TEXT} } createdAt updatedAt`);
+
+/** Pages under their student; the batch delete is `DELETE /students/{uuid}/pages` (portfolio-routes.ts), guarded by the student. */
+export const portfolioPages: RestResource = {
+  path: '/students/:studentUuid/pages',
+  name: 'PortfolioPage',
+  pluralName: 'PortfolioPages',
+  fields: PORTFOLIO_PAGE,
+  parent: 'studentUuid',
+  includes: { student: nest('student', STUDENT) },
+  without: ['batch'],
+};
+
+/** Items under a page under a student: added, not created, so their routes are written out in portfolio-routes.ts. */
+export const portfolioItems: RestResource = {
+  path: '/students/:studentUuid/pages/:pageUuid/items',
+  name: 'PortfolioItem',
+  pluralName: 'PortfolioItems',
+  fields: PORTFOLIO_ITEM,
+  includes: { certificate: nest('certificate', CERTIFICATE) },
 };

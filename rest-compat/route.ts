@@ -1,12 +1,16 @@
 import type { Request } from 'express';
+import type { DocumentNode } from 'graphql';
 
 /** One documented REST path, expressed as the GraphQL operation it runs. */
 export interface RestRoute {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express path below /api/v1. */
   path: string;
-  /** The operation's source, selecting its root field as `result`; a function when the query string shapes it. */
-  document: string | ((req: Request) => string);
+  /**
+   * The operation (built by operation.ts, validated when the route table is built), selecting its
+   * root field as `result`; a function when the query string shapes it (`includes[...]`).
+   */
+  document: DocumentNode | ((req: Request) => DocumentNode);
   /** Path params, then query string, then body become the operation's variables. */
   variables?: (req: Request) => Record<string, unknown>;
   /** The response body for the operation's `result`; default `{ data: result }` in snake_case. */

@@ -25,9 +25,9 @@ function parentIsMissing(route: RestRoute, error: OperationError): boolean {
 function handler(schema: GraphQLSchema, route: RestRoute, maxCost: number): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const source = typeof route.document === 'function' ? route.document(req) : route.document;
+      const document = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
-      const data = await executeOperation(schema, requestContext(res), source, variables, maxCost);
+      const data = await executeOperation(schema, requestContext(res), document, variables, maxCost);
       if (route.status === 204) {
         res.status(204).end();
         return;

@@ -1,11 +1,15 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { DomainError } from '../src/errors/domain-error.js';
 import { toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
 import { fileRoutes } from './file-routes.js';
+import { buildOperation } from './operation.js';
+import { portfolioRoutes } from './portfolio-routes.js';
 import { resourceRoutes } from './resource.js';
 import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
+import { fields, type SelectionSource } from './selection.js';
 
 const COLLECTIONS = [
   resources.institutions,
@@ -17,10 +21,33 @@ const COLLECTIONS = [
   resources.enrollments,
   resources.certificateTemplates,
   resources.certificates,
+  resources.portfolioPages,
 ];
 
 type Body = Record<string, unknown>;
 const bodyOf = (req: Request): Body => (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Body) : {});
+
+/**
+ * A route that runs one mutation: `result: <mutation>(every argument bound to the variable of its
+ * name) { selection }`, built from the schema; `variables` supplies them by argument name.
+ */
+function mutationRoute(
+  schema: GraphQLSchema,
+  route: Pick<RestRoute, 'method' | 'path' | 'variables'>,
+  mutation: string,
+  selection: SelectionSource,
+): RestRoute {
+  const label = `${route.method.toUpperCase()} ${route.path}`;
+  return {
+    ...route,
+    document: buildOperation(schema, {
+      type: 'mutation',
+      name: mutation,
+      route: label,
+      fields: [{ field: mutation, alias: 'result', selection: fields(selection) }],
+    }),
+  };
+}
 
 /**
  * The attach body: `{"modules": [{"module_uuid", "course_module_group_uuid", "order"}]}`, or the flat
@@ -34,46 +61,85 @@ function attachments(req: Request): unknown {
   return uuids.map((moduleUuid) => ({ moduleUuid, courseModuleGroupUuid: body.course_module_group_uuid, order: body.order }));
 }
 
-const courseModuleRoutes = (): RestRoute[] => [
-  {
-    method: 'post',
-    path: '/courses/:uuid/attach/modules',
-    document: `mutation Attach($uuid: ID!, $modules: [ModuleAttachmentInput!]!) { result: attachModulesToCourse(courseUuid: $uuid, modules: $modules) { ${resources.courses.fields} } }`,
-    variables: (req) => ({ uuid: req.params.uuid, modules: attachments(req) }),
-  },
-  {
-    method: 'post',
-    path: '/courses/:uuid/detach/modules',
-    document: `mutation Detach($uuid: ID!, $moduleUuids: [ID!]!) { result: detachModulesFromCourse(courseUuid: $uuid, moduleUuids: $moduleUuids) { ${resources.courses.fields} } }`,
-    variables: (req) => ({ uuid: req.params.uuid, moduleUuids: bodyOf(req).module_uuids }),
-  },
+const courseModuleRoutes = (schema: GraphQLSchema): RestRoute[] => [
+  mutationRoute(
+    schema,
+    { method: 'post', path: '/courses/:uuid/attach/modules', variables: (req) => ({ courseUuid: req.params.uuid, modules: attachments(req) }) },
+    'attachModulesToCourse',
+    resources.courses.fields,
+  ),
+  mutationRoute(
+    schema,
+    { method: 'post', path: '/courses/:uuid/detach/modules', variables: (req) => ({ courseUuid: req.params.uuid, moduleUuids: bodyOf(req).module_uuids }) },
+    'detachModulesFromCourse',
+    resources.courses.fields,
+  ),
 ];
 
-const certificateRoutes = (): RestRoute[] => [
-  {
-    method: 'post',
-    path: '/certificates/:uuid/revoke',
-    document: `mutation Revoke($uuid: ID!, $reason: String!) { result: revokeCertificate(uuid: $uuid, reason: $reason) { ${resources.certificates.fields} } }`,
-    variables: (req) => ({ uuid: req.params.uuid, reason: bodyOf(req).reason }),
-  },
-  {
-    method: 'post',
-    path: '/certificates/:uuid/issue',
-    document: `mutation Issue($uuid: ID!) { result: issueCertificate(uuid: $uuid) { ${resources.certificates.fields} } }`,
+const certificateRoutes = (schema: GraphQLSchema): RestRoute[] => [
+  mutationRoute(
+    schema,
+    { method: 'post', path: '/certificates/:uuid/revoke', variables: (req) => ({ uuid: req.params.uuid, reason: bodyOf(req).reason }) },
+    'revokeCertificate',
+    resources.certificates.fields,
+  ),
+  mutationRoute(
+    schema,
+    { method: 'post', path: '/certificates/:uuid/issue', variables: (req) => ({ uuid: req.params.uuid }) },
+    'issueCertificate',
+    resources.certificates.fields,
+  ),
+];
+
+/** GraphQL answers null where there is no badge (badges off, a draft): over REST that path does not exist. */
+const badgeDocument = (field: string) => (result: unknown) => {
+  const document = (result as Record<string, unknown> | null)?.[field];
+  if (!document) throw new DomainError('NOT_FOUND', 'Not found.');
+  return { data: document };
+};
+
+/** GET of one JSON field of a record: `result: <query>(uuid: $uuid) { <field> }`, presented by `badgeDocument`. */
+function badgeRoute(schema: GraphQLSchema, path: string, query: string, field: string, snakeField: string): RestRoute {
+  return {
+    method: 'get',
+    path,
+    document: buildOperation(schema, {
+      type: 'query',
+      name: `${field[0]!.toUpperCase()}${field.slice(1)}`,
+      route: `GET ${path}`,
+      fields: [{ field: query, alias: 'result', selection: fields(field) }],
+    }),
     variables: (req) => ({ uuid: req.params.uuid }),
-  },
+    present: badgeDocument(snakeField),
+  };
+}
+
+const badgeRoutes = (schema: GraphQLSchema): RestRoute[] => [
+  badgeRoute(schema, '/institutions/:uuid/badges/issuers', 'institution', 'badgeIssuer', 'badge_issuer'),
+  badgeRoute(schema, '/certificates/:uuid/badges/assertions', 'certificate', 'badgeAssertion', 'badge_assertion'),
 ];
 
-/** The route table: every REST path this service answers besides the token endpoint. */
+/**
+ * The route table: every REST path this service answers besides the token endpoint. Building it
+ * builds and validates every route's operation, so it throws (and the service does not start)
+ * when a route no longer matches the schema.
+ */
 export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] {
   return [
     {
       method: 'get',
       path: '/whoami',
-      document: 'query Viewer { result: viewer { clientId tenant { identifier name } } }',
+      document: buildOperation(schema, {
+        type: 'query',
+        name: 'Viewer',
+        route: 'GET /whoami',
+        fields: [{ field: 'viewer', alias: 'result', selection: fields('clientId tenant { identifier name }') }],
+      }),
     },
-    ...courseModuleRoutes(),
-    ...certificateRoutes(),
+    ...courseModuleRoutes(schema),
+    ...certificateRoutes(schema),
+    ...badgeRoutes(schema),
+    ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
   ];

@@ -18,12 +18,15 @@ import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
-import { sandboxLandingPolicy, securityHeaders, verificationPagePolicy } from './http/security-headers.js';
+import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.js';
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
 import { publicContexts } from './http/public-context.js';
-import { verificationApi, verificationPages } from './verification/verification.routes.js';
+import { hostedBadgeRoutes, unbakeRoutes } from './badges/badge.routes.js';
+import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
+import { portfolioPages } from './portfolios/portfolio-page.route.js';
+import { verificationApi } from './verification/verification.routes.js';
 import type { Logger } from './logger.js';
 
 export interface AppParts {
@@ -101,13 +104,19 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   const publicReads = limitByAddress(limits.store, limits.publicReads);
   app.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
   app.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
-  app.get('/verify/:uuid', publicReads, verificationPagePolicy);
   const publicContext = publicContexts(orm, runtime, config.publicBaseUrl);
   app.use('/api/v1', fileDownloadRoutes(publicContext));
   app.use('/api/v1', verificationApi(publicContext, config));
-  app.use(verificationPages(publicContext));
+  app.use(publicPages({ publicContext, config, limits }));
+  // Open Badges 2.0: hosted documents and baked images (rate limited as public reads), unbake (as verify).
+  app.get('/ob/*path', publicReads);
+  app.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
+  app.use(hostedBadgeRoutes(publicContext));
+  app.use('/api/v1', unbakeRoutes(publicContext, config));
+  app.use(portfolioPages(publicContext, publicReads));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 
+  app.use(htmlNotFound);
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   app.use(restErrorHandler(logger));
   return { app, apollo };

@@ -75,6 +75,8 @@ export interface Config {
   pdfWorkers: PdfWorkerConfig;
   /** Largest body POST /api/v1/verify reads (VERIFY_MAX_BYTES); bigger is a 413. */
   verifyMaxBytes: number;
+  /** Largest image POST /api/v1/badges/unbake reads (BADGE_UNBAKE_MAX_BYTES); bigger is a 413. */
+  badgeUnbakeMaxBytes: number;
 }
 
 export interface RateLimitConfig {
@@ -290,5 +292,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     newKeyEncryptionKey: keyEncryptionKey('NEW_KEY_ENCRYPTION_KEY', env.NEW_KEY_ENCRYPTION_KEY),
     pdfWorkers: pdfWorkers(env),
     verifyMaxBytes: atLeastOne('VERIFY_MAX_BYTES', env.VERIFY_MAX_BYTES, 20 * 1024 * 1024),
+    badgeUnbakeMaxBytes: atLeastOne('BADGE_UNBAKE_MAX_BYTES', env.BADGE_UNBAKE_MAX_BYTES, 2 * 1024 * 1024),
   };
 }

@@ -5,6 +5,8 @@ let service: TestService;
 let acme: ApiClient;
 let globex: ApiClient;
 let make: Factories;
+/** Portfolio pages of one student, so a batch destroy under that student can name several. */
+let pageOwner: Promise<Record<string, any>> | undefined;
 
 beforeAll(async () => {
   service = await startTestService();
@@ -25,6 +27,8 @@ interface Collection {
   put?: (row: Record<string, any>) => Record<string, unknown>;
   replaceable: boolean;
   batch: boolean;
+  /** Lives under a parent in the path: under another tenant's parent, the list itself is a 404. */
+  nested?: boolean;
 }
 
 const groupPath = (row: Record<string, any>) => `/courses/${row.course.uuid}/modules/groups`;
@@ -69,6 +73,7 @@ const collections: Record<string, Collection> = {
     required: 'name',
     replaceable: true,
     batch: false,
+    nested: true,
   },
   cohorts: {
     put: (row) => ({ code: row.code, course_uuid: row.course.uuid }),
@@ -98,6 +103,17 @@ const collections: Record<string, Collection> = {
     required: 'enrolled_at',
     replaceable: true,
     batch: true,
+  },
+  'portfolio pages': {
+    put: (row) => ({ slug: row.slug }),
+    path: (row) => `/students/${row.student.uuid}/pages`,
+    graphql: { one: 'portfolioPage', type: 'PortfolioPage' },
+    create: async () => make.page((await (pageOwner ??= make.student())).uuid),
+    patch: ['bio', 'Data engineer'],
+    required: 'slug',
+    replaceable: true,
+    batch: true,
+    nested: true,
   },
   'certificate templates': {
     put: (row) => ({ name: row.name, version: '3', path: row.path, institution_uuid: row.institution.uuid }),
@@ -178,7 +194,7 @@ describe.each(Object.entries(collections))('%s', (_name, collection) => {
     expect((await globex.rest('DELETE', item)).status).toBe(404);
     const list = await globex.rest('GET', `${collection.path(row)}?per_page=100`);
     // A nested collection under another tenant's parent does not exist at all.
-    if (collection.path === groupPath) expect(list.status).toBe(404);
+    if (collection.nested) expect(list.status).toBe(404);
     else expect(uuids(list.body)).not.toContain(row.uuid);
     const graphql = await globex.graphql(`query($uuid: ID!) { ${collection.graphql.one}(uuid: $uuid) { uuid } }`, { uuid: row.uuid });
     expect(graphql.body.errors[0].extensions.code).toBe('NOT_FOUND');

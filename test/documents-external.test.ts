@@ -51,12 +51,12 @@ async function signedSamples(): Promise<Array<[string, Buffer]>> {
 }
 
 describeWith('pdfsig')('pdfsig (poppler)', () => {
-  it('finds one valid adbe.pkcs7.detached signature covering each whole signed file', async () => {
+  it('finds one valid ETSI.CAdES.detached signature covering each whole signed file', async () => {
     for (const [name, signed] of await signedSamples()) {
       const { output } = run('pdfsig', [saved(`${name}.pdf`, signed)]);
       expect({ name, output }).toEqual({ name, output: expect.stringContaining('Signature is Valid.') });
       expect(output).toContain('Signer Certificate Common Name: Instituto Técnico');
-      expect(output).toContain('Signature Type: adbe.pkcs7.detached');
+      expect(output).toContain('Signature Type: ETSI.CAdES.detached');
       expect(output).toContain('Total document signed');
     }
   });

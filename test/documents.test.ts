@@ -98,7 +98,7 @@ describe('signing and inspecting PDFs', () => {
       signatures: [expect.objectContaining({ readable: true, signatureValid: true, digestMatches: true, intact: true, coversWholeFile: true })],
       sha256: createHash('sha256').update(signed).digest('hex'),
     });
-    expect(signed.toString('latin1')).toContain('/SubFilter /adbe.pkcs7.detached');
+    expect(signed.toString('latin1')).toContain('/SubFilter /ETSI.CAdES.detached');
   });
 
   it('writes the credential into the info dictionary so a later upload can be traced', async () => {

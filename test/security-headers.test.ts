@@ -69,7 +69,7 @@ describe('security headers', () => {
     expect(styles).toHaveLength(1);
     expect(csp.get('style-src')).toEqual(styles);
     expect(html).not.toMatch(/\sstyle=/);
-    expect(html).toContain('class="state state-valid"');
+    expect(html).toContain('class="state tone-good"');
   });
 
   it('leave Apollo Sandbox loadable in development: its page is served and only its own meta policy limits scripts', async () => {

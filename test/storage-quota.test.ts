@@ -45,7 +45,7 @@ describe('storage quota', () => {
       JSON.stringify({ query: 'mutation($files: [Upload!]!) { uploadFiles(files: $files) { uuid } }', variables: { files: [null] } }),
     );
     graphql.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
-    graphql.append('0', new Blob([pdfBytes(randomUUID(), 5_000)]), 'graphql.pdf');
+    graphql.append('0', new Blob([new Uint8Array(pdfBytes(randomUUID(), 5_000))]), 'graphql.pdf');
     const response = await fetch(`${acme.baseUrl}/graphql`, { method: 'POST', headers: acme.headers({ 'apollo-require-preflight': 'true' }), body: graphql });
     expect(((await response.json()) as any).errors).toEqual([expect.objectContaining({ message: message(11_000), extensions: { code: 'PAYLOAD_TOO_LARGE' } })]);
     expect(await stored('acme')).toEqual({ files: 1, bytes: 6_000, chunkBytes: 6_000 });

@@ -72,6 +72,10 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
   expect(issued.status).toBe(201);
   const draft = await api.rest('POST', '/certificates', { ...refs, file_uuid: draftSource.uuid });
   expect(draft.status).toBe(201);
+  const page = await api.rest('POST', `/students/${student.uuid}/pages`, { slug: 'zzsecretacme-page', is_public: true, bio: `${MARKER} bio` });
+  expect(page.status).toBe(201);
+  const item = await api.rest('POST', `/students/${student.uuid}/pages/${page.body.data.uuid}/items`, { certificate_uuid: issued.body.data.uuid });
+  expect(item.status).toBe(201);
   return {
     institutions: institution.uuid,
     modules: module.uuid,
@@ -84,6 +88,8 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
     certificates: issued.body.data.uuid,
     drafts: draft.body.data.uuid,
     files: issuedSource.uuid,
+    pages: page.body.data.uuid,
+    items: item.body.data.uuid,
   };
 }
 
@@ -95,6 +101,8 @@ async function snapshotOf(api: ApiClient): Promise<string> {
   for (const collection of COLLECTIONS) parts.push((await api.rest('GET', `/${collection}?per_page=100`)).body.data);
   parts.push((await api.rest('GET', `/courses/${foreign.courses}/modules/groups`)).body.data);
   parts.push((await api.rest('GET', `/certificates/${foreign.certificates}?includes[files]=1`)).body.data);
+  parts.push((await api.rest('GET', `/students/${foreign.students}/pages`)).body.data);
+  parts.push((await api.rest('GET', `/students/${foreign.students}/pages/${foreign.pages}/items`)).body.data);
   return JSON.stringify(parts);
 }
 
@@ -133,6 +141,8 @@ function bodyWithForeignReferences(ids: Record<string, string>, target: string):
     certificate_template_uuid: foreign['certificate-templates'],
     enrolled_at: '2025-01-01',
     original_name: 'renamed.pdf',
+    slug: 'globex-page',
+    certificate_uuid: foreign.certificates,
     reason: 'taken over',
     uuids: [target],
   };

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { buildDetachedSignature } from '../src/documents/cms-writer.js';
+import { buildDetachedSignature } from '../src/documents/cms-signature.js';
 import { readCmsSigner } from '../src/documents/cms-reader.js';
 import { locateSignatures } from '../src/documents/signature-locator.js';
 import { byteRangeOf, withReplacedText } from './support/forgery.js';
@@ -103,7 +103,8 @@ describe('signatures that are not ours', () => {
 
   it('a signature that embeds the institution’s real certificate but is made with another key is invalid', async () => {
     const ours = readCmsSigner(locateSignatures(signed, 1)[0].cms!).certificates[0];
-    const posing = (content: Buffer) => buildDetachedSignature({ content, privateKey: stranger.privateKey, certificate: ours, signingTime: new Date() });
+    const posing = (content: Buffer) =>
+      buildDetachedSignature({ content, privateKey: stranger.privateKey, certificate: ours, chain: [], signingTime: new Date() });
     const forged = appendSignature(Buffer.from(await diplomaPdf('Bachelor of Data Engineering')), posing);
     expect(await refused(forged)).toMatchObject({ verdict: 'invalid', signatures: [{ intact: false, signed_by_issuer: false }] });
   });

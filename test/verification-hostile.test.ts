@@ -88,6 +88,7 @@ describe('memory bombs', () => {
       const { response } = await issueFrom(api, bomb);
       expect(response.status).toBe(422);
       expect(response.body.errors.file_uuid).toEqual([expect.stringMatching(/^The PDF cannot be read: .*too many objects\.$/)]);
+      expect(response.body.reason).toBe('PDF_UNREADABLE');
     }
   });
 });

@@ -1,12 +1,13 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
+import { uuidOf } from '../context/loaders.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import { ConnectionType, MAX_RELATION_SIZE } from '../graphql/connection.js';
-import { loadOne, loadOptional, uuidOf } from '../graphql/relations.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from '../students/student.entity.js';
@@ -18,7 +19,7 @@ import { CertificateInput, CertificateListArgs, UpdateCertificateInput } from '.
 import { certificates } from './certificate.service.js';
 import { CertificateFile, CertificateRecipient } from './certificate.views.js';
 
-const fileView = (type: CertificateFileType, file: StoredFile, ctx: RequestContext): CertificateFile => ({
+const fileView = (type: CertificateFileType, file: Readable<StoredFile>, ctx: RequestContext): CertificateFile => ({
   type,
   uuid: file.uuid,
   originalName: file.originalName,
@@ -41,27 +42,27 @@ export class CertificateResolver extends ResourceResolver({
   service: certificates,
 }) {
   @FieldResolver(() => CertificateStatus, { description: 'An issued certificate past its expiry reads as expired.' })
-  status(@Root() certificate: Certificate): CertificateStatus {
+  status(@Root() certificate: Readable<Certificate>): CertificateStatus {
     return effectiveStatus(certificate);
   }
 
   @FieldResolver(() => Institution)
-  institution(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Institution> {
-    return loadOne(ctx, Institution, certificate.institution);
+  institution(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
+    return ctx.loaders.one(Institution, certificate.institution);
   }
 
   @FieldResolver(() => Course)
-  course(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Course> {
-    return loadOne(ctx, Course, certificate.course);
+  course(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+    return ctx.loaders.one(Course, certificate.course);
   }
 
   @FieldResolver(() => Student, { description: 'The student record as it is now; `recipient` is who the certificate names.' })
-  student(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Student> {
-    return loadOne(ctx, Student, certificate.student);
+  student(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
+    return ctx.loaders.one(Student, certificate.student);
   }
 
   @FieldResolver(() => CertificateRecipient, { description: 'Frozen at issuance; for a draft, the student as they are.' })
-  async recipient(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateRecipient> {
+  async recipient(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<CertificateRecipient> {
     const person = certificate.recipientName
       ? {
           name: certificate.recipientName,
@@ -69,7 +70,7 @@ export class CertificateResolver extends ResourceResolver({
           email: certificate.recipientEmail!,
           dateOfBirth: certificate.recipientDateOfBirth!,
         }
-      : await loadOne(ctx, Student, certificate.student);
+      : await ctx.loaders.one(Student, certificate.student);
     return {
       uuid: uuidOf(certificate.student),
       displayName: displayName(person),
@@ -81,24 +82,24 @@ export class CertificateResolver extends ResourceResolver({
   }
 
   @FieldResolver(() => Cohort, { nullable: true })
-  cohort(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Cohort | null> {
-    return loadOptional(ctx, Cohort, certificate.cohort);
+  cohort(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Cohort> | null> {
+    return ctx.loaders.optional(Cohort, certificate.cohort);
   }
 
   @FieldResolver(() => Enrollment, { nullable: true })
-  enrollment(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Enrollment | null> {
-    return loadOptional(ctx, Enrollment, certificate.enrollment);
+  enrollment(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Enrollment> | null> {
+    return ctx.loaders.optional(Enrollment, certificate.enrollment);
   }
 
   @FieldResolver(() => CertificateTemplate, { nullable: true })
-  template(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateTemplate | null> {
-    return loadOptional(ctx, CertificateTemplate, certificate.template);
+  template(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<CertificateTemplate> | null> {
+    return ctx.loaders.optional(CertificateTemplate, certificate.template);
   }
 
   @FieldResolver(() => [CertificateFile], { description: 'The uploaded source, then (once issued) the signed certificate and transcript.' })
-  async files(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<CertificateFile[]> {
+  async files(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<CertificateFile[]> {
     const documents = await ctx.loaders.manyBy(CertificateDocument, 'certificate', MAX_RELATION_SIZE).load(certificate.uuid);
-    const stored = await Promise.all([certificate.sourceFile, ...documents.map((doc) => doc.file)].map((file) => loadOne(ctx, StoredFile, file)));
+    const stored = await Promise.all([certificate.sourceFile, ...documents.map((doc) => doc.file)].map((file) => ctx.loaders.one(StoredFile, file)));
     const types = [CertificateFileType.source, ...documents.map((doc) => doc.type)];
     return stored.map((file, index) => fileView(types[index]!, file, ctx));
   }

@@ -4,7 +4,7 @@ import { CourseModule } from '../courses/course-module.entity.js';
 import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
-import { DocumentError, WorkerJobError, type PreparedSigner, type TranscriptData } from '../documents/index.js';
+import { DocumentError, sealPlacement, WorkerJobError, type PreparedSigner, type TranscriptData } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { DomainError, invalid } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
@@ -12,6 +12,7 @@ import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { enqueueNotification } from '../notifications/notification.outbox.js';
 import { Student } from '../students/student.entity.js';
+import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
 import { documentDesign } from './document-design.js';
 import { displayName, verificationUrl } from './certificate-rules.js';
@@ -43,7 +44,8 @@ async function gather(tx: RequestContext, certificate: Certificate, checked: Che
   const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
   const attachments = await em.find(CourseModule, { course }, { populate: ['module', 'group'], orderBy: { order: 'asc' } });
   const source = await referenced(em, StoredFile, certificate.sourceFile);
-  return { institution, course, student, enrollment, attachments, source };
+  const template = certificate.template ? await em.findOne(CertificateTemplate, { uuid: certificate.template.uuid }) : null;
+  return { institution, course, student, enrollment, attachments, source, template };
 }
 
 function transcriptOf(parts: Awaited<ReturnType<typeof gather>>, certificate: Certificate, url: string, issuedAt: Date): TranscriptData {
@@ -82,11 +84,11 @@ async function signedDocuments(
       source,
       transcript,
       signing: signer.material,
-      certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}` },
+      certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}`, seal: sealPlacement(parts.template?.designConfig) },
       transcriptDetails: { ...reference, reason: `Academic transcript: ${parts.course.name}` },
     });
   } catch (error) {
-    if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] });
+    if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] }, error.reason);
     if (error instanceof WorkerJobError && error.kind === 'busy') throw new DomainError('SERVICE_UNAVAILABLE', error.message);
     throw error;
   }
@@ -129,5 +131,8 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
     recipientEmail: parts.student.email,
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
-  enqueueNotification(tx.em, issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url }));
+  enqueueNotification(
+    tx.em,
+    issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
+  );
 }

@@ -188,7 +188,7 @@ program
         const installed = await installSigningIdentity({ em, signingKeys }, institution, bundle, secret);
         console.log(`${institution.name} now signs with certificate SHA-256 ${installed.fingerprintSha256}, valid until ${installed.notAfter.toISOString()}`);
       } catch (error) {
-        if (error instanceof DocumentError) throw new DomainError('BAD_USER_INPUT', error.message);
+        if (error instanceof DocumentError) throw new DomainError('BAD_USER_INPUT', error.message, undefined, error.reason);
         throw error;
       }
     }),

@@ -3,7 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { readRows, type Row } from '../db/rows.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
-import { uuidOf, type RelationValue } from '../graphql/relations.js';
+
+/** A many-to-one as a read row holds it (the uuid) or as an entity does (a reference). */
+export type RelationValue = string | { uuid: string };
+
+export const uuidOf = (value: RelationValue): string => (typeof value === 'string' ? value : value.uuid);
 
 /**
  * The DataLoaders of one request. Created per request (never module level) so a cached row can
@@ -35,6 +39,18 @@ export class Loaders {
     );
   }
 
+  /** The row a many-to-one points at, through the batched loader (one query per batch). */
+  async one<T extends object>(entity: EntityClass<T>, reference: RelationValue): Promise<Row<T>> {
+    const row = await this.byUuid(entity).load(uuidOf(reference));
+    if (!row) throw new Error(`${entity.name} ${uuidOf(reference)} referenced but missing`);
+    return row;
+  }
+
+  /** The row an optional many-to-one points at, or null. */
+  optional<T extends object>(entity: EntityClass<T>, reference: RelationValue | null | undefined): Promise<Row<T> | null> {
+    return reference ? this.byUuid(entity).load(uuidOf(reference)) : Promise.resolve(null);
+  }
+
   /**
    * Live rows whose `foreignKey` points at each key, at most `limit` per key, in one query per batch
    * (one-to-many). The limit is applied per key in SQL (a window over the foreign key), so a parent
@@ -43,7 +59,7 @@ export class Loaders {
    */
   manyBy<T extends object>(
     entity: EntityClass<T>,
-    foreignKey: string,
+    foreignKey: keyof T & string,
     limit: number,
     orderBy: Record<string, 'asc' | 'desc'> = { uuid: 'asc' },
     rank?: string,
@@ -54,7 +70,7 @@ export class Loaders {
         new DataLoader<string, Row<T>[]>(async (keys) => {
           const grouped = new Map<string, Row<T>[]>(keys.map((key) => [key, []]));
           for (const row of await this.firstRowsPer(entity, foreignKey, [...keys], limit, rank ?? this.rankOf(entity, orderBy))) {
-            grouped.get(uuidOf((row as Record<string, unknown>)[foreignKey] as RelationValue))?.push(row);
+            grouped.get(uuidOf(row[foreignKey] as RelationValue))?.push(row);
           }
           return keys.map((key) => grouped.get(key)!);
         }),

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType } from '../graphql/connection.js';
-import { loadOne } from '../graphql/relations.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Cohort } from './cohort.entity.js';
 import { CohortInput, CohortListArgs, UpdateCohortInput } from './cohort.inputs.js';
@@ -20,7 +20,7 @@ export class CohortResolver extends ResourceResolver({
   service: cohorts,
 }) {
   @FieldResolver(() => Course)
-  course(@Root() cohort: Cohort, @Ctx() ctx: RequestContext): Promise<Course> {
-    return loadOne(ctx, Course, cohort.course);
+  course(@Root() cohort: Readable<Cohort>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+    return ctx.loaders.one(Course, cohort.course);
   }
 }

@@ -2,7 +2,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { ensureUnique } from '../db/lookup.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { invalid } from '../errors/domain-error.js';
-import { assignPresent, ResourceService } from '../resources/resource.service.js';
+import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { Cohort } from './cohort.entity.js';
 import type { CohortInput } from './cohort.inputs.js';
 import { Course } from './course.entity.js';
@@ -16,7 +16,7 @@ export class CohortService extends ResourceService<Cohort, CohortInput> {
   protected readonly uuidWhereFields = ['courseUuid'];
   protected readonly uniqueViolations = { cohorts_code_unique: { code: ['The code has already been taken.'] } };
 
-  protected async apply(ctx: RequestContext, row: Cohort, input: Partial<CohortInput>, mode: string): Promise<void> {
+  protected async apply(ctx: RequestContext, row: Cohort, input: Partial<CohortInput>, mode: WriteMode): Promise<void> {
     const before = mode === 'create' ? undefined : row.course?.uuid;
     await this.relate(ctx, row, 'course', Course, input, 'courseUuid');
     if (before && row.course.uuid !== before && (await ctx.em.count(Enrollment, { cohort: row }))) {

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType, RelationArgs } from '../graphql/connection.js';
-import { loadOne, loadOptional } from '../graphql/relations.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
@@ -24,14 +24,14 @@ export class CourseResolver extends ResourceResolver({
   service: courses,
 }) {
   @FieldResolver(() => Institution)
-  institution(@Root() course: Course, @Ctx() ctx: RequestContext): Promise<Institution> {
-    return loadOne(ctx, Institution, course.institution);
+  institution(@Root() course: Readable<Course>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
+    return ctx.loaders.one(Institution, course.institution);
   }
 
   @FieldResolver(() => [CourseModule], { description: 'Attached modules by group order, then position.' })
-  async modules(@Root() course: Course, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<CourseModule[]> {
+  async modules(@Root() course: Readable<Course>, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Row<CourseModule>[]> {
     const attachments = await ctx.loaders.manyBy(CourseModule, 'course', first, {}, DISPLAY_RANK).load(course.uuid);
-    const groups = await Promise.all(attachments.map((row) => loadOptional(ctx, ModuleGroup, row.group)));
+    const groups = await Promise.all(attachments.map((row) => ctx.loaders.optional(ModuleGroup, row.group)));
     return attachments
       .map((row, index) => ({ row, group: groups[index] ?? null, order: row.order }))
       .sort(compareAttachments)
@@ -39,7 +39,7 @@ export class CourseResolver extends ResourceResolver({
   }
 
   @FieldResolver(() => [ModuleGroup])
-  moduleGroups(@Root() course: Course, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<ModuleGroup[]> {
+  moduleGroups(@Root() course: Readable<Course>, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Row<ModuleGroup>[]> {
     return ctx.loaders.manyBy(ModuleGroup, 'course', first, { order: 'asc' }).load(course.uuid);
   }
 
@@ -65,12 +65,12 @@ export class CourseResolver extends ResourceResolver({
 @Resolver(() => CourseModule)
 export class CourseModuleResolver {
   @FieldResolver(() => Module)
-  module(@Root() attachment: CourseModule, @Ctx() ctx: RequestContext): Promise<Module> {
-    return loadOne(ctx, Module, attachment.module);
+  module(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Promise<Row<Module>> {
+    return ctx.loaders.one(Module, attachment.module);
   }
 
   @FieldResolver(() => ModuleGroup, { nullable: true })
-  group(@Root() attachment: CourseModule, @Ctx() ctx: RequestContext): Promise<ModuleGroup | null> {
-    return loadOptional(ctx, ModuleGroup, attachment.group);
+  group(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Promise<Row<ModuleGroup> | null> {
+    return ctx.loaders.optional(ModuleGroup, attachment.group);
   }
 }

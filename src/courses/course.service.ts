@@ -5,7 +5,7 @@ import { isUuid } from '../db/uuid.js';
 import { invalid, type FieldErrors } from '../errors/domain-error.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
-import { assignPresent, ResourceService } from '../resources/resource.service.js';
+import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { CourseModule } from './course-module.entity.js';
 import { Course } from './course.entity.js';
 import type { CourseInput, ModuleAttachmentInput } from './course.inputs.js';
@@ -19,7 +19,7 @@ export class CourseService extends ResourceService<Course, CourseInput> {
   protected readonly whereColumns = { institutionUuid: 'institution' };
   protected readonly uuidWhereFields = ['institutionUuid'];
 
-  protected async apply(ctx: RequestContext, row: Course, input: Partial<CourseInput>, mode: string): Promise<void> {
+  protected async apply(ctx: RequestContext, row: Course, input: Partial<CourseInput>, mode: WriteMode): Promise<void> {
     const before = mode === 'create' ? undefined : row.institution?.uuid;
     await this.relate(ctx, row, 'institution', Institution, input, 'institutionUuid');
     if (before && row.institution.uuid !== before && (await ctx.em.count(CourseModule, { course: row }))) {

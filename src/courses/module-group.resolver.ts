@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType } from '../graphql/connection.js';
-import { loadOne } from '../graphql/relations.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Course } from './course.entity.js';
 import { ModuleGroup } from './module-group.entity.js';
@@ -21,7 +21,7 @@ export class ModuleGroupResolver extends ResourceResolver({
   parentArg: 'courseUuid',
 }) {
   @FieldResolver(() => Course)
-  course(@Root() group: ModuleGroup, @Ctx() ctx: RequestContext): Promise<Course> {
-    return loadOne(ctx, Course, group.course);
+  course(@Root() group: Readable<ModuleGroup>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+    return ctx.loaders.one(Course, group.course);
   }
 }

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context/request-context.js';
 import { invalid } from '../errors/domain-error.js';
-import { assignPresent, ResourceService } from '../resources/resource.service.js';
+import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { Course } from './course.entity.js';
 import { CourseModule } from './course-module.entity.js';
 import { ModuleGroup } from './module-group.entity.js';
@@ -15,7 +15,7 @@ export class ModuleGroupService extends ResourceService<ModuleGroup, ModuleGroup
   protected readonly whereColumns = { courseUuid: 'course' };
   protected readonly uuidWhereFields = ['courseUuid'];
 
-  protected async apply(ctx: RequestContext, row: ModuleGroup, input: Partial<ModuleGroupInput>, mode: string): Promise<void> {
+  protected async apply(ctx: RequestContext, row: ModuleGroup, input: Partial<ModuleGroupInput>, mode: WriteMode): Promise<void> {
     if (mode === 'create') await this.relate(ctx, row, 'course', Course, input, 'courseUuid');
     else if (input.courseUuid !== undefined && input.courseUuid !== row.course.uuid) {
       throw invalid({ courseUuid: ['A module group cannot move to another course.'] });

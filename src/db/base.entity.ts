@@ -34,9 +34,9 @@ export abstract class TenantScopedEntity extends BaseEntity {
   deletedAt?: Date | null;
 
   /**
-   * Rows in the whole filtered list. Declared so db/listing.ts can select its count subquery under
-   * this property's column and have it mapped back; lazy, so the formula itself is never run.
+   * Rows in the whole filtered list: db/listing.ts selects its count subquery under this property
+   * so the ORM maps it back. A formula only to be mapped; lazy, so its own SQL is never selected.
    */
-  @Formula(() => 'count(*) over()', { lazy: true, hidden: true, persist: false })
+  @Formula(() => 'null', { lazy: true, hidden: true, persist: false })
   listTotal?: number | string;
 }

@@ -1,4 +1,5 @@
 import { AccessToken } from '../auth/access-token.entity.js';
+import { BadgeAssertionSalt } from '../badges/badge-salt.entity.js';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate } from '../certificates/certificate.entity.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
@@ -12,6 +13,8 @@ import { StoredFile } from '../files/file.entity.js';
 import { FileChunk } from '../files/storage/file-chunk.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
+import { PortfolioItem } from '../portfolios/portfolio-item.entity.js';
+import { PortfolioPage } from '../portfolios/portfolio-page.entity.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { Notification } from '../notifications/notification.entity.js';
@@ -39,4 +42,7 @@ export const entities = [
   CertificateDocument,
   SigningIdentity,
   RateLimitBucket,
+  BadgeAssertionSalt,
+  PortfolioPage,
+  PortfolioItem,
 ];

@@ -1,10 +1,10 @@
 import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, type SortOrder } from '../graphql/connection.js';
+import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, type SortOrder } from './paging.js';
 import { toCamel } from '../identifier-case.js';
 import type { TenantScopedEntity } from './base.entity.js';
-import { readRows } from './rows.js';
+import { readRows, type Row } from './rows.js';
 import { isUuid } from './uuid.js';
 
 export interface ListOptions<Column extends string = string> {
@@ -25,7 +25,7 @@ export async function findPage<T extends TenantScopedEntity>(
   entity: EntityClass<T>,
   filter: FilterQuery<T>,
   { sort, first, after }: ListOptions,
-): Promise<Page<T>> {
+): Promise<Page<Row<T>>> {
   const position = decodeCursor(after);
   if (Number.isNaN(position)) throw invalid({ after: ['The after cursor is invalid.'] });
   const offset = position === undefined ? 0 : position! + 1;

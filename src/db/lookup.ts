@@ -1,6 +1,6 @@
 import type { EntityClass, FilterQuery, Ref } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { humanize } from '../errors/classify.js';
+import { humanize } from '../errors/humanize.js';
 import { invalid, notFound } from '../errors/domain-error.js';
 import type { TenantScopedEntity } from './base.entity.js';
 import { LIVE_FILTER } from './tenant-scope.js';
@@ -33,20 +33,23 @@ export async function referenced<T extends TenantScopedEntity>(em: EntityManager
 }
 
 /**
- * Batch destroy, all or nothing: every uuid must name a live row of this tenant, otherwise a 422
- * lists the unknown ones and nothing is deleted.
+ * Batch destroy, all or nothing: every uuid must name a live row of this tenant (and match `within`,
+ * e.g. the parent of a nested collection), otherwise a 422 lists the unknown ones and nothing is deleted.
  */
 export async function softDeleteMany<T extends TenantScopedEntity>(
   em: EntityManager,
   entity: EntityClass<T>,
   uuids: string[],
   beforeDelete?: (rows: T[], em: EntityManager) => Promise<void>,
+  within: Record<string, unknown> = {},
 ): Promise<number> {
   const unique = [...new Set(uuids)];
   if (unique.length === 0) throw invalid({ uuids: ['The uuids field must contain at least one uuid.'] });
   return em.transactional(async (tx) => {
     const valid = unique.filter(isUuid);
-    const rows = valid.length ? await tx.find(entity, { uuid: { $in: valid } } as unknown as FilterQuery<T>, { lockMode: 4 /* PESSIMISTIC_WRITE */ }) : [];
+    const rows = valid.length
+      ? await tx.find(entity, { ...within, uuid: { $in: valid } } as unknown as FilterQuery<T>, { lockMode: 4 /* PESSIMISTIC_WRITE */ })
+      : [];
     const found = new Set(rows.map((row) => row.uuid));
     const missing = unique.filter((uuid) => !found.has(uuid));
     if (missing.length > 0) throw invalid({ uuids: [`These uuids do not exist: ${missing.join(', ')}.`] });

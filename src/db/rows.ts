@@ -1,4 +1,4 @@
-import { DecimalType, type EntityClass } from '@mikro-orm/core';
+import { DecimalType, type EntityClass, type Reference } from '@mikro-orm/core';
 import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
 
 /**
@@ -8,7 +8,13 @@ import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
  * Rows carry the entity's prototype (without running its constructor), so `instanceof` holds and
  * Type-GraphQL passes them to field resolvers as they are instead of copying each into a new instance.
  */
-export type Row<T> = T;
+export type Row<T> = { [K in keyof T]: RowValue<T[K]> };
+
+/** A many-to-one on a read row: the related row's uuid (null stays null). */
+type RowValue<V> = V extends Reference<object> ? string : V;
+
+/** An entity or its read row: what a GraphQL field resolver receives as its parent. */
+export type Readable<T> = T | Row<T>;
 
 const decimalsByEntity = new WeakMap<object, string[]>();
 

@@ -1,5 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
-import { readDer, sequence } from './der.js';
+import { AsnArray, AsnConvert, AsnPropTypes, AsnType, AsnTypeTypes } from '@peculiar/asn1-schema';
 import { DocumentError } from './document-error.js';
 import type { SigningKeyMaterial } from './pkcs12.js';
 
@@ -12,15 +12,19 @@ export interface ExportedKeyMaterial {
   certificates: Buffer;
 }
 
+/** SEQUENCE OF certificates, each kept as the exact DER it came as. */
+@AsnType({ type: AsnTypeTypes.Sequence, itemType: AsnPropTypes.Any })
+class CertificateList extends AsnArray<ArrayBuffer> {}
+
 export function exportKeyMaterial(material: SigningKeyMaterial): ExportedKeyMaterial {
   return {
     privateKey: material.privateKey.export({ format: 'der', type: 'pkcs8' }),
-    certificates: sequence(material.certificate, ...material.chain),
+    certificates: Buffer.from(AsnConvert.serialize(new CertificateList([material.certificate, ...material.chain].map((der) => new Uint8Array(der).buffer)))),
   };
 }
 
 export function importKeyMaterial({ privateKey, certificates }: ExportedKeyMaterial): SigningKeyMaterial {
-  const [certificate, ...chain] = readDer(certificates).children.map((element) => Buffer.from(element.raw));
+  const [certificate, ...chain] = AsnConvert.parse(certificates, CertificateList).map((der) => Buffer.from(der));
   if (!certificate) throw new DocumentError('IDENTITY_INCOMPLETE', 'The stored signing identity holds no certificate.');
   return { privateKey: createPrivateKey({ key: privateKey, format: 'der', type: 'pkcs8' }), certificate, chain };
 }

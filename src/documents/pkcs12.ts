@@ -12,10 +12,15 @@ export interface SigningKeyMaterial {
 const { oids } = forge.pki;
 const SUPPORTED_KEY_TYPES = new Set(['rsa', 'ec']);
 
-/** Bundles a key and its certificate; AES-256 so OpenSSL 3 reads it without the legacy provider. */
-export function writePkcs12(privateKeyPem: string, certificate: forge.pki.Certificate, passphrase: string): Buffer {
-  const key = forge.pki.privateKeyFromPem(privateKeyPem);
-  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [certificate], passphrase, {
+/**
+ * Bundles a key and its certificate (DER); AES-256 so OpenSSL 3 reads it without the legacy provider.
+ * PKCS#12 stays on node-forge: its password-based encryption (PBES2, PBKDF2, MAC) is what forge
+ * implements and tests, and the @peculiar schemas would leave all of that to us.
+ */
+export function writePkcs12(privateKey: KeyObject, certificate: Buffer, passphrase: string): Buffer {
+  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+  const forgeCertificate = forge.pki.certificateFromAsn1(forge.asn1.fromDer(certificate.toString('binary')));
+  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [forgeCertificate], passphrase, {
     algorithm: 'aes256',
     generateLocalKeyId: true,
   });

@@ -1,40 +1,36 @@
 import { createHash } from 'node:crypto';
-import { Signer } from '@signpdf/utils';
 import { commonName } from './certificate-info.js';
-import { buildDetachedSignature } from './cms-writer.js';
+import { CmsSignerTemplate } from './cms-signature.js';
 import { readPkcs12, type SigningKeyMaterial } from './pkcs12.js';
 import type { SigningIdentityBundle } from './signing-identity.js';
 
-// CMS framing around the certificates and the signature value, with room to spare.
-const CMS_OVERHEAD_BYTES = 1024;
+// CMS framing, signed attributes (with signing-certificate-v2) and the signature value's envelope, with room to spare.
+const CMS_OVERHEAD_BYTES = 1536;
 const CACHE_LIMIT = 256;
 
 /**
- * A signing identity opened once. Opening a PKCS#12 costs ~30 ms of JavaScript cryptography and
- * @signpdf/signer-p12 repeats it (and signs in JavaScript) on every call; this signer does not.
+ * A signing identity opened once: Node key objects and the CMS parts that depend only on the
+ * certificates, so a signature costs one hash, one native RSA/ECDSA operation and its encoding.
  */
-export class PreparedSigner extends Signer {
+export class PreparedSigner {
   readonly commonName: string | undefined;
   /** Hex characters to reserve in the PDF's /Contents for this signer's CMS. */
   readonly placeholderLength: number;
 
   /** Key and certificates; what a document worker thread receives to sign with. */
+  private readonly template: CmsSignerTemplate;
+
   constructor(readonly material: SigningKeyMaterial) {
-    super();
+    this.template = new CmsSignerTemplate(material);
     this.commonName = commonName(material.certificate);
     const certificates = [material.certificate, ...material.chain].reduce((sum, der) => sum + der.length, 0);
     const signatureBytes = (material.privateKey.asymmetricKeyDetails?.modulusLength ?? 4096) / 8;
     this.placeholderLength = 2 * (certificates + signatureBytes + CMS_OVERHEAD_BYTES);
   }
 
-  override async sign(content: Buffer, signingTime?: Date): Promise<Buffer> {
-    return buildDetachedSignature({
-      content,
-      privateKey: this.material.privateKey,
-      certificate: this.material.certificate,
-      chain: this.material.chain,
-      signingTime: signingTime ?? new Date(),
-    });
+  /** A CAdES detached signature of the concatenated parts (a PDF's two byte ranges). */
+  sign(content: Buffer | Buffer[]): Buffer {
+    return this.template.sign(content);
   }
 }
 

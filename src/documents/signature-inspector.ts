@@ -1,8 +1,7 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
 import { commonName, fingerprintSha256 } from './certificate-info.js';
-import { HASH_BY_OID } from './cms-oids.js';
-import { readCmsSigner, type CmsSigner } from './cms-reader.js';
+import { HASH_BY_OID, MAX_CMS_BYTES, readCmsSigner, type CmsSigner } from './cms-reader.js';
 import { checkPdfStructure, PDF_LIMITS } from './pdf-structure.js';
 import { readCredentialReference } from './source-pdf.js';
 import { coveredParts, locateSignatures, type LocatedSignature } from './signature-locator.js';
@@ -64,11 +63,16 @@ async function inspect(bytes: Buffer): Promise<SignatureInspection> {
   if (refused) return { signed: false, intact: false, coversWholeFile: false, signatures: [], refused: `The PDF cannot be read: ${refused}` };
   try {
     const located = locateSignatures(bytes, PDF_LIMITS.signatures);
-    const signatures = located.map((signature) => examine(bytes, signature));
-    const first = signatures[0];
-    if (!first?.readable) return { signed: false, intact: false, coversWholeFile: false, signatures };
-    const { byteRange, readable: _readable, signatureValid: _valid, digestMatches: _digest, ...summary } = first;
-    return { signed: true, ...summary, ...(await readSignedRevision(bytes, located[0])), signatures };
+    const examined = located.map((signature) => examine(bytes, signature));
+    // The latest revision a signature covers: the issuer's signature, added after any the upload carried.
+    const latest = examined.reduce<number>((best, report, i) => (best < 0 || rangeEnd(report) > rangeEnd(examined[best]!) ? i : best), -1);
+    // An unreadable CMS ends it here: parsing the PDF behind garbage would only give hostile files more work.
+    if (!examined[latest]?.readable) return { signed: false, intact: false, coversWholeFile: false, signatures: examined };
+    const revision = await readSignedRevision(bytes, located[latest]!, located);
+    const signatures = examined.map((report, i) => ({ ...report, signedAt: revision?.signingTimes[i] ?? report.signedAt }));
+    const summary = signatures[latest]!;
+    const { byteRange: _range, readable: _readable, signatureValid: _valid, digestMatches: _digest, ...facts } = summary;
+    return { signed: true, ...facts, credentialUuid: revision?.credentialUuid, reason: revision?.reasons[latest], signatures };
   } catch {
     return { signed: false, intact: false, coversWholeFile: false, signatures: [] };
   }
@@ -77,7 +81,7 @@ async function inspect(bytes: Buffer): Promise<SignatureInspection> {
 function examine(bytes: Buffer, located: LocatedSignature): SignatureReport {
   const [start1, , start2, length2] = located.byteRange;
   const coversWholeFile = start1 === 0 && start2 + length2 === bytes.length;
-  const signer = located.cms && safely(() => readCmsSigner(located.cms!));
+  const signer = located.cms && located.cms.length <= MAX_CMS_BYTES ? safely(() => readCmsSigner(located.cms!)) : undefined;
   const unread = { byteRange: located.byteRange, readable: false, signatureValid: false, digestMatches: false, intact: false, coversWholeFile };
   if (!signer) return unread;
   const { signatureValid, digestMatches, certificate } = verifySigner(signer, coveredParts(bytes, located.byteRange));
@@ -93,6 +97,8 @@ function examine(bytes: Buffer, located: LocatedSignature): SignatureReport {
   };
 }
 
+const rangeEnd = (report: SignatureReport) => report.byteRange[2] + report.byteRange[3];
+
 function verifySigner(signer: CmsSigner, covered: Buffer[]) {
   const hash = HASH_BY_OID[signer.digestAlgorithm];
   if (!hash) return { signatureValid: false, digestMatches: false, certificate: signer.candidates[0] };
@@ -103,10 +109,15 @@ function verifySigner(signer: CmsSigner, covered: Buffer[]) {
   const certificate = signer.candidates.find((der) =>
     safely(() => {
       const publicKey = new X509Certificate(der).publicKey;
-      return affordable(publicKey) && verify(signatureHash, signedBytes, publicKey, signer.signature);
+      return affordable(publicKey) && verify(signatureHash, signedBytes, publicKey, signer.signature) && bound(signer, der);
     }),
   );
   return { signatureValid: certificate !== undefined, digestMatches, certificate: certificate ?? signer.candidates[0] };
+}
+
+/** ESS signing-certificate-v2, when present, names the one certificate the signer meant. */
+function bound(signer: CmsSigner, certificate: Buffer): boolean {
+  return !signer.signingCertificateHash || createHash('sha256').update(certificate).digest().equals(signer.signingCertificateHash);
 }
 
 /** RSA keys past these bounds make one verification cost seconds; no real signer uses them. */
@@ -116,9 +127,12 @@ function affordable(publicKey: X509Certificate['publicKey']): boolean {
   return modulusLength <= RSA_MAX_MODULUS_BITS && publicExponent <= RSA_MAX_PUBLIC_EXPONENT;
 }
 
-/** Reads the revision a signature covers. */
-async function readSignedRevision(bytes: Buffer, located: LocatedSignature) {
-  const [, , start2, length2] = located.byteRange;
+/**
+ * Reads the revision `latest` covers: the credential reference written into it, and the reason and
+ * signing time (/M, where PAdES puts it) of every signature dictionary it holds.
+ */
+async function readSignedRevision(bytes: Buffer, latest: LocatedSignature, all: LocatedSignature[]) {
+  const [, , start2, length2] = latest.byteRange;
   // Strict parsing: lenient pdf-lib logs every broken object to the console, and uploads to the
   // public verification page can be anything.
   const document = await PDFDocument.load(bytes.subarray(0, start2 + length2), {
@@ -126,24 +140,44 @@ async function readSignedRevision(bytes: Buffer, located: LocatedSignature) {
     updateMetadata: false,
     throwOnInvalidObject: true,
   }).catch(() => undefined);
-  if (!document) return {};
+  if (!document) return undefined;
   const { credentialUuid } = safely(() => readCredentialReference(document)) ?? {};
-  return { credentialUuid, reason: safely(() => signatureReason(document, located.byteRange)) };
+  const dictionaries = safely(() => signatureDictionaries(document)) ?? [];
+  const find = (signature: LocatedSignature) => dictionaries.find((dictionary) => sameRange(dictionary, signature.byteRange));
+  return {
+    credentialUuid,
+    reasons: all.map((signature) => text(find(signature)?.lookup(PDFName.of('Reason')))),
+    signingTimes: all.map((signature) => date(text(find(signature)?.lookup(PDFName.of('M'))))),
+  };
 }
 
-function signatureReason(document: PDFDocument, byteRange: LocatedSignature['byteRange']): string | undefined {
+function signatureDictionaries(document: PDFDocument): PDFDict[] {
+  const found: PDFDict[] = [];
   for (const [, object] of document.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFDict)) continue;
-    const range = object.lookup(PDFName.of('ByteRange'));
-    if (!(range instanceof PDFArray) || !sameRange(range, byteRange)) continue;
-    const reason = object.lookup(PDFName.of('Reason'));
-    return reason instanceof PDFString || reason instanceof PDFHexString ? reason.decodeText() : undefined;
+    if (object instanceof PDFDict && object.lookup(PDFName.of('ByteRange')) instanceof PDFArray) found.push(object);
   }
-  return undefined;
+  return found;
 }
 
-function sameRange(range: PDFArray, byteRange: LocatedSignature['byteRange']): boolean {
+function text(value: unknown): string | undefined {
+  return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined;
+}
+
+/** A PDF date (D:YYYYMMDDHHmmSSOHH'mm), as far as it is given. */
+function date(value: string | undefined): Date | undefined {
+  const match = value && /^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(\d{2})?'?(\d{2})?'?)?/.exec(value);
+  if (!match) return undefined;
+  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', sign, offsetHours = '00', offsetMinutes = '00'] = match;
+  const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
+  const offset = (Number(offsetHours) * 60 + Number(offsetMinutes)) * 60_000 * (sign === '-' ? -1 : sign === '+' ? 1 : 0);
+  const result = new Date(utc - offset);
+  return Number.isNaN(result.getTime()) ? undefined : result;
+}
+
+function sameRange(dictionary: PDFDict, byteRange: LocatedSignature['byteRange']): boolean {
+  const range = dictionary.lookup(PDFName.of('ByteRange'));
   return (
+    range instanceof PDFArray &&
     range.size() === 4 &&
     byteRange.every((n, i) => {
       const value = range.lookup(i);

@@ -1,5 +1,26 @@
-import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import forge from 'node-forge';
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import {
+  AlgorithmIdentifier,
+  AttributeTypeAndValue,
+  AttributeValue,
+  BasicConstraints,
+  Certificate,
+  Extension,
+  Extensions,
+  id_ce_basicConstraints,
+  id_ce_keyUsage,
+  id_ce_subjectKeyIdentifier,
+  KeyUsage,
+  KeyUsageFlags,
+  Name,
+  RelativeDistinguishedName,
+  SubjectKeyIdentifier,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  Validity,
+  Version,
+} from '@peculiar/asn1-x509';
 import { describeCertificate, type CertificateSummary } from './certificate-info.js';
 import { readPkcs12, writePkcs12, type SigningKeyMaterial } from './pkcs12.js';
 
@@ -33,22 +54,16 @@ const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** Generates an institution's RSA-2048 key and self-signed certificate. */
 export function generateSigningIdentity(options: SigningIdentityOptions): OpenedSigningIdentity {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const certificate = selfSignedCertificate(options, privateKey, publicKey);
-  const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary');
-  return { privateKey: createPrivateKey(privateKey), certificate: der, chain: [], ...metadata(der) };
+  return { privateKey, certificate, chain: [], ...metadata(certificate) };
 }
 
 /** Generates an institution's RSA-2048 key and self-signed certificate, bundled as PKCS#12. */
 export function createSigningIdentity(options: SigningIdentityOptions): GeneratedSigningBundle {
   const generated = generateSigningIdentity(options);
-  const certificate = forge.pki.certificateFromAsn1(forge.asn1.fromDer(generated.certificate.toString('binary')));
   const passphrase = randomBytes(32).toString('base64url');
-  const p12 = writePkcs12(generated.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, certificate, passphrase);
+  const p12 = writePkcs12(generated.privateKey, generated.certificate, passphrase);
   return { p12, passphrase, ...metadata(generated.certificate) };
 }
 
@@ -68,52 +83,47 @@ function metadata(der: Buffer): SigningIdentityMetadata {
   return { certificatePem, fingerprintSha256, notAfter };
 }
 
-function selfSignedCertificate(options: SigningIdentityOptions, privateKeyPem: string, publicKeyPem: string) {
+const SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
+const Attribute = { commonName: '2.5.4.3', organizationName: '2.5.4.10', countryName: '2.5.4.6' } as const;
+
+function selfSignedCertificate(options: SigningIdentityOptions, privateKey: KeyObject, publicKey: KeyObject): Buffer {
   const now = options.now ?? new Date();
   const notBefore = new Date(Math.floor((now.getTime() - CLOCK_SKEW_MS) / 1000) * 1000);
   const notAfter = new Date(notBefore);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + (options.validityYears ?? DEFAULT_VALIDITY_YEARS));
-
-  const certificate = forge.pki.createCertificate();
-  certificate.publicKey = forge.pki.publicKeyFromPem(publicKeyPem);
-  // A leading 01 keeps the 120 random bits a positive, minimally encoded INTEGER.
-  certificate.serialNumber = `01${randomBytes(15).toString('hex')}`;
-  certificate.validity.notBefore = notBefore;
-  certificate.validity.notAfter = notAfter;
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const subjectPublicKeyInfo = AsnConvert.parse(spki, SubjectPublicKeyInfo);
   const name = distinguishedName(options);
-  certificate.setSubject(name);
-  certificate.setIssuer(name);
-  certificate.setExtensions([
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
-  signWithNode(certificate, privateKeyPem);
-  return certificate;
+  const signatureAlgorithm = new AlgorithmIdentifier({ algorithm: SHA256_WITH_RSA, parameters: null });
+  const extension = (extnID: string, value: object, critical = false) =>
+    new Extension({ extnID, critical, extnValue: new OctetString(AsnConvert.serialize(value)) });
+  const tbsCertificate = new TBSCertificate({
+    version: Version.v3,
+    // A leading 01 keeps the 120 random bits a positive, minimally encoded INTEGER.
+    serialNumber: new Uint8Array([1, ...randomBytes(15)]).buffer,
+    signature: signatureAlgorithm,
+    issuer: name,
+    subject: name,
+    validity: new Validity({ notBefore, notAfter }),
+    subjectPublicKeyInfo,
+    extensions: new Extensions([
+      extension(id_ce_basicConstraints, new BasicConstraints({ cA: false }), true),
+      extension(id_ce_keyUsage, new KeyUsage(KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation), true),
+      // RFC 5280 §4.2.1.2 method (1): SHA-1 of the subjectPublicKey bits.
+      extension(id_ce_subjectKeyIdentifier, new SubjectKeyIdentifier(createHash('sha1').update(Buffer.from(subjectPublicKeyInfo.subjectPublicKey)).digest())),
+    ]),
+  });
+  const signatureValue = sign('sha256', Buffer.from(AsnConvert.serialize(tbsCertificate)), privateKey);
+  return Buffer.from(AsnConvert.serialize(new Certificate({ tbsCertificate, signatureAlgorithm, signatureValue: new Uint8Array(signatureValue).buffer })));
 }
 
-// forge builds the certificate; Node signs it. forge's own RSA takes ~30 ms (over a second under Jest).
-const { getTBSCertificate } = forge.pki as unknown as {
-  getTBSCertificate(certificate: forge.pki.Certificate): forge.asn1.Asn1;
-};
-
-function signWithNode(certificate: forge.pki.Certificate, privateKeyPem: string): void {
-  certificate.signatureOid = certificate.siginfo.algorithmOid = forge.pki.oids.sha256WithRSAEncryption;
-  const tbs = Buffer.from(forge.asn1.toDer(getTBSCertificate(certificate)).getBytes(), 'binary');
-  certificate.signature = sign('sha256', tbs, privateKeyPem).toString('binary');
-}
-
-function distinguishedName({ institutionName, country }: SigningIdentityOptions): forge.pki.CertificateField[] {
+function distinguishedName({ institutionName, country }: SigningIdentityOptions): Name {
   const name = Array.from(institutionName.trim() || 'Institution')
     .slice(0, MAX_NAME_LENGTH)
     .join('');
-  // forge reads valueTagClass as a universal type number; its typings mislabel it as a Class.
-  const utf8 = forge.asn1.Type.UTF8 as unknown as forge.asn1.Class;
-  const fields: forge.pki.CertificateField[] = [
-    { name: 'commonName', value: name, valueTagClass: utf8 },
-    { name: 'organizationName', value: name, valueTagClass: utf8 },
-  ];
+  const rdn = (type: string, value: AttributeValue) => new RelativeDistinguishedName([new AttributeTypeAndValue({ type, value })]);
+  const rdns = [rdn(Attribute.commonName, new AttributeValue({ utf8String: name })), rdn(Attribute.organizationName, new AttributeValue({ utf8String: name }))];
   const code = country?.trim().toUpperCase();
-  if (code && /^[A-Z]{2}$/.test(code)) fields.push({ name: 'countryName', value: code });
-  return fields;
+  if (code && /^[A-Z]{2}$/.test(code)) rdns.push(rdn(Attribute.countryName, new AttributeValue({ printableString: code })));
+  return new Name(rdns);
 }

@@ -1,9 +1,9 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { ConnectionType } from '../graphql/connection.js';
-import { loadOne, loadOptional } from '../graphql/relations.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from '../students/student.entity.js';
 import { Enrollment } from './enrollment.entity.js';
@@ -22,17 +22,17 @@ export class EnrollmentResolver extends ResourceResolver({
   service: enrollments,
 }) {
   @FieldResolver(() => Student)
-  student(@Root() enrollment: Enrollment, @Ctx() ctx: RequestContext): Promise<Student> {
-    return loadOne(ctx, Student, enrollment.student);
+  student(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
+    return ctx.loaders.one(Student, enrollment.student);
   }
 
   @FieldResolver(() => Course)
-  course(@Root() enrollment: Enrollment, @Ctx() ctx: RequestContext): Promise<Course> {
-    return loadOne(ctx, Course, enrollment.course);
+  course(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+    return ctx.loaders.one(Course, enrollment.course);
   }
 
   @FieldResolver(() => Cohort, { nullable: true })
-  cohort(@Root() enrollment: Enrollment, @Ctx() ctx: RequestContext): Promise<Cohort | null> {
-    return loadOptional(ctx, Cohort, enrollment.cohort);
+  cohort(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Cohort> | null> {
+    return ctx.loaders.optional(Cohort, enrollment.cohort);
   }
 }

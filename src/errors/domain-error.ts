@@ -23,6 +23,8 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fieldErrors?: FieldErrors,
+    /** A machine-readable why, for clients that act on it (`PDF_ENCRYPTED`); answered as `reason` (REST) / `extensions.reason` (GraphQL). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -45,7 +47,7 @@ export function summarize(fieldErrors: FieldErrors, fallback = 'The given data w
   return `${messages[0]}${more}`;
 }
 
-/** A 422 naming the offending fields. */
-export function invalid(fieldErrors: FieldErrors): DomainError {
-  return new DomainError('BAD_USER_INPUT', summarize(fieldErrors), fieldErrors);
+/** A 422 naming the offending fields, with a machine-readable reason when there is one. */
+export function invalid(fieldErrors: FieldErrors, reason?: string): DomainError {
+  return new DomainError('BAD_USER_INPUT', summarize(fieldErrors), fieldErrors, reason);
 }

@@ -18,7 +18,7 @@ export function contentDisposition(name: string): string {
 }
 
 /** If-None-Match uses the weak comparison: `W/"x"` matches `"x"`, `*` matches anything. */
-function isFresh(req: Request, etag: string): boolean {
+export function isFresh(req: Request, etag: string): boolean {
   const header = req.get('if-none-match');
   if (!header) return false;
   return header.split(',').some((tag) => {

@@ -1,4 +1,5 @@
 import { type FileUpload, GraphQLUpload } from 'graphql-upload-ts';
+import type { Readable, Row } from '../db/rows.js';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
 import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
@@ -20,7 +21,7 @@ export class FileResolver {
   }
 
   @Query(() => FileConnection, { name: 'files', description: 'Files of this tenant, filtered, sorted and paged.' })
-  async many(@Args(() => FileListArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<StoredFile>> {
+  async many(@Args(() => FileListArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<Row<StoredFile>>> {
     return toConnection(await files.list(ctx, args));
   }
 
@@ -61,7 +62,7 @@ export class FileResolver {
   }
 
   @FieldResolver(() => String, { name: 'file', description: 'Absolute download URL; public, no token needed.' })
-  downloadUrl(@Root() file: StoredFile, @Ctx() ctx: RequestContext): string {
+  downloadUrl(@Root() file: Readable<StoredFile>, @Ctx() ctx: RequestContext): string {
     return downloadUrl(ctx.publicBaseUrl, file.uuid);
   }
 }

@@ -5,7 +5,7 @@ import type { PublicContext, RequestContext } from '../context/request-context.j
 import { requireRelated } from '../db/lookup.js';
 import { TENANT_FILTER } from '../db/tenant-scope.js';
 import { isUuid, uuidv7 } from '../db/uuid.js';
-import { humanize } from '../errors/classify.js';
+import { humanize } from '../errors/humanize.js';
 import { conflict, invalid } from '../errors/domain-error.js';
 import { ResourceService } from '../resources/resource.service.js';
 import { StoredFile } from './file.entity.js';

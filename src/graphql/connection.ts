@@ -1,19 +1,12 @@
 import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
+import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE, type Page, SortOrder } from '../db/paging.js';
 
-export enum SortOrder {
-  asc = 'asc',
-  desc = 'desc',
-}
 registerEnumType(SortOrder, { name: 'SortOrder' });
 
-export const DEFAULT_PAGE_SIZE = 15;
-export const MAX_PAGE_SIZE = 100;
 /** A relation list (`Student.enrollments`) shows at most this many rows; more go through the root connection. */
 export const MAX_RELATION_SIZE = 100;
-/** The furthest position a cursor may name: one a JavaScript number holds exactly (PostgreSQL's offset is a bigint). */
-export const MAX_CURSOR_POSITION = Number.MAX_SAFE_INTEGER;
 
 @ObjectType({ simpleResolvers: true })
 export class PageInfo {
@@ -44,24 +37,6 @@ export class RelationArgs {
   @Min(1, { message: 'The first field must be at least 1.' })
   @Max(MAX_RELATION_SIZE, { message: `The first field may not be greater than ${MAX_RELATION_SIZE}.` })
   first!: number;
-}
-
-export function encodeCursor(position: number): string {
-  return Buffer.from(`pos:${position}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined || cursor === null) return undefined;
-  const match = /^pos:(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  const position = match ? Number(match[1]) : Number.NaN;
-  return position <= MAX_CURSOR_POSITION ? position : Number.NaN;
-}
-
-/** One page of rows plus the total the whole filtered list has. */
-export interface Page<T> {
-  rows: T[];
-  total: number;
-  offset: number;
 }
 
 export interface Connection<T> {

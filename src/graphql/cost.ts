@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 // The CommonJS build: it shares the CommonJS `graphql` the service loads (the ESM build imports graphql's .mjs twin).
 import { type ComplexityEstimatorArgs, getComplexity } from 'graphql-query-complexity/cjs';
-import { DEFAULT_PAGE_SIZE } from './connection.js';
+import { DEFAULT_PAGE_SIZE } from '../db/paging.js';
 
 /**
  * What an operation may cost: the rows it can make the service load, where a field with `first:`

@@ -1,6 +1,7 @@
 import { ArgsType, type ClassType, Field, InputType, registerEnumType } from 'type-graphql';
 import type { ListArgs } from '../resources/resource.service.js';
-import { PageArgs, SortOrder } from './connection.js';
+import { SortOrder } from '../db/paging.js';
+import { PageArgs } from './connection.js';
 
 /**
  * `<Name>Sort` ({ column, order }) and the list arguments (where, sort, first, after) of a resource.

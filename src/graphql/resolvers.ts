@@ -1,3 +1,4 @@
+import { CertificateBadgeResolver, InstitutionBadgeResolver } from '../badges/badge.resolver.js';
 import { CertificateResolver } from '../certificates/certificate.resolver.js';
 import { CohortResolver } from '../courses/cohort.resolver.js';
 import { CourseModuleResolver, CourseResolver } from '../courses/course.resolver.js';
@@ -6,6 +7,8 @@ import { EnrollmentResolver } from '../enrollments/enrollment.resolver.js';
 import { FileResolver } from '../files/file.resolver.js';
 import { InstitutionResolver } from '../institutions/institution.resolver.js';
 import { ModuleResolver } from '../modules/module.resolver.js';
+import { PortfolioItemResolver } from '../portfolios/portfolio-item.resolver.js';
+import { PortfolioPageResolver, StudentPagesResolver } from '../portfolios/portfolio-page.resolver.js';
 import { StudentResolver } from '../students/student.resolver.js';
 import { CertificateTemplateResolver } from '../templates/certificate-template.resolver.js';
 import { ViewerResolver } from '../viewer/viewer.resolver.js';
@@ -24,4 +27,9 @@ export const resolvers = [
   CertificateTemplateResolver,
   FileResolver,
   CertificateResolver,
+  InstitutionBadgeResolver,
+  CertificateBadgeResolver,
+  PortfolioPageResolver,
+  StudentPagesResolver,
+  PortfolioItemResolver,
 ] as const;

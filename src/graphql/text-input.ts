@@ -1,5 +1,5 @@
 import { type ASTNode, type DocumentNode, Kind, visit } from 'graphql';
-import { humanize } from '../errors/classify.js';
+import { humanize } from '../errors/humanize.js';
 import type { FieldErrors } from '../errors/domain-error.js';
 
 /**

@@ -1,5 +1,5 @@
 import { IsOptional, isEmail, isURL, matches, max, maxLength, min, ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
-import { humanize } from '../errors/classify.js';
+import { humanize } from '../errors/humanize.js';
 
 /**
  * Input rules with the messages a Laravel API gives, so both styles read the same. Each rule judges

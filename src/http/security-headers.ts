@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config.js';
-import { PAGE_STYLE_SOURCE } from '../verification/verification.page.js';
+import { PAGE_STYLE_SOURCE } from '../pages/page-style.js';
 
 const NONE = ["'none'"];
 
@@ -24,11 +24,21 @@ export function securityHeaders({ publicBaseUrl }: Pick<Config, 'publicBaseUrl'>
   });
 }
 
-/** GET /verify/{uuid}: its one inline stylesheet, by hash; no script, image or connection. */
-export const verificationPagePolicy: RequestHandler = helmet.contentSecurityPolicy({
-  useDefaults: false,
-  directives: { defaultSrc: NONE, styleSrc: [PAGE_STYLE_SOURCE], ...LOCKED },
-});
+/**
+ * Every public HTML page (verification, PDF check, portfolio, 404): its one inline stylesheet by hash,
+ * images from this origin (badges), forms posting back here (the PDF check); no script, no
+ * connection, no framing. A header value rather than middleware, so whatever sends a page sends it.
+ */
+export const PUBLIC_PAGE_POLICY = Object.entries({
+  'default-src': NONE,
+  'style-src': [PAGE_STYLE_SOURCE],
+  'img-src': ["'self'"],
+  'form-action': ["'self'"],
+  'base-uri': NONE,
+  'frame-ancestors': NONE,
+})
+  .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
+  .join('; ');
 
 const sandboxPolicy = helmet.contentSecurityPolicy({
   useDefaults: false,

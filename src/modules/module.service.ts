@@ -3,7 +3,7 @@ import { CourseModule } from '../courses/course-module.entity.js';
 import { ensureUnique } from '../db/lookup.js';
 import { invalid } from '../errors/domain-error.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { assignPresent, ResourceService } from '../resources/resource.service.js';
+import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { Module } from './module.entity.js';
 import type { ModuleInput } from './module.inputs.js';
 
@@ -29,7 +29,7 @@ export class ModuleService extends ResourceService<Module, ModuleInput> {
   protected readonly uuidWhereFields = ['institutionUuid'];
   protected readonly uniqueViolations = { modules_code_unique: CODE_TAKEN };
 
-  protected async apply(ctx: RequestContext, row: Module, input: Partial<ModuleInput>, mode: string): Promise<void> {
+  protected async apply(ctx: RequestContext, row: Module, input: Partial<ModuleInput>, mode: WriteMode): Promise<void> {
     const before = mode === 'create' ? undefined : row.institution?.uuid;
     await this.relate(ctx, row, 'institution', Institution, input, 'institutionUuid');
     if (before && row.institution.uuid !== before && (await ctx.em.count(CourseModule, { module: row }))) {

@@ -1,6 +1,7 @@
 import { Arg, Args, type ClassType, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
+import type { Row } from '../db/rows.js';
 import { type Connection, toConnection } from '../graphql/connection.js';
 import { lowerFirst } from '../identifier-case.js';
 import type { ListArgs, ResourceOperations } from './resource.service.js';
@@ -46,7 +47,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
       return service.get(ctx, uuid, parent);
     }
 
-    async many(args: ListArgs, ctx: RequestContext): Promise<Connection<T>> {
+    async many(args: ListArgs, ctx: RequestContext): Promise<Connection<Row<T>>> {
       return toConnection(await service.list(ctx, args));
     }
 
@@ -66,8 +67,8 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
       return service.delete(ctx, uuid, parent);
     }
 
-    deleteMany(uuids: string[], ctx: RequestContext): Promise<number> {
-      return service.deleteMany(ctx, uuids);
+    deleteMany(uuids: string[], ctx: RequestContext, parent?: string): Promise<number> {
+      return service.deleteMany(ctx, uuids, parent);
     }
   }
 
@@ -130,6 +131,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     Mutation(() => Int, { name: `delete${pluralName}`, description: 'Soft-deletes all of them or, if any uuid is unknown, none.' }),
     Arg('uuids', () => [ID]),
     Ctx(),
+    ...guard,
   );
   return BaseResourceResolver;
 }

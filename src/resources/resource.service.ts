@@ -1,12 +1,17 @@
-import { type EntityClass, ref, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type EntityClass, type Ref, ref, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
 import { findOrFail, requireRelated, softDeleteMany } from '../db/lookup.js';
+import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
-import type { Page } from '../graphql/connection.js';
+import type { Page } from '../db/paging.js';
+import type { Row } from '../db/rows.js';
 
 export type WriteMode = 'create' | 'update' | 'replace';
+
+/** The properties of `T` that hold a reference to an `R` (`'institution'` of a Course). */
+export type RelationOf<T, R extends object> = { [K in keyof T]-?: NonNullable<T[K]> extends Ref<R> ? K : never }[keyof T];
 
 export interface ListArgs extends ListOptions {
   where?: object;
@@ -14,13 +19,13 @@ export interface ListArgs extends ListOptions {
 
 /** What the generic resolver (resource.resolver.ts) calls on a resource's service. */
 export interface ResourceOperations<T extends TenantScopedEntity, Input extends object> {
-  list(ctx: RequestContext, args: ListArgs): Promise<Page<T>>;
+  list(ctx: RequestContext, args: ListArgs): Promise<Page<Row<T>>>;
   get(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<T>;
   create(ctx: RequestContext, input: Input): Promise<T>;
   update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T>;
   replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T>;
   delete(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<boolean>;
-  deleteMany(ctx: RequestContext, uuids: string[]): Promise<number>;
+  deleteMany(ctx: RequestContext, uuids: string[], parentUuid?: string): Promise<number>;
 }
 
 /**
@@ -35,11 +40,13 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   protected readonly whereColumns: Record<string, string> = {};
   protected readonly uuidWhereFields: string[] = [];
   /** The relation a nested collection hangs from (`course` for module groups); guards lookups by parent. */
-  protected readonly parentField?: string;
+  protected readonly parentField?: keyof T;
+  /** The parent's entity, when a batch delete naming a missing parent must be a 404 (a REST path names it). */
+  protected readonly parentEntity?: EntityClass<TenantScopedEntity>;
   /** Unique constraint name → the field and message a violation reports (races past the rules' checks). */
   protected readonly uniqueViolations: Record<string, FieldErrors> = {};
 
-  list(ctx: RequestContext, { where, ...options }: ListArgs): Promise<Page<T>> {
+  list(ctx: RequestContext, { where, ...options }: ListArgs): Promise<Page<Row<T>>> {
     return findPage(ctx.em, this.entity, this.filter(where) as never, options);
   }
 
@@ -51,7 +58,7 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   /** A live row of this tenant; with `parentUuid`, also under that parent (else 404, as for a foreign uuid). */
   async get(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<T> {
     const row = await findOrFail(ctx.em, this.entity, uuid, this.label);
-    const parent = this.parentField && parentUuid !== undefined && parentUuid !== null ? (row as Record<string, unknown>)[this.parentField] : undefined;
+    const parent = this.parentField && parentUuid !== undefined && parentUuid !== null ? row[this.parentField] : undefined;
     if (parent !== undefined && (parent as { uuid: string }).uuid !== parentUuid) throw notFound(this.label);
     return row;
   }
@@ -65,8 +72,12 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
     });
   }
 
-  deleteMany(ctx: RequestContext, uuids: string[]): Promise<number> {
-    return softDeleteMany(ctx.em, this.entity, uuids, (rows, em) => this.beforeDelete({ ...ctx, em }, rows));
+  /** With `parentUuid`, every row must also be under that parent (else 422, nothing deleted). */
+  async deleteMany(ctx: RequestContext, uuids: string[], parentUuid?: string): Promise<number> {
+    const within = this.parentField && parentUuid != null ? { [this.parentField]: parentUuid } : {};
+    if (parentUuid != null && !isUuid(parentUuid)) throw notFound(this.label);
+    if (parentUuid != null && this.parentEntity) await findOrFail(ctx.em, this.parentEntity, parentUuid, this.label);
+    return softDeleteMany(ctx.em, this.entity, uuids, (rows, em) => this.beforeDelete({ ...ctx, em }, rows), within);
   }
 
   /** Refuse or prepare a delete (e.g. a used file); runs inside the delete's transaction. */
@@ -91,18 +102,18 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
    * Points `row[property]` at the related row named by `input[field]` when the field is present:
    * a live row of this tenant (else 422 on the field), or nothing when the field is null.
    */
-  protected async relate<R extends TenantScopedEntity>(
+  protected async relate<R extends TenantScopedEntity, Input extends object>(
     ctx: RequestContext,
     row: T,
-    property: string,
+    property: RelationOf<T, R>,
     entity: EntityClass<R>,
-    input: object,
-    field: string,
+    input: Partial<Input>,
+    field: keyof Input & string,
   ): Promise<R | null | undefined> {
     if (!(field in input)) return undefined;
-    const uuid = (input as Record<string, unknown>)[field] as string | null | undefined;
+    const uuid = input[field] as string | null | undefined;
     const related = uuid == null ? null : await requireRelated(ctx.em, entity, uuid, field);
-    (row as Record<string, unknown>)[property] = related ? ref(related) : null;
+    (row as Record<keyof T, unknown>)[property] = related ? ref(related) : null;
     return related;
   }
 }

@@ -1,4 +1,5 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { ConnectionType, RelationArgs } from '../graphql/connection.js';
@@ -20,7 +21,7 @@ export class StudentResolver extends ResourceResolver({
   replaceable: false,
 }) {
   @FieldResolver(() => [Enrollment], { description: 'The first enrollments by uuid; `enrollments(where: {studentUuid})` pages through all.' })
-  enrollments(@Root() student: Student, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Enrollment[]> {
+  enrollments(@Root() student: Readable<Student>, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Row<Enrollment>[]> {
     return ctx.loaders.manyBy(Enrollment, 'student', first).load(student.uuid);
   }
 }

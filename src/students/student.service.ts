@@ -2,6 +2,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { ensureUnique } from '../db/lookup.js';
 import { invalid } from '../errors/domain-error.js';
 import { formatDate } from '../graphql/scalars.js';
+import { deletePagesOf } from '../portfolios/portfolio-page.service.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { Student } from './student.entity.js';
 import type { StudentInput } from './student.inputs.js';
@@ -28,6 +29,10 @@ export class StudentService extends ResourceService<Student, StudentInput> {
       throw invalid({ dateOfBirth: ['The date of birth must be a date before today.'] });
     }
     if (email !== undefined) await ensureUnique(ctx.em, Student, { email }, row.uuid, 'email');
+  }
+
+  protected async beforeDelete(ctx: RequestContext, rows: Student[]): Promise<void> {
+    await deletePagesOf(ctx, rows);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType } from '../graphql/connection.js';
-import { loadOne } from '../graphql/relations.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { CertificateTemplate } from './certificate-template.entity.js';
@@ -20,7 +20,7 @@ export class CertificateTemplateResolver extends ResourceResolver({
   service: certificateTemplates,
 }) {
   @FieldResolver(() => Institution)
-  institution(@Root() template: CertificateTemplate, @Ctx() ctx: RequestContext): Promise<Institution> {
-    return loadOne(ctx, Institution, template.institution);
+  institution(@Root() template: Readable<CertificateTemplate>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
+    return ctx.loaders.one(Institution, template.institution);
   }
 }

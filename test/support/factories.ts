@@ -1,3 +1,5 @@
+import { upload } from './files.js';
+import { diplomaPdf } from './pdf.js';
 import type { ApiClient } from './service.js';
 
 type Row = Record<string, any>;
@@ -39,6 +41,17 @@ export function factories(api: ApiClient) {
         institution_uuid: fields.institution_uuid ?? (await make.institution()).uuid,
         ...fields,
       }),
+    /** An issued certificate (pass `finish: false` for a draft) from a freshly uploaded real PDF. */
+    certificate: async (fields: Row = {}) => {
+      const institution_uuid = fields.institution_uuid ?? (await make.institution()).uuid;
+      const course_uuid = fields.course_uuid ?? (await make.course({ institution_uuid })).uuid;
+      const student_uuid = fields.student_uuid ?? (await make.student()).uuid;
+      const file = await upload(api, [[await diplomaPdf(`Diploma ${next()} ${Math.random()}`), 'diploma.pdf']]);
+      if (file.status !== 201) throw new Error(`upload answered ${file.status}`);
+      return created(api, '/certificates', { institution_uuid, course_uuid, student_uuid, file_uuid: file.body.data[0].uuid, finish: true, ...fields });
+    },
+    page: async (studentUuid?: string, fields: Row = {}) =>
+      created(api, `/students/${studentUuid ?? (await make.student()).uuid}/pages`, { slug: `page-${next()}-${Date.now().toString(36)}`, ...fields }),
   };
   return make;
 }

@@ -1,8 +1,7 @@
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { Oid, SHA256_OID } from '../../src/documents/cms-oids.js';
-import { buildDetachedSignature } from '../../src/documents/cms-writer.js';
-import { contextTag, derNull, integer, octetString, oid, sequence, set, Tag, tlv } from '../../src/documents/der.js';
+import { buildDetachedSignature } from '../../src/documents/cms-signature.js';
+import { contextTag, derNull, integer, octetString, Oid, oid, sequence, set, Tag, tlv } from './der-builder.js';
 import { createSigningIdentity } from '../../src/documents/index.js';
 import { readPkcs12 } from '../../src/documents/pkcs12.js';
 
@@ -19,7 +18,7 @@ export function strangerKey(name = 'Universidade Federal de Exemplo'): SigningKe
 }
 
 export const signWith = (key: SigningKey) => (content: Buffer) =>
-  buildDetachedSignature({ content, privateKey: key.privateKey, certificate: key.certificate, signingTime: new Date() });
+  buildDetachedSignature({ content, privateKey: key.privateKey, certificate: key.certificate, chain: [], signingTime: new Date() });
 
 const pad = (n: number) => String(n).padStart(10, '0');
 
@@ -65,9 +64,9 @@ export function hugeExponentCertificate(): Buffer {
 export function certificateBombCms(copies: number, named: boolean): Buffer {
   const certificate = hugeExponentCertificate();
   const sid = named ? sequence(NAME, SERIAL) : sequence(NAME, integer(7));
-  const signerInfo = sequence(integer(1), sid, sequence(oid(SHA256_OID)), sequence(oid(Oid.rsaEncryption), derNull()), octetString(randomBytes(384)));
+  const signerInfo = sequence(integer(1), sid, sequence(oid(Oid.sha256)), sequence(oid(Oid.rsaEncryption), derNull()), octetString(randomBytes(384)));
   const certificates = tlv(contextTag(0), ...Array.from({ length: copies }, () => certificate));
-  const signedData = sequence(integer(1), set(sequence(oid(SHA256_OID))), sequence(oid(Oid.data)), certificates, set(signerInfo));
+  const signedData = sequence(integer(1), set(sequence(oid(Oid.sha256))), sequence(oid(Oid.data)), certificates, set(signerInfo));
   return sequence(oid(Oid.signedData), tlv(contextTag(0), signedData));
 }
 

@@ -1,0 +1,29 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Certificate } from '../certificates/certificate.entity.js';
+import type { RequestContext } from '../context/request-context.js';
+import { Institution } from '../institutions/institution.entity.js';
+import { badges } from './badge.service.js';
+import type { BadgeDocument } from './open-badges.js';
+
+/** `Institution.badgeIssuer`: the Open Badges 2.0 issuer profile, as hosted at its id. */
+@Resolver(() => Institution)
+export class InstitutionBadgeResolver {
+  @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'Open Badges 2.0 issuer profile (JSON-LD); null while badges are off.' })
+  badgeIssuer(@Root() institution: Institution, @Ctx() ctx: RequestContext): Promise<BadgeDocument | null> {
+    return badges.issuer(ctx, institution.uuid);
+  }
+}
+
+/** `Certificate.badgeAssertion`: the Open Badges 2.0 assertion, as hosted at its id. */
+@Resolver(() => Certificate)
+export class CertificateBadgeResolver {
+  @FieldResolver(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Open Badges 2.0 assertion (JSON-LD), `revoked: true` once revoked; null for a draft or while badges are off.',
+  })
+  async badgeAssertion(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<BadgeDocument | null> {
+    const answer = await badges.assertion(ctx, certificate.uuid);
+    return answer?.document ?? null;
+  }
+}

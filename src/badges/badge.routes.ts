@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
+import type { Config } from '../config.js';
+import type { PublicContextOf } from '../http/public-context.js';
+import { contentDisposition, isFresh } from '../files/file-download.route.js';
+import { SVG } from '../files/file-type.js';
+import { badges, type BakedImage, type HostedAssertion } from './badge.service.js';
+import { BAKED_IMAGE_TYPES, uploadedImage } from './badge-upload.js';
+import { OB2_PATH, type BakedImageType } from './badge-urls.js';
+import type { BadgeDocument } from './open-badges.js';
+import { unbake, type UnbakeResult } from './unbake.js';
+
+const JSON_LD = 'application/ld+json';
+
+/** Open Badges "Setting Content-Type": JSON-LD by default, plain JSON when only that is asked for; or a browser's HTML. */
+function negotiate(req: Request): 'application/ld+json' | 'application/json' | 'html' {
+  const choice = req.accepts([JSON_LD, 'application/json', 'text/html']);
+  return choice === 'text/html' ? 'html' : choice === 'application/json' ? choice : JSON_LD;
+}
+
+const etagOf = (...parts: (string | Buffer)[]) => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return `"${hash.digest('base64url').slice(0, 32)}"`;
+};
+
+/** Verifiers fetch from browsers (CORS), caches revalidate every time (a revocation shows at once). */
+function publicHeaders(res: Response, etag: string): void {
+  res.set({ ETag: etag, 'Cache-Control': 'public, no-cache', Vary: 'Accept' });
+}
+
+function sendDocument(req: Request, res: Response, document: BadgeDocument, status = 200): void {
+  const type = negotiate(req) === 'application/json' ? 'application/json' : JSON_LD;
+  const body = JSON.stringify(document);
+  const etag = etagOf(type, body);
+  publicHeaders(res, etag);
+  res.type(`${type}; charset=utf-8`);
+  if (status === 200 && isFresh(req, etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(status).send(body);
+}
+
+function sendAssertion(req: Request, res: Response, answer: HostedAssertion): void {
+  // Hosted verification: a revoked assertion answers 410 Gone with `revoked: true`.
+  sendDocument(req, res, answer.document, answer.revoked ? 410 : 200);
+}
+
+function sendImage(req: Request, res: Response, image: BakedImage, name: string): void {
+  const etag = etagOf(image.bytes);
+  publicHeaders(res, etag);
+  res.set({ 'Content-Type': image.mimeType, 'Content-Disposition': contentDisposition(name), 'X-Content-Type-Options': 'nosniff' });
+  // An SVG opened directly is a document that could run script on this origin.
+  if (image.mimeType === SVG.mimeType) res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  if (isFresh(req, etag)) res.status(304).end();
+  else res.status(200).send(image.bytes);
+}
+
+/** An async handler whose null answer is the app's plain 404. */
+function route(handler: (req: Request<{ uuid: string }>, res: Response) => Promise<boolean>): RequestHandler<{ uuid: string }> {
+  return async (req, res, next: NextFunction) => {
+    try {
+      if (!(await handler(req, res))) next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function bakedImageRoute(publicContext: PublicContextOf, type: BakedImageType): RequestHandler<{ uuid: string }> {
+  return route(async (req, res) => {
+    const answer = await badges.bakedImage(publicContext(req), req.params.uuid, type);
+    if (!answer) return false;
+    if ('document' in answer) sendAssertion(req, res, answer);
+    else sendImage(req, res, answer, `badge-${req.params.uuid}.${type}`);
+    return true;
+  });
+}
+
+/**
+ * The hosted Open Badges 2.0 documents under /ob/v2, public (no token, no tenant) at the `id`s they
+ * carry: issuer profiles, badge classes, assertions (410 once revoked), revocation lists, baked images.
+ */
+export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
+  const router = Router();
+  router.use(OB2_PATH, (req, res, next) => {
+    res.set('Access-Control-Allow-Origin', '*');
+    // A browser-based verifier that sends headers beyond the simple ones asks first.
+    if (req.method !== 'OPTIONS') return next();
+    res.set({ 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Allow-Headers': 'Accept, If-None-Match', 'Access-Control-Max-Age': '86400' });
+    res.status(204).end();
+  });
+  router.get(
+    `${OB2_PATH}/issuers/:uuid`,
+    route(async (req, res) => {
+      const document = await badges.issuer(publicContext(req), req.params.uuid);
+      if (!document) return false;
+      // A browser goes to the institution's own site when it has one; otherwise it reads the profile.
+      const site = document.url as string;
+      if (negotiate(req) === 'html' && site !== document.id && /^https?:\/\//i.test(site)) res.redirect(303, site);
+      else sendDocument(req, res, document);
+      return true;
+    }),
+  );
+  router.get(
+    `${OB2_PATH}/issuers/:uuid/revocations`,
+    route(async (req, res) => {
+      const document = await badges.revocationList(publicContext(req), req.params.uuid);
+      if (document) sendDocument(req, res, document);
+      return document !== null;
+    }),
+  );
+  router.get(
+    `${OB2_PATH}/badges/:uuid`,
+    route(async (req, res) => {
+      const document = await badges.badgeClass(publicContext(req), req.params.uuid);
+      if (document) sendDocument(req, res, document);
+      return document !== null;
+    }),
+  );
+  router.get(
+    `${OB2_PATH}/assertions/:uuid`,
+    route(async (req, res) => {
+      const answer = await badges.assertion(publicContext(req), req.params.uuid);
+      if (!answer) return false;
+      if (negotiate(req) === 'html') res.redirect(303, answer.verificationPage);
+      else sendAssertion(req, res, answer);
+      return true;
+    }),
+  );
+  router.get(`${OB2_PATH}/assertions/:uuid/image.png`, bakedImageRoute(publicContext, 'png'));
+  router.get(`${OB2_PATH}/assertions/:uuid/image.svg`, bakedImageRoute(publicContext, 'svg'));
+  // The e-mail's download link: the baked image in whichever format the institution's badge image has.
+  router.get(
+    `${OB2_PATH}/assertions/:uuid/image`,
+    route(async (req, res) => {
+      const url = await badges.bakedImageUrl(publicContext(req), req.params.uuid);
+      if (url) res.redirect(302, url);
+      return url !== null;
+    }),
+  );
+  return router;
+}
+
+function unbakeJson(result: UnbakeResult) {
+  return {
+    image_type: result.imageType,
+    assertion_id: result.assertionId,
+    status: result.status,
+    revocation_reason: result.revocationReason,
+    matches_hosted: result.matchesHosted,
+    mismatched_properties: result.mismatchedProperties,
+    baked_assertion: result.bakedAssertion,
+    hosted_assertion: result.hostedAssertion,
+  };
+}
+
+/** POST /api/v1/badges/unbake (public): which assertion a baked PNG or SVG carries, its status, and whether it was altered. */
+export function unbakeRoutes(publicContext: PublicContextOf, config: Pick<Config, 'badgeUnbakeMaxBytes'>): Router {
+  const router = Router();
+  const maxBytes = config.badgeUnbakeMaxBytes;
+  router.post('/badges/unbake', express.raw({ type: BAKED_IMAGE_TYPES, limit: maxBytes }), async (req, res, next) => {
+    try {
+      const image = await uploadedImage(req, maxBytes);
+      res.json({ data: unbakeJson(await unbake(publicContext(req), image)) });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}

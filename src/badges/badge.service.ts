@@ -1,0 +1,102 @@
+import type { PublicContext } from '../context/request-context.js';
+import { files } from '../files/file.service.js';
+import { PNG, SVG } from '../files/file-type.js';
+import {
+  assertionFacts,
+  badgeAssertionOf,
+  badgeClassFactsOf,
+  badgeIssuerOf,
+  type BadgeAssertionRecord,
+  isRevoked,
+  issuerFacts,
+  revokedCertificatesOf,
+  revokedFacts,
+  saltOf,
+} from './badge-records.js';
+import { badgeUrls, type BakedImageType } from './badge-urls.js';
+import { assertion, badgeClass, type BadgeDocument, issuerProfile, revocationList, revokedAssertion } from './open-badges.js';
+import { bakePng } from './png-baking.js';
+import { bakeSvg } from './svg-baking.js';
+
+/** A hosted assertion as its id answers it: the document, or (revoked) the stub that goes with 410 Gone. */
+export interface HostedAssertion {
+  document: BadgeDocument;
+  revoked: boolean;
+  /** The certificate's verification page: where a browser asking for HTML is sent. */
+  verificationPage: string;
+}
+
+export interface BakedImage {
+  bytes: Buffer;
+  mimeType: string;
+}
+
+/** The full assertion, whatever the certificate's state: what was issued, for comparing a baked copy with. */
+async function issuedAssertion(ctx: PublicContext, record: BadgeAssertionRecord): Promise<BadgeDocument> {
+  const salt = await saltOf(ctx, record.certificate.uuid);
+  return assertion(assertionFacts(record, salt, ctx.publicBaseUrl), badgeUrls(ctx.publicBaseUrl));
+}
+
+async function hosted(ctx: PublicContext, record: BadgeAssertionRecord): Promise<HostedAssertion> {
+  const document = isRevoked(record) ? revokedAssertion(revokedFacts(record.certificate), badgeUrls(ctx.publicBaseUrl)) : await issuedAssertion(ctx, record);
+  return { document, revoked: isRevoked(record), verificationPage: assertionFacts(record, '', ctx.publicBaseUrl).verificationUrl };
+}
+
+async function contentOf(ctx: PublicContext, record: BadgeAssertionRecord): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await files.open(ctx, record.issuer.image)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Open Badges 2.0 for institutions with badges enabled: the issuer profile, a badge class per course,
+ * an assertion per issued certificate, the revocation list and baked images. Every method answers
+ * null for what does not exist as a badge (badges off, a draft, deleted, unknown, another tenant's).
+ * A public context reads across tenants by uuid; an authenticated one only its tenant's rows.
+ */
+export const badges = {
+  async issuer(ctx: PublicContext, institutionUuid: string): Promise<BadgeDocument | null> {
+    const issuer = await badgeIssuerOf(ctx, institutionUuid);
+    return issuer && issuerProfile(issuerFacts(issuer, ctx.publicBaseUrl), badgeUrls(ctx.publicBaseUrl));
+  },
+
+  async badgeClass(ctx: PublicContext, courseUuid: string): Promise<BadgeDocument | null> {
+    const facts = await badgeClassFactsOf(ctx, courseUuid);
+    return facts && badgeClass(facts, badgeUrls(ctx.publicBaseUrl));
+  },
+
+  async revocationList(ctx: PublicContext, institutionUuid: string): Promise<BadgeDocument | null> {
+    const issuer = await badgeIssuerOf(ctx, institutionUuid);
+    if (!issuer) return null;
+    return revocationList(institutionUuid, await revokedCertificatesOf(ctx, issuer.institution), badgeUrls(ctx.publicBaseUrl));
+  },
+
+  async assertion(ctx: PublicContext, certificateUuid: string): Promise<HostedAssertion | null> {
+    const record = await badgeAssertionOf(ctx, certificateUuid);
+    return record && hosted(ctx, record);
+  },
+
+  /** The full assertion as issued, and what the certificate is now; for checking a baked copy. */
+  async issued(ctx: PublicContext, certificateUuid: string): Promise<{ record: BadgeAssertionRecord; issued: BadgeDocument } | null> {
+    const record = await badgeAssertionOf(ctx, certificateUuid);
+    return record && { record, issued: await issuedAssertion(ctx, record) };
+  },
+
+  /** The institution's badge image with the assertion baked in; null unless `type` is the image's own type. */
+  async bakedImage(ctx: PublicContext, certificateUuid: string, type: BakedImageType): Promise<BakedImage | HostedAssertion | null> {
+    const record = await badgeAssertionOf(ctx, certificateUuid);
+    if (!record || record.issuer.imageType !== type) return null;
+    const answer = await hosted(ctx, record);
+    if (answer.revoked) return answer;
+    const json = JSON.stringify(answer.document);
+    const image = await contentOf(ctx, record);
+    if (type === 'png') return { bytes: bakePng(image, json), mimeType: PNG.mimeType };
+    return { bytes: Buffer.from(bakeSvg(image.toString('utf8'), answer.document.id as string, json), 'utf8'), mimeType: SVG.mimeType };
+  },
+
+  /** Where the baked badge of an issued certificate downloads, when its institution issues badges. */
+  async bakedImageUrl(ctx: PublicContext, certificateUuid: string): Promise<string | null> {
+    const record = await badgeAssertionOf(ctx, certificateUuid);
+    return record && !isRevoked(record) ? badgeUrls(ctx.publicBaseUrl).bakedImage(certificateUuid, record.issuer.imageType) : null;
+  },
+};

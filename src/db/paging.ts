@@ -1,0 +1,29 @@
+/** Paging as the database reads it: positions, page sizes and the cursors that name a position. */
+
+export enum SortOrder {
+  asc = 'asc',
+  desc = 'desc',
+}
+
+export const DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_SIZE = 100;
+/** The furthest position a cursor may name: one a JavaScript number holds exactly (PostgreSQL's offset is a bigint). */
+export const MAX_CURSOR_POSITION = Number.MAX_SAFE_INTEGER;
+
+export function encodeCursor(position: number): string {
+  return Buffer.from(`pos:${position}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined || cursor === null) return undefined;
+  const match = /^pos:(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  const position = match ? Number(match[1]) : Number.NaN;
+  return position <= MAX_CURSOR_POSITION ? position : Number.NaN;
+}
+
+/** One page of rows plus the total the whole filtered list has. */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  offset: number;
+}

@@ -1,0 +1,97 @@
+import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
+import type { Config } from '../config.js';
+import { WorkerJobError } from '../documents/index.js';
+import { DomainError, ERROR_STATUS } from '../errors/domain-error.js';
+import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
+import type { PublicContextOf } from '../http/public-context.js';
+import { limitByAddress } from '../rate-limits/http-limits.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
+import { uploadedPdf } from '../verification/uploaded-pdf.js';
+import { badges } from '../badges/badge.service.js';
+import { verificationFacts, verifyDocument } from '../verification/verification.service.js';
+import { chooseLocale } from './locale.js';
+import { messagesFor } from './messages.js';
+import { renderNotFoundPage } from './not-found-page.js';
+import { tooLargeMessage, type PageContext } from './parts.js';
+import { sendPage } from './send-page.js';
+import { renderUploadFormPage, renderUploadProblemPage, renderUploadResultPage } from './upload-result-page.js';
+import { renderVerificationPage } from './verification-page.js';
+
+interface PublicPagesDeps {
+  publicContext: PublicContextOf;
+  config: Config;
+  limits: RateLimits;
+}
+
+function pageContext(req: Request, config: Config): PageContext {
+  const { locale, explicit } = chooseLocale(req);
+  return { locale, explicitLocale: explicit, verifyMaxBytes: config.verifyMaxBytes };
+}
+
+/** What a person is told when the check could not run; the status stays the API's. */
+function problemText(error: DomainError, context: PageContext): string {
+  const m = messagesFor(context.locale).problem;
+  switch (error.code) {
+    case 'PAYLOAD_TOO_LARGE':
+      return tooLargeMessage(context);
+    case 'BAD_USER_INPUT':
+      return m.noFile;
+    case 'TOO_MANY_REQUESTS':
+      return m.tooMany;
+    case 'SERVICE_UNAVAILABLE':
+      return m.busy;
+    default:
+      return m.unreadable;
+  }
+}
+
+/** Failures under the public pages as pages: the rate limit, the upload's size and shape, a busy service. */
+function pageErrors(config: Config): ErrorRequestHandler {
+  return (caught, req, res, next) => {
+    const busy = isDatabaseBusy(caught) || (caught instanceof WorkerJobError && caught.kind === 'busy');
+    const error = busy ? serviceBusy() : caught;
+    if (!(error instanceof DomainError) || res.headersSent) return next(caught);
+    if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
+    const context = pageContext(req, config);
+    sendPage(res, context.locale, renderUploadProblemPage(problemText(error, context), context), ERROR_STATUS[error.code]);
+  };
+}
+
+/** The public HTML of verification: GET /verify/{uuid}, the PDF check (GET and POST /verify). */
+export function publicPages({ publicContext, config, limits }: PublicPagesDeps): Router {
+  const router = Router();
+  const publicReads = limitByAddress(limits.store, limits.publicReads);
+
+  router.get('/verify/:uuid', publicReads, async (req, res) => {
+    const context = pageContext(req, config);
+    const ctx = publicContext(req);
+    const facts = await verificationFacts(ctx, String(req.params.uuid));
+    if (!facts) sendPage(res, context.locale, renderNotFoundPage('certificate', context.locale), 404);
+    else sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl: await badges.bakedImageUrl(ctx, facts.uuid) }, context));
+  });
+
+  router.get('/verify', publicReads, (req, res) => {
+    const context = pageContext(req, config);
+    sendPage(res, context.locale, renderUploadFormPage(context));
+  });
+
+  router.post('/verify', limitByAddress(limits.store, limits.verify), async (req, res) => {
+    const context = pageContext(req, config);
+    const pdf = await uploadedPdf(req, config.verifyMaxBytes);
+    // A browser sends an empty file part when nothing was chosen.
+    if (pdf.length === 0) throw new DomainError('BAD_USER_INPUT', 'The file field is required.', { file: ['The file field is required.'] });
+    const verdict = await verifyDocument(publicContext(req), pdf);
+    sendPage(res, context.locale, renderUploadResultPage(verdict, context));
+  });
+
+  router.use(pageErrors(config));
+  return router;
+}
+
+/** Unknown addresses outside the APIs, asked for by a browser: the 404 page instead of JSON. */
+export const htmlNotFound: RequestHandler = (req: Request, res: Response, next) => {
+  const browser = (req.method === 'GET' || req.method === 'HEAD') && req.accepts(['json', 'html']) === 'html';
+  if (!browser || req.path.startsWith('/api/') || req.path.startsWith('/graphql')) return next();
+  const { locale } = chooseLocale(req);
+  sendPage(res, locale, renderNotFoundPage('page', locale), 404);
+};

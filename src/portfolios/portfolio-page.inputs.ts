@@ -1,0 +1,46 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { ListArgsType } from '../graphql/list-args.js';
+import { MaxChars, Nullable, Present } from '../graphql/validators.js';
+import { PortfolioSlug } from './portfolio-slug.js';
+
+export const MAX_BIO_CHARS = 2000;
+
+@InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
+export class UpdatePortfolioPageInput {
+  @Field({ nullable: true, description: 'Lower-case letters, digits and hyphens (3-64); unique within the tenant.' })
+  @Present()
+  @PortfolioSlug()
+  slug?: string;
+
+  @Field({ nullable: true, description: 'Default `false`.' })
+  @Present()
+  isPublic?: boolean;
+
+  @Field(() => String, { nullable: true, description: `At most ${MAX_BIO_CHARS} characters.` })
+  @Nullable()
+  @MaxChars(MAX_BIO_CHARS)
+  bio?: string | null;
+}
+
+@InputType({ description: 'Every field of a portfolio page: create and PUT.' })
+export class PortfolioPageInput extends UpdatePortfolioPageInput {
+  @Field(() => ID, { description: 'The student; taken from the path in REST.' })
+  studentUuid!: string;
+
+  @Field()
+  declare slug: string;
+}
+
+@InputType()
+export class PortfolioPageWhere {
+  @Field(() => ID, { nullable: true })
+  studentUuid?: string;
+
+  @Field({ nullable: true })
+  slug?: string;
+
+  @Field({ nullable: true })
+  isPublic?: boolean;
+}
+
+export const PortfolioPageListArgs = ListArgsType('PortfolioPage', PortfolioPageWhere, ['slug', 'created_at', 'updated_at']);
