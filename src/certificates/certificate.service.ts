@@ -184,7 +184,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     if (cohort && cohort.course.uuid !== certificate.course.uuid) errors.cohortUuid = ['The cohort does not belong to the course.'];
     if (template && template.institution.uuid !== certificate.institution.uuid) errors.templateUuid = ['The template belongs to another institution.'];
     if (Object.keys(errors).length > 0) throw invalid(errors);
-    return { course, enrollment };
+    return { course, enrollment, template };
   }
 
   /** The link goes out in the student's e-mail and on the PDF: see verification-link.ts. */

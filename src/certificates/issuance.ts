@@ -24,6 +24,7 @@ import { institutionSigner } from './signing-identity.service.js';
 export interface CheckedDraft {
   course: Course;
   enrollment: Enrollment | null;
+  template: CertificateTemplate | null;
 }
 
 /** A party issuance names on the documents: it must still be live now, whatever it was when the draft was written. */
@@ -44,8 +45,7 @@ async function gather(tx: RequestContext, certificate: Certificate, checked: Che
   const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
   const attachments = await em.find(CourseModule, { course }, { populate: ['module', 'group'], orderBy: { order: 'asc' } });
   const source = await referenced(em, StoredFile, certificate.sourceFile);
-  const template = certificate.template ? await em.findOne(CertificateTemplate, { uuid: certificate.template.uuid }) : null;
-  return { institution, course, student, enrollment, attachments, source, template };
+  return { institution, course, student, enrollment, attachments, source, template: checked.template };
 }
 
 function transcriptOf(parts: Awaited<ReturnType<typeof gather>>, certificate: Certificate, url: string, issuedAt: Date): TranscriptData {
@@ -108,7 +108,7 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
     tx,
     signer,
     await files.read(tx, parts.source),
-    { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(tx, parts.institution, certificate) },
+    { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(tx, parts.institution, parts.template) },
     parts,
     url,
   );
