@@ -191,14 +191,6 @@ describe('academic transcripts', () => {
     const signed = await signPdf(transcript, identity, { reason: 'Academic transcript', signerName: 'UFE' });
     expect(await inspectSignedPdf(signed)).toMatchObject({ intact: true, coversWholeFile: true, credentialUuid: CREDENTIAL_UUID });
   });
-
-  it('measures rendering one transcript of 40 modules (reported, not asserted)', async () => {
-    const data = transcriptData(40);
-    await renderTranscript(data);
-    const started = performance.now();
-    for (let i = 0; i < 10; i++) await renderTranscript(data);
-    console.log(`renderTranscript: ${((performance.now() - started) / 10).toFixed(2)} ms per transcript of 40 modules`);
-  });
 });
 
 /** Pairs of words on one page whose boxes share more than a sliver (1 pt either way: line boxes touch). */
