@@ -5,7 +5,8 @@ import type { PublicContextOf } from '../http/public-context.js';
 import { contentDisposition, isFresh } from '../files/file-download.route.js';
 import { SVG } from '../files/file-type.js';
 import { badges, type BakedImage, type HostedAssertion } from './badge.service.js';
-import { BAKED_IMAGE_TYPES, uploadedImage } from './badge-upload.js';
+import { singleUpload } from '../http/single-upload.js';
+import { BAKED_IMAGE_TYPES } from './badge-upload.js';
 import { OB2_PATH, type BakedImageType } from './badge-urls.js';
 import type { BadgeDocument } from './open-badges.js';
 import { unbake, type UnbakeResult } from './unbake.js';
@@ -162,7 +163,7 @@ export function unbakeRoutes(publicContext: PublicContextOf, config: Pick<Config
   const maxBytes = config.badgeUnbakeMaxBytes;
   router.post('/badges/unbake', express.raw({ type: BAKED_IMAGE_TYPES, limit: maxBytes }), async (req, res, next) => {
     try {
-      const image = await uploadedImage(req, maxBytes);
+      const image = await singleUpload(req, maxBytes, 'Send the baked badge as image/png, image/svg+xml or a multipart form file.');
       res.json({ data: unbakeJson(await unbake(publicContext(req), image)) });
     } catch (error) {
       next(error);

@@ -6,7 +6,7 @@ import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailabl
 import type { PublicContextOf } from '../http/public-context.js';
 import { limitByAddress } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
-import { uploadedPdf } from '../verification/uploaded-pdf.js';
+import { singleUpload } from '../http/single-upload.js';
 import { badges } from '../badges/badge.service.js';
 import { verificationFacts, verifyDocument } from '../verification/verification.service.js';
 import { chooseLocale } from './locale.js';
@@ -77,7 +77,7 @@ export function publicPages({ publicContext, config, limits }: PublicPagesDeps):
 
   router.post('/verify', limitByAddress(limits.store, limits.verify), async (req, res) => {
     const context = pageContext(req, config);
-    const pdf = await uploadedPdf(req, config.verifyMaxBytes);
+    const pdf = await singleUpload(req, config.verifyMaxBytes, 'Send the PDF as application/pdf or as a multipart form file.');
     // A browser sends an empty file part when nothing was chosen.
     if (pdf.length === 0) throw new DomainError('BAD_USER_INPUT', 'The file field is required.', { file: ['The file field is required.'] });
     const verdict = await verifyDocument(publicContext(req), pdf);

@@ -5,7 +5,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { formatTimestamp } from '../graphql/scalars.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import type { VerificationFacts } from './verification-facts.js';
-import { uploadedPdf } from './uploaded-pdf.js';
+import { singleUpload } from '../http/single-upload.js';
 import { verificationFacts, verifyDocument, type DocumentVerdict } from './verification.service.js';
 
 const stamp = (date: Date | null) => (date ? formatTimestamp(date) : null);
@@ -67,7 +67,7 @@ export function verificationApi(publicContext: PublicContextOf, config: Pick<Con
   );
   router.post('/verify', express.raw({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
     try {
-      const pdf = await uploadedPdf(req, config.verifyMaxBytes);
+      const pdf = await singleUpload(req, config.verifyMaxBytes, 'Send the PDF as application/pdf or as a multipart form file.');
       res.json({ data: verdictJson(await verifyDocument(publicContext(req), pdf)) });
     } catch (error) {
       next(error instanceof WorkerJobError && error.kind === 'busy' ? new DomainError('SERVICE_UNAVAILABLE', error.message) : error);
