@@ -1,9 +1,10 @@
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { startService } from './service.js';
-import { stopOnSignal } from './stop-on-signal.js';
+import { loadConfigOrExit } from './config.js';
 
-const config = loadConfig();
+// The configuration is checked before the service's modules load, so a bad one is reported at once.
+const config = loadConfigOrExit();
+const { createLogger } = await import('./logger.js');
+const { startService } = await import('./service.js');
+const { stopOnSignal } = await import('./stop-on-signal.js');
 const logger = createLogger(config.logLevel);
 
 try {
