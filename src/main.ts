@@ -2,10 +2,10 @@ import { loadConfigOrExit } from './config.js';
 
 // The configuration is checked before the service's modules load, so a bad one is reported at once.
 const config = loadConfigOrExit();
-const { createLogger } = await import('./logger.js');
+const { createLogger, wantsPrettyLogs } = await import('./logger.js');
 const { startService } = await import('./service.js');
 const { stopOnSignal } = await import('./stop-on-signal.js');
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
 
 try {
   const service = await startService(config, logger);

@@ -6,12 +6,12 @@
 import { loadConfigOrExit } from '../config.js';
 import { resolveDatabase } from '../db/database.js';
 import { openOrm, pendingMigrationCount } from '../db/orm.js';
-import { createLogger } from '../logger.js';
+import { createLogger, wantsPrettyLogs } from '../logger.js';
 import { stopOnSignal } from '../stop-on-signal.js';
 import { startNotificationWorker } from './notification.worker.js';
 
 const config = loadConfigOrExit();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
 const database = await resolveDatabase(config, logger);
 const orm = await openOrm(database.url, { poolMax: 4 });
 
