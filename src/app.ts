@@ -30,6 +30,8 @@ import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { verificationApi } from './verification/verification.routes.js';
 import { metricsRoute } from './metrics/metrics.route.js';
+import { graphiqlRoutes } from './ide/graphiql.routes.js';
+import { landingPage } from './pages/landing.route.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import type { Logger } from './logger.js';
 
@@ -93,6 +95,8 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   );
   app.use(healthRoutes(orm));
   app.use(metricsRoute(metrics, config.metricsToken));
+  app.get('/', landingPage({ ides: sandbox }));
+  if (sandbox) app.use(graphiqlRoutes());
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
