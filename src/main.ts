@@ -11,10 +11,15 @@ try {
   const service = await startService(config, logger);
   const local = `http://localhost:${new URL(service.url).port}`;
   logger.info({ url: local, graphql: `${local}/graphql`, rest: `${local}/api/v1`, env: config.env }, 'credential service listening');
-  stopOnSignal(logger, () => service.stop(), {
+  const shutdown = stopOnSignal(logger, () => service.stop(), {
     stopping: 'shutting down: finishing requests in flight',
     stopped: 'stopped cleanly',
     failed: 'shutdown failed',
+  });
+  // A follower cannot serve without the cluster it shared; a restart starts (or finds) one again.
+  void service.databaseGone?.then(() => {
+    logger.warn('the embedded PostgreSQL this server shared with another process has stopped: shutting down');
+    shutdown('embedded PostgreSQL gone');
   });
 } catch (error) {
   logger.fatal({ err: error }, 'startup failed');
