@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { MaxChars, NotBlank, Present } from '../graphql/validators.js';
+import { MaxChars, NotBlank, OnOrAfter, Present } from '../graphql/validators.js';
 import { CohortModality } from './cohort.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
@@ -22,6 +22,7 @@ export class UpdateCohortInput {
   startDate?: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'Expected graduation; not before startDate.' })
+  @OnOrAfter('startDate')
   endDate?: Date | null;
 }
 

@@ -1,6 +1,6 @@
 import { Field, Float, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { AtLeast, AtMost, Nullable, Present } from '../graphql/validators.js';
+import { AtLeast, AtMost, Decimals, Nullable, OnOrAfter, Present } from '../graphql/validators.js';
 import { CompletionStatus } from './enrollment.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
@@ -24,6 +24,7 @@ export class UpdateEnrollmentInput {
   @Nullable()
   @AtLeast(0)
   @AtMost(10)
+  @Decimals(2)
   grade?: number | null;
 
   @Field(() => Date, { nullable: true, description: 'A date, `YYYY-MM-DD`.' })
@@ -31,6 +32,7 @@ export class UpdateEnrollmentInput {
   enrolledAt?: Date;
 
   @Field(() => Date, { nullable: true, description: 'A date, `YYYY-MM-DD`.' })
+  @OnOrAfter('enrolledAt')
   completedAt?: Date | null;
 }
 

@@ -3,6 +3,7 @@ import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { DateTimeScalar } from './scalars.js';
 import { resolvers } from './resolvers.js';
+import { VALIDATION_SETTINGS } from './validators.js';
 
 /** Builds the executable schema shared by Apollo (/graphql) and the REST layer (rest-compat). */
 export function createSchema(): Promise<GraphQLSchema> {
@@ -10,7 +11,7 @@ export function createSchema(): Promise<GraphQLSchema> {
     resolvers: [...resolvers],
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
     // Every optional input field says how it treats null (Nullable or Present), so nothing is skipped implicitly.
-    validate: { forbidUnknownValues: false, skipMissingProperties: false, validationError: { target: false, value: false } },
+    validate: VALIDATION_SETTINGS,
     emitSchemaFile: false,
   });
 }

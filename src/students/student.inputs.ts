@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { DateScalar } from '../graphql/scalars.js';
 import { ListArgsType } from '../graphql/list-args.js';
-import { Email, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
+import { BeforeToday, Email, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateStudentInput {
@@ -19,6 +19,7 @@ export class UpdateStudentInput {
 
   @Field(() => DateScalar, { nullable: true, description: '`YYYY-MM-DD`, in the past.' })
   @Present()
+  @BeforeToday()
   dateOfBirth?: string;
 
   @Field(() => String, { nullable: true })
