@@ -76,6 +76,23 @@ class Problems {
     this.count++;
   }
 
+  /** Puts the errors of the fields under `prefix` in the order its type declares them (as Laravel lists its rules), whatever found them first. */
+  order(prefix: string, fieldNames: string[]): void {
+    const start = prefix ? `${prefix}.` : '';
+    const rank = (key: string) => {
+      const index = fieldNames.indexOf(key.slice(start.length).split('.')[0]!);
+      return index === -1 ? fieldNames.length : index;
+    };
+    const under = Object.keys(this.errors).filter((key) => key.startsWith(start) && key !== prefix);
+    const sorted = [...under].sort((a, b) => rank(a) - rank(b));
+    if (sorted.every((key, index) => key === under[index])) return;
+    for (const key of sorted) {
+      const messages = this.errors[key]!;
+      delete this.errors[key];
+      this.errors[key] = messages;
+    }
+  }
+
   /** A value at `path` the type refuses, worded by what the type is rather than by graphql-js's message. */
   refuse(path: Path, kind: { leaf: GraphQLLeafType; value: unknown } | 'object' | 'missing', reason?: string): typeof REFUSED {
     const label = humanize(lastName(path));
@@ -104,7 +121,8 @@ function checkRules(type: GraphQLInputObjectType, coerced: Record<string, unknow
   if (!Class) return;
   const instance = Object.assign(Object.create(Class.prototype) as object, coerced);
   for (const error of validateSync(instance, VALIDATION_SETTINGS)) {
-    if (error.constraints) problems.add(fieldPath([...path, error.property]), Object.values(error.constraints));
+    // class-validator lists a field's rules bottom-up (decorator order); Laravel reads them as written.
+    if (error.constraints) problems.add(fieldPath([...path, error.property]), Object.values(error.constraints).reverse());
   }
 }
 
@@ -146,6 +164,7 @@ function checkObject(value: unknown, type: GraphQLInputObjectType, path: Path, p
     if (!fields[key]) problems.add(fieldPath([...path, key]), [`The ${humanize(key)} field is not accepted here.`]);
   }
   checkRules(type, coerced, path, problems);
+  problems.order(fieldPath(path), Object.keys(fields));
   return refused ? REFUSED : coerced;
 }
 
