@@ -9,6 +9,7 @@ import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum CertificateStatus {
   draft = 'draft',
@@ -23,7 +24,7 @@ registerEnumType(CertificateStatus, { name: 'CertificateStatus' });
  * freezes the recipient snapshot, signs the uploaded PDF and a generated transcript; issued ones
  * only move to revoked or expired.
  */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'certificates' })
 @Index({
   name: 'certificates_source_file_unique',

@@ -3,6 +3,7 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Course } from './course.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum CohortModality {
   presential = 'presential',
@@ -12,7 +13,7 @@ export enum CohortModality {
 registerEnumType(CohortModality, { name: 'CohortModality' });
 
 /** An intake of a course; its code is unique within the course. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'cohorts' })
 @Index({
   name: 'cohorts_code_unique',

@@ -3,9 +3,10 @@ import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { Node } from '../graphql/node.js';
 
 /** A programme of an institution; its modules are attached in groups and order (CourseModule). */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'courses' })
 export class Course extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })

@@ -3,9 +3,10 @@ import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Course } from './course.entity.js';
+import { Node } from '../graphql/node.js';
 
 /** A section of a course's modules ("Core", "Electives"). */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'module_groups' })
 export class ModuleGroup extends TenantScopedEntity {
   @ManyToOne(() => Course, { ref: true, index: true })

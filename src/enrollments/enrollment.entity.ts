@@ -5,6 +5,7 @@ import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Student } from '../students/student.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum CompletionStatus {
   enrolled = 'enrolled',
@@ -14,7 +15,7 @@ export enum CompletionStatus {
 registerEnumType(CompletionStatus, { name: 'CompletionStatus' });
 
 /** A student's registration in a course (optionally in one of its cohorts), with the final grade. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'enrollments' })
 export class Enrollment extends TenantScopedEntity {
   @ManyToOne(() => Student, { ref: true, index: true })

@@ -4,6 +4,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import type { RequestContext } from '../context/request-context.js';
 import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
 import type { ListArgs } from '../resources/resource.service.js';
+import { registerNodeType } from '../graphql/node.js';
 import { StoredFile } from './file.entity.js';
 import { FileInput, FileListArgs, UpdateFileInput } from './file.inputs.js';
 import { files } from './file.service.js';
@@ -11,11 +12,12 @@ import { downloadUrl } from './file-runtime.js';
 import { incomingUpload } from './file-upload.js';
 
 const FileConnection = ConnectionType(StoredFile, 'File');
+registerNodeType('File', (ctx, uuid) => files.get(ctx, uuid));
 
 /** Files have no `createFile`: they come in through `uploadFiles`. */
 @Resolver(() => StoredFile)
 export class FileResolver {
-  @Query(() => StoredFile, { name: 'file', description: 'One File of this tenant by uuid.' })
+  @Query(() => StoredFile, { name: 'file', nullable: true, description: 'One File of this tenant by uuid; null with a NOT_FOUND error when there is none.' })
   one(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<StoredFile> {
     return files.get(ctx, uuid);
   }

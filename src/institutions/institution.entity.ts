@@ -2,6 +2,7 @@ import { type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum InstitutionStatus {
   active = 'active',
@@ -11,7 +12,7 @@ export enum InstitutionStatus {
 registerEnumType(InstitutionStatus, { name: 'InstitutionStatus' });
 
 /** The issuing body: courses, modules, templates and certificates belong to one. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'institutions' })
 export class Institution extends TenantScopedEntity {
   @Field()

@@ -3,6 +3,7 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum ModuleModality {
   in_person = 'in_person',
@@ -20,7 +21,7 @@ export enum ModuleLevel {
 registerEnumType(ModuleLevel, { name: 'ModuleLevel' });
 
 /** A subject an institution teaches; attached to courses through CourseModule. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'modules' })
 @Index({
   name: 'modules_code_unique',

@@ -4,19 +4,21 @@ import type { RequestContext } from '../context/request-context.js';
 import type { Readable, Row } from '../db/rows.js';
 import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
 import type { ListArgs } from '../resources/resource.service.js';
+import { registerNodeType } from '../graphql/node.js';
 import { PortfolioItem } from './portfolio-item.entity.js';
 import { PortfolioItemInput, PortfolioItemListArgs, UpdatePortfolioItemInput } from './portfolio-item.inputs.js';
 import { portfolioItems } from './portfolio-item.service.js';
 import { PortfolioPage } from './portfolio-page.entity.js';
 
 const PortfolioItemConnection = ConnectionType(PortfolioItem, 'PortfolioItem');
+registerNodeType('PortfolioItem', (ctx, uuid) => portfolioItems.find(ctx, uuid));
 const PAGE_GUARD = { nullable: true, description: 'When given, the item must be on this page.' } as const;
 const STUDENT_GUARD = { nullable: true, description: 'When given, the item’s page must be this student’s.' } as const;
 
 /** Items are added to a page rather than created on their own, so their operations are named here, not by ResourceResolver. */
 @Resolver(() => PortfolioItem)
 export class PortfolioItemResolver {
-  @Query(() => PortfolioItem, { description: 'One PortfolioItem of this tenant by uuid.' })
+  @Query(() => PortfolioItem, { nullable: true, description: 'One PortfolioItem of this tenant by uuid; null with a NOT_FOUND error when there is none.' })
   portfolioItem(
     @Arg('uuid', () => ID) uuid: string,
     @Ctx() ctx: RequestContext,

@@ -4,6 +4,7 @@ import type { TenantScopedEntity } from '../db/base.entity.js';
 import type { Row } from '../db/rows.js';
 import { type Connection, toConnection } from '../graphql/connection.js';
 import { lowerFirst } from '../identifier-case.js';
+import { registerNodeType } from '../graphql/node.js';
 import type { ListArgs, ResourceOperations } from './resource.service.js';
 
 export interface ResourceApi<T extends TenantScopedEntity, Input extends object> {
@@ -72,13 +73,18 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     }
   }
 
+  registerNodeType(name, (ctx, uuid) => service.get(ctx, uuid));
   const proto = BaseResourceResolver.prototype;
   const uuidArg = Arg('uuid', () => ID);
   const guard = parentArg ? [Arg(parentArg, () => ID, { nullable: true, description: 'When given, the row must belong to this parent.' })] : [];
   define(
     proto,
     'one',
-    Query(() => type, { name: lowerFirst(name), description: `One ${name} of this tenant by uuid.` }),
+    Query(() => type, {
+      name: lowerFirst(name),
+      nullable: true,
+      description: `One ${name} of this tenant by uuid; null with a NOT_FOUND error when there is none.`,
+    }),
     uuidArg,
     Ctx(),
     ...guard,

@@ -2,9 +2,10 @@ import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { DateScalar } from '../graphql/scalars.js';
+import { Node } from '../graphql/node.js';
 
 /** A certificate recipient, registered per tenant; the email (kept lowercase) is unique among live students. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'students' })
 @Index({
   name: 'students_email_unique',

@@ -4,6 +4,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum TemplateStatus {
   active = 'active',
@@ -12,7 +13,7 @@ export enum TemplateStatus {
 registerEnumType(TemplateStatus, { name: 'TemplateStatus' });
 
 /** The visual design certificates of an institution use; at most one per institution is the default. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node })
 @Entity({ tableName: 'certificate_templates' })
 @Index({
   name: 'certificate_templates_default_unique',
