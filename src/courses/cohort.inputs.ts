@@ -5,7 +5,7 @@ import { CohortModality } from './cohort.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateCohortInput {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the course this cohort belongs to.' })
   @Present()
   courseUuid?: string;
 
@@ -15,7 +15,7 @@ export class UpdateCohortInput {
   @MaxChars(50)
   code?: string;
 
-  @Field(() => CohortModality, { nullable: true })
+  @Field(() => CohortModality, { nullable: true, description: 'How the cohort is taught.' })
   modality?: CohortModality | null;
 
   @Field(() => Date, { nullable: true, description: '`YYYY-MM-DD` or a full timestamp.' })
@@ -28,22 +28,22 @@ export class UpdateCohortInput {
 
 @InputType({ description: 'Every field of a cohort: create and PUT.' })
 export class CohortInput extends UpdateCohortInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the course this cohort belongs to.' })
   declare courseUuid: string;
 
-  @Field()
+  @Field({ description: 'Cohort code, unique within the course.' })
   declare code: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on cohorts.' })
 export class CohortWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose course uuid equals this.' })
   courseUuid?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose code equals this.' })
   code?: string;
 
-  @Field(() => CohortModality, { nullable: true })
+  @Field(() => CohortModality, { nullable: true, description: 'Only records whose modality equals this.' })
   modality?: CohortModality | null;
 }
 

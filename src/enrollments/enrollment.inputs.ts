@@ -5,11 +5,11 @@ import { CompletionStatus } from './enrollment.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateEnrollmentInput {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the enrolled student.' })
   @Present()
   studentUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the course enrolled in.' })
   @Present()
   courseUuid?: string;
 
@@ -38,28 +38,28 @@ export class UpdateEnrollmentInput {
 
 @InputType({ description: 'Every field of an enrollment: create and PUT.' })
 export class EnrollmentInput extends UpdateEnrollmentInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the enrolled student.' })
   declare studentUuid: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the course enrolled in.' })
   declare courseUuid: string;
 
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the student enrolled.' })
   declare enrolledAt: Date;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on enrollments.' })
 export class EnrollmentWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose student uuid equals this.' })
   studentUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose course uuid equals this.' })
   courseUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose cohort uuid equals this.' })
   cohortUuid?: string | null;
 
-  @Field(() => CompletionStatus, { nullable: true })
+  @Field(() => CompletionStatus, { nullable: true, description: 'Only records whose completion status equals this.' })
   completionStatus?: CompletionStatus;
 }
 

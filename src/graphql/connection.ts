@@ -3,12 +3,16 @@ import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
 import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE, type Page, SortOrder } from '../db/paging.js';
 
-registerEnumType(SortOrder, { name: 'SortOrder' });
+registerEnumType(SortOrder, {
+  name: 'SortOrder',
+  description: 'Direction of a sort.',
+  valuesConfig: { asc: { description: 'Smallest first.' }, desc: { description: 'Largest first.' } },
+});
 
 /** A relation list (`Student.enrollments`) shows at most this many rows; more go through the root connection. */
 export const MAX_RELATION_SIZE = 100;
 
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, description: 'Where a page is in its list (Relay).' })
 export class PageInfo {
   @Field({ description: 'Whether rows follow this page.' })
   hasNextPage!: boolean;
@@ -81,27 +85,27 @@ export function toConnection<T>({ rows, total, offset }: Page<T>): Connection<T>
 
 /** `<Name>Connection` and `<Name>Edge` object types for a node type. */
 export function ConnectionType<T extends object>(node: ClassType<T>, name: string): ClassType<Connection<T>> {
-  @ObjectType(`${name}Edge`, { simpleResolvers: true })
+  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a page, with its cursor.` })
   class Edge {
-    @Field()
+    @Field({ description: 'Opaque position of this row; pass it as `after` or `before`.' })
     cursor!: string;
 
-    @Field(() => node)
+    @Field(() => node, { description: `The ${name}.` })
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`, { simpleResolvers: true })
+  @ObjectType(`${name}Connection`, { simpleResolvers: true, description: `A page of ${name} records (Relay connection).` })
   class ConnectionOf {
-    @Field(() => [node])
+    @Field(() => [node], { description: 'The records of this page, in order.' })
     nodes!: T[];
 
-    @Field(() => [Edge])
+    @Field(() => [Edge], { description: 'The records of this page with their cursors.' })
     edges!: Edge[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { description: 'Whether more rows precede or follow, and the cursors to reach them.' })
     pageInfo!: PageInfo;
 
-    @Field(() => Int)
+    @Field(() => Int, { description: 'Rows in the whole filtered list.' })
     totalCount!: number;
   }
   return ConnectionOf;

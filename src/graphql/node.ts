@@ -31,7 +31,7 @@ export function registerNodeType(typeName: string, fetch: Fetch): void {
 
 @Resolver(() => Node)
 export class NodeResolver {
-  @FieldResolver(() => ID)
+  @FieldResolver(() => ID, { description: 'Global id: the type name and the uuid, base64url-encoded.' })
   id(@Root() record: { uuid: string }, @Info() info: GraphQLResolveInfo): string {
     return toGlobalId(info.parentType.name, record.uuid);
   }

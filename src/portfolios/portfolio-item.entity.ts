@@ -7,7 +7,7 @@ import { PortfolioPage } from './portfolio-page.entity.js';
 import { Node } from '../graphql/node.js';
 
 /** One certificate shown on a portfolio page, at a position; at most one item per certificate and page. */
-@ObjectType({ simpleResolvers: true, implements: Node })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'One certificate shown on a portfolio page.' })
 @Entity({ tableName: 'portfolio_items' })
 @Index({
   name: 'portfolio_items_certificate_unique',

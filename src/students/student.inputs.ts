@@ -5,7 +5,7 @@ import { BeforeToday, Email, MaxChars, NotBlank, Nullable, Present } from '../gr
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateStudentInput {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Full legal name.' })
   @Present()
   @NotBlank()
   @MaxChars(255)
@@ -22,7 +22,7 @@ export class UpdateStudentInput {
   @BeforeToday()
   dateOfBirth?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'As the student declares it; free text.' })
   @Nullable()
   @MaxChars(50)
   gender?: string | null;
@@ -35,28 +35,28 @@ export class UpdateStudentInput {
 
 @InputType({ description: 'A new student.' })
 export class StudentInput extends UpdateStudentInput {
-  @Field()
+  @Field({ description: 'Full legal name.' })
   declare name: string;
 
-  @Field()
+  @Field({ description: 'Unique within the tenant; stored and compared lowercase.' })
   declare email: string;
 
-  @Field(() => DateScalar)
+  @Field(() => DateScalar, { description: '`YYYY-MM-DD`.' })
   declare dateOfBirth: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on students.' })
 export class StudentWhere {
   @Field({ nullable: true, description: 'Case-insensitive. REST also accepts `where[user][email]`.' })
   email?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose name equals this.' })
   name?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only records whose gender equals this.' })
   gender?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only records whose social name equals this.' })
   socialName?: string | null;
 }
 
