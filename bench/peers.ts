@@ -99,10 +99,15 @@ function startProcess(name: string, args: string[], options: { cwd: string; env:
   return child;
 }
 
-async function startServiceProcess(databaseUrl: string, credentials: { clientId: string; clientSecret: string }): Promise<Server> {
+async function startServiceProcess(
+  databaseUrl: string,
+  credentials: { clientId: string; clientSecret: string },
+  name = 'service',
+  cwd = process.cwd(),
+): Promise<Server> {
   const port = await freePort();
-  const child = startProcess('service', ['dist/src/main.js'], {
-    cwd: process.cwd(),
+  const child = startProcess(name, ['dist/src/main.js'], {
+    cwd,
     env: {
       ...LIMITS_OFF,
       NODE_ENV: 'production',
@@ -122,7 +127,7 @@ async function startServiceProcess(databaseUrl: string, credentials: { clientId:
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/readyz`, child);
-  return { name: 'service', child, url };
+  return { name, child, url };
 }
 
 async function startPeer(folder: string, script: string, env: Record<string, string>): Promise<Server | undefined> {
@@ -215,7 +220,7 @@ async function wrk(target: Target, seconds: number, scriptDir: string): Promise<
     target.body === undefined ? '' : `wrk.body = ${JSON.stringify(target.body)}`,
   ].join('\n');
   await writeFile(script, lua);
-  const out = await run('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, target.url]);
+  const out = await run('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-s', script, target.url]);
   const percentile = (p: string) => duration(new RegExp(`^\\s*${p}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '');
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const failed = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?timeout (\d+)/.exec(out)?.[1] ?? 0);
@@ -310,6 +315,9 @@ export async function runPeersBench(): Promise<Measured[]> {
     await db.end();
     const seeded = await seedCatalogue(databaseUrl, tenantUuid);
     console.log(`seeded ${ENROLLMENTS} enrollments, ${seeded.courses} courses, ${seeded.cohorts} cohorts in ${seeded.seconds.toFixed(1)} s`);
+    // BENCH_BASE_DIR: another build of this service (e.g. `git archive main` built there) as extra targets.
+    const base = process.env.BENCH_BASE_DIR ? await startServiceProcess(databaseUrl, credentials, 'base', path.resolve(process.env.BENCH_BASE_DIR)) : undefined;
+    if (base) servers.push(base);
     const postgraphile = await startPeer('postgraphile5', 'server.mjs', { DATABASE_URL: databaseUrl, POOL_SIZE: '10' });
     const raw = await startPeer('raw', 'server.cjs', { DATABASE_URL: databaseUrl, TENANT_UUID: tenantUuid, POOL_SIZE: '10' });
     servers.push(...[postgraphile, raw].filter((peer) => peer !== undefined));
@@ -337,6 +345,14 @@ export async function runPeersBench(): Promise<Measured[]> {
         page: (body) => ({ uuids: uuids(body.data?.enrollments?.nodes), total: body.data?.enrollments?.totalCount }),
       },
     ];
+    if (base) {
+      const baseToken = await fetchToken(base.url, credentials);
+      const baseAuth = { ...auth, authorization: `Bearer ${baseToken}` };
+      targets.push(
+        { ...targets[0]!, name: 'base REST', process: base, url: `${base.url}${REST_PATH}`, headers: baseAuth },
+        { ...targets[1]!, name: 'base GraphQL', process: base, url: `${base.url}/graphql`, headers: { ...baseAuth, ...json } },
+      );
+    }
     if (postgraphile) {
       targets.push({
         name: 'PostGraphile 5',
