@@ -1,5 +1,10 @@
+import { diplomaPdf } from './support/pdf.js';
 import { factories } from './support/factories.js';
+import { upload } from './support/files.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+
+/** Statements an issuance with `finish: true` runs through the ORM today (authentication included). */
+const ISSUANCE_STATEMENTS = 20;
 
 let service: TestService;
 let api: ApiClient;
@@ -78,5 +83,30 @@ describe('relation loading is batched', () => {
       const alone = await api.graphql(`query($uuid: ID!) { ${relation}(uuid: $uuid) { ${selection} } }`, { uuid: node[relation].uuid });
       expect(node[relation]).toEqual(alone.body.data[relation]);
     }
+  });
+
+  it('a certificate with its student and course reads one statement per level; issuing one stays within its statement budget', async () => {
+    const make = factories(api);
+    const institution = await make.institution();
+    await make.certificate({ institution_uuid: institution.uuid }); // the institution's signing identity is made on first issuance
+    const course = await make.course({ institution_uuid: institution.uuid });
+    const student = await make.student();
+    const file = await upload(api, [[await diplomaPdf(`Budget ${Date.now()}`), 'diploma.pdf']]);
+    service.statements.length = 0;
+    const issued = await api.rest('POST', '/certificates', {
+      institution_uuid: institution.uuid,
+      course_uuid: course.uuid,
+      student_uuid: student.uuid,
+      file_uuid: file.body.data[0].uuid,
+      finish: true,
+    });
+    expect(issued.status).toBe(201);
+    // Through the ORM (transaction control and file chunks go past onQuery); issue 14 aims at 12.
+    expect(service.statements.length).toBeLessThanOrEqual(ISSUANCE_STATEMENTS);
+    const read = await statementsOf(() => api.rest('GET', `/certificates/${issued.body.data.uuid}?includes[student]=1&includes[course]=1`));
+    expect(read.body.data.student.uuid).toBe(student.uuid);
+    expect(read.body.data.course.uuid).toBe(course.uuid);
+    // Token, certificate, then one level (student + course together, its documents), then the documents' files.
+    expect(read.count).toBeLessThanOrEqual(5);
   });
 });
