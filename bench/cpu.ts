@@ -30,7 +30,7 @@ async function procStat(pid: number | string): Promise<ProcStat | undefined> {
 }
 
 /** The postmaster and its backends; a backend that exited is counted in the postmaster's reaped time. */
-async function postgresCpuMs(postmasterPid: number): Promise<number | undefined> {
+export async function postgresCpuMs(postmasterPid: number): Promise<number | undefined> {
   const postmaster = await procStat(postmasterPid);
   if (!postmaster) return undefined;
   let total = postmaster.ownMs + postmaster.reapedMs;
@@ -40,6 +40,11 @@ async function postgresCpuMs(postmasterPid: number): Promise<number | undefined>
     if (stat?.ppid === postmasterPid) total += stat.ownMs;
   }
   return total;
+}
+
+/** CPU ms another process (all its threads) has used so far; undefined once it is gone. */
+export async function processCpuMs(pid: number): Promise<number | undefined> {
+  return (await procStat(pid))?.ownMs;
 }
 
 /** The postmaster's pid from the cluster's postmaster.pid, when the cluster is local to this machine. */

@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- auth lists upload issuance badges hostile]`: prints figures, asserts nothing; without
- * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS) runs. Exits non-zero only when
+ * `npm run bench [-- auth lists upload issuance badges hostile peers]`: prints figures, asserts nothing; without
+ * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS) and `peers` (bench/peers.ts) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
  * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
@@ -8,14 +8,16 @@
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'hostile'] as const;
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'hostile', 'peers'] as const;
+/** Sections a plain `npm run bench` leaves out: a long soak, and the separate-process comparison. */
+const ON_REQUEST: readonly Section[] = ['hostile', 'peers'];
 type Section = (typeof SECTIONS)[number];
 
 function selectedSections(): Section[] {
   const args = process.argv.slice(2);
   const unknown = args.filter((arg) => !SECTIONS.includes(arg as Section));
   if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
-  return args.length > 0 ? (args as Section[]) : SECTIONS.filter((section) => section !== 'hostile');
+  return args.length > 0 ? (args as Section[]) : SECTIONS.filter((section) => !ON_REQUEST.includes(section));
 }
 
 const loadAverage = () =>
@@ -66,7 +68,11 @@ async function main(): Promise<number> {
   const { settings, failed } = await import('./support.js');
   printHeader(sections, settings());
   const started = performance.now();
-  const rows = sections.some((section) => section !== 'upload') ? await runServiceSections(sections) : [];
+  const rows = sections.some((section) => section !== 'upload' && section !== 'peers') ? await runServiceSections(sections) : [];
+  if (sections.includes('peers')) {
+    console.log('\npeers: the list page against PostGraphile 5 and one SQL statement, every target a separate process');
+    await (await import('./peers.js')).runPeersBench();
+  }
   if (sections.includes('upload')) await runUpload();
   const broken = failed(rows);
   for (const row of broken) console.error(`ERROR: "${row.name}" had ${row.non2xx} non-2xx responses and ${row.errors} errors/timeouts`);

