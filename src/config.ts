@@ -77,6 +77,8 @@ export interface Config {
   verifyMaxBytes: number;
   /** Largest image POST /api/v1/badges/unbake reads (BADGE_UNBAKE_MAX_BYTES); bigger is a 413. */
   badgeUnbakeMaxBytes: number;
+  /** Browser origins the APIs answer cross-origin (CORS_ORIGINS): `*`, or a list; empty = no CORS headers. */
+  corsOrigins: '*' | string[];
 }
 
 export interface RateLimitConfig {
@@ -232,6 +234,26 @@ function keyEncryptionKey(name: string, raw: string | undefined): Buffer | undef
   }
 }
 
+/** `*`, or comma-separated origins (`https://app.example.org`): scheme, host and port, nothing else. */
+function corsOrigins(raw: string | undefined): Config['corsOrigins'] {
+  const value = raw?.trim() ?? '';
+  if (value === '*') return '*';
+  const origins = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const wrong = origins.filter((origin) => {
+    try {
+      return new URL(origin).origin !== origin;
+    } catch {
+      return true;
+    }
+  });
+  if (wrong.length > 0)
+    throw new ConfigError(`CORS_ORIGINS must be * or comma-separated origins like https://app.example.org; not an origin: ${wrong.join(', ')}`);
+  return origins;
+}
+
 function seed(env: NodeJS.ProcessEnv): Config['seed'] {
   const { SEED_TENANT: tenant, SEED_CLIENT_ID: clientId, SEED_CLIENT_SECRET: clientSecret } = env;
   const given = [tenant, clientId, clientSecret].filter(Boolean).length;
@@ -293,5 +315,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pdfWorkers: pdfWorkers(env),
     verifyMaxBytes: atLeastOne('VERIFY_MAX_BYTES', env.VERIFY_MAX_BYTES, 20 * 1024 * 1024),
     badgeUnbakeMaxBytes: atLeastOne('BADGE_UNBAKE_MAX_BYTES', env.BADGE_UNBAKE_MAX_BYTES, 2 * 1024 * 1024),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
 }
