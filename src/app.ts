@@ -107,7 +107,6 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(healthRoutes(orm));
 
   const surface: ApiSurface = { table: routes(schema, config.publicBaseUrl), contracts: HAND_WRITTEN_ROUTES };
-  app.use(methodNotAllowed(surfaceRoutes(surface)));
   app.use(apiReferenceRoutes(openApiDocument(schema, config.publicBaseUrl, surface, TOKEN_ROUTE)));
 
   const limits = createRateLimits(orm, config);
@@ -143,6 +142,8 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(hostedBadgeRoutes(publicContext));
   app.use('/api/v1', unbakeRoutes(publicContext, config));
   app.use(portfolioPages(publicContext, publicReads));
+  // After every public router (their own OPTIONS answers), before the REST router's 404.
+  app.use(methodNotAllowed(surfaceRoutes(surface)));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, table: surface.table }));
 
   app.use(htmlNotFound);

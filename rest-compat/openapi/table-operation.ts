@@ -188,7 +188,7 @@ export function tableOperation(route: RestRoute, schema: GraphQLSchema, schemas:
   const body = requestBody(route, schemas, variables);
   return {
     operationId: `${route.method}${route.path.replace(/\/:?(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
-    summary: sentence(root.name),
+    summary: route.method === 'get' ? `${isList ? 'List' : 'Get'} ${sentence(root.name).toLowerCase()}` : sentence(root.name),
     description: [root.description, `Runs the GraphQL ${operation.operation} \`${root.name}\`.`].filter(Boolean).join('\n\n'),
     tags: [tagOf(route.path)],
     ...(parameters.length ? { parameters } : {}),

@@ -35,7 +35,7 @@ export const CORS_ALLOWED_HEADERS = [
  */
 export function corsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): RequestHandler | undefined {
   if (corsOrigins !== '*' && corsOrigins.length === 0) return undefined;
-  return cors({
+  const policy = cors({
     origin: corsOrigins === '*' ? '*' : corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: CORS_ALLOWED_HEADERS,
@@ -43,4 +43,6 @@ export function corsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): Reques
     maxAge: 600,
     optionsSuccessStatus: 204,
   });
+  // Only browsers send Origin; a plain OPTIONS is left to the 405 handler, which answers it with Allow.
+  return (req, res, next) => (req.get('origin') === undefined ? next() : policy(req, res, next));
 }
