@@ -120,7 +120,7 @@ export class GraphqlJsonSchemas {
   }
 
   private nonNullOutput(type: GraphQLOutputType, selectionSet?: SelectionSetNode, required?: ReadonlySet<string>): JsonSchema {
-    if (isListType(type)) return { type: 'array', items: this.output(type.ofType, selectionSet) };
+    if (isListType(type)) return { type: 'array', items: this.output(type.ofType, selectionSet, required) };
     if (isEnumType(type)) return described({ type: 'string', enum: enumValues(type) }, type.description);
     if (!(isObjectType(type) || isInterfaceType(type)) || !selectionSet) return scalarSchema(getNamedType(type) as GraphQLScalarType);
     const properties: Record<string, JsonSchema> = {};

@@ -186,9 +186,11 @@ export function tableOperation(route: RestRoute, schema: GraphQLSchema, schemas:
   if (isList) parameters.push(...listParameters(schemas, variables));
   if (route.docs?.includes?.length) parameters.push(includesParameter(route.docs.includes));
   const body = requestBody(route, schemas, variables);
+  // A read of one field (a badge document) is named after the field.
+  const readName = route.docs?.dataField ? route.docs.dataField.replace(/_(\w)/g, (_match, letter: string) => letter.toUpperCase()) : root.name;
   return {
     operationId: `${route.method}${route.path.replace(/\/:?(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
-    summary: route.method === 'get' ? `${isList ? 'List' : 'Get'} ${sentence(root.name).toLowerCase()}` : sentence(root.name),
+    summary: route.method === 'get' ? `${isList ? 'List' : 'Get'} ${sentence(readName).toLowerCase()}` : sentence(root.name),
     description: [root.description, `Runs the GraphQL ${operation.operation} \`${root.name}\`.`].filter(Boolean).join('\n\n'),
     tags: [tagOf(route.path)],
     ...(parameters.length ? { parameters } : {}),
