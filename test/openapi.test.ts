@@ -11,7 +11,7 @@ import { startTestService, type TestService } from './support/service.js';
 
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { tags: string[]; security?: unknown[]; responses: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { operationId: string; tags: string[]; security?: unknown[]; responses: Record<string, unknown> }>>;
   components: { securitySchemes: Record<string, any> };
 }
 
@@ -63,6 +63,8 @@ describe('the OpenAPI document', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
     expect(() => validator.resolveRefs()).not.toThrow();
+    const ids = Object.values(spec.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('lists every API route the app answers, and nothing else', async () => {

@@ -50,7 +50,7 @@ const PAGE = `<!doctype html>
  * attributes, hence 'unsafe-inline' for styles only), images from here or data: URLs, requests
  * ("Try it out", the token) only to this origin.
  */
-export const REFERENCE_PAGE_POLICY = [
+const REFERENCE_PAGE_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -3,7 +3,7 @@ import type { JsonSchema, RouteContract } from '../../src/http/route-contract.js
 import type { RestRoute } from '../route.js';
 import { GraphqlJsonSchemas } from './graphql-json-schema.js';
 import { SHARED_SCHEMAS } from './shared-components.js';
-import { openApiPath, pathParams, tableOperation } from './table-operation.js';
+import { openApiPath, operationId, pathParams, tableOperation } from './table-operation.js';
 
 /** The REST table is mounted here (src/app.ts). */
 export const API_BASE = '/api/v1';
@@ -44,9 +44,6 @@ const contractParameters = (contract: RouteContract): JsonSchema[] => [
   ...Object.entries(contract.query ?? {}).map(([name, { description, schema }]) => ({ name, in: 'query', description, schema })),
 ];
 
-const operationId = (method: string, path: string) =>
-  `${method}${path.replace(/\/:?(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`;
-
 function contractOperation(contract: RouteContract): JsonSchema {
   const parameters = contractParameters(contract);
   const responses = Object.fromEntries(
@@ -60,7 +57,7 @@ function contractOperation(contract: RouteContract): JsonSchema {
     ]),
   );
   return {
-    operationId: operationId(contract.method, `${contract.base}${contract.path}`),
+    operationId: operationId(contract.method, contract.path),
     summary: contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     tags: [contract.tag],

@@ -23,6 +23,10 @@ export type OpenApiOperation = Record<string, unknown>;
 /** Express `:name` params in path order. */
 export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
 
+/** `post` + `/courses/:uuid/revoke` → `postCoursesUuidRevoke`: unique while method + path are. */
+export const operationId = (method: string, path: string): string =>
+  `${method}${path.replace(/\/:?(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`;
+
 /** `/courses/:courseUuid/modules` → `/courses/{courseUuid}/modules`. */
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
@@ -174,7 +178,7 @@ const sentence = (name: string) => {
 };
 
 /** The tag a route is listed under: its first path segment (`/courses/...` → `courses`). */
-export const tagOf = (path: string): string => path.split('/').find(Boolean) ?? 'api';
+const tagOf = (path: string): string => path.split('/').find(Boolean) ?? 'api';
 
 /** One route of the REST table as an OpenAPI operation (authenticated: bearer token and X-Tenant). */
 export function tableOperation(route: RestRoute, schema: GraphQLSchema, schemas: GraphqlJsonSchemas): OpenApiOperation {
@@ -189,7 +193,7 @@ export function tableOperation(route: RestRoute, schema: GraphQLSchema, schemas:
   // A read of one field (a badge document) is named after the field.
   const readName = route.docs?.dataField ? route.docs.dataField.replace(/_(\w)/g, (_match, letter: string) => letter.toUpperCase()) : root.name;
   return {
-    operationId: `${route.method}${route.path.replace(/\/:?(\w)/g, (_match, letter: string) => letter.toUpperCase()).replace(/\W/g, '')}`,
+    operationId: operationId(route.method, route.path),
     summary: route.method === 'get' ? `${isList ? 'List' : 'Get'} ${sentence(readName).toLowerCase()}` : sentence(root.name),
     description: [root.description, `Runs the GraphQL ${operation.operation} \`${root.name}\`.`].filter(Boolean).join('\n\n'),
     tags: [tagOf(route.path)],
