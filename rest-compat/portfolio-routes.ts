@@ -26,6 +26,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
   const mutation = (route: string, name: string, root: string, withSelection = true) =>
     operation('mutation', name, route, [{ field: root, alias: 'result', ...(withSelection ? { selection } : {}) }]);
   // The page named by the path must exist under the student named by the path, else the list is a 404.
+  const reads = { includes: Object.keys(items.includes ?? {}) };
   const pageCheck: RootField = { field: 'portfolioPage', alias: 'parent', variables: { uuid: 'pageUuid' }, selection: fields('uuid') };
   const deletePages = (path: string): RestRoute => ({
     method: 'delete',
@@ -33,6 +34,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
     status: 204,
     document: mutation(`DELETE ${path}`, 'DeletePages', 'deletePortfolioPages', false),
     variables: (req) => ({ uuids: uuidsOf(req), studentUuid: req.params.studentUuid }),
+    docs: { body: { uuids: 'uuids' } },
   });
   return [
     deletePages(`${pages.path}/batch/destroy`),
@@ -56,6 +58,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
         const { page, perPage } = pageVariables(req.query);
         return listBody(nodes, { page, perPage, total }, `${publicBaseUrl}/api/v1`, req);
       },
+      docs: reads,
     },
     {
       method: 'post',
@@ -75,6 +78,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
       status: 204,
       document: mutation(`DELETE ${items.path}/batch/destroy`, 'DeleteItems', 'deletePortfolioItems', false),
       variables: (req) => ({ uuids: uuidsOf(req), ...scope(req) }),
+      docs: { body: { uuids: 'uuids' } },
     },
     {
       method: 'get',
@@ -84,6 +88,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
       ),
       variables: (req) => ({ uuid: req.params.uuid, ...scope(req) }),
       present,
+      docs: reads,
     },
     {
       method: 'patch',

@@ -116,6 +116,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
     status: 204,
     document: mutation(`DELETE ${path}/batch/destroy`, 'DeleteMany', `delete${pluralName}`, false),
     variables: (req) => ({ uuids: (req.body as { uuids?: unknown } | undefined)?.uuids }),
+    docs: { body: { uuids: 'uuids' } },
   });
   const replaceRoute = (): RestRoute => ({
     method: 'put',
@@ -125,6 +126,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
     present,
   });
   const has = (route: 'create' | 'replace' | 'batch') => !resource.without?.includes(route);
+  const reads = { includes: Object.keys(resource.includes ?? {}) };
   return [
     {
       method: 'get',
@@ -148,6 +150,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
         const { page, perPage } = pageVariables(req.query);
         return listBody(nodes, { page, perPage, total: totalCount }, `${publicBaseUrl}/api/v1`, req);
       },
+      docs: reads,
     },
     {
       method: 'get',
@@ -157,6 +160,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
       ),
       variables: item,
       present,
+      docs: reads,
     },
     ...(has('create') ? [createRoute()] : []),
     {

@@ -19,4 +19,20 @@ export interface RestRoute {
   missingParentField?: string;
   /** 200 by default; 201 for creates; 204 answers with no body. */
   status?: 200 | 201 | 204;
+  /** What the OpenAPI document (openapi/) cannot read from the operation itself. */
+  docs?: RouteDocs;
+}
+
+/**
+ * The rest of a route's contract comes from its operation: path parameters, `where`/`sort`/paging
+ * from the variables it declares, the body from its `input` (or `files`) argument, the answer from
+ * its selection.
+ */
+export interface RouteDocs {
+  /** `includes[relation]=1` choices of a read. */
+  includes?: string[];
+  /** Body members that are not an `input` argument: body key → the operation variable it fills. */
+  body?: Record<string, string>;
+  /** `data` is this field of the result, answered as it is (a JSON document). */
+  dataField?: string;
 }

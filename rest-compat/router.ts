@@ -1,7 +1,7 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
-import { tokenRoute } from '../src/auth/token.route.js';
+import { TOKEN_ROUTE, tokenRoute } from '../src/auth/token.route.js';
 import type { Config } from '../src/config.js';
 import type { ServiceRuntime } from '../src/context/request-context.js';
 import type { Orm } from '../src/db/orm.js';
@@ -51,15 +51,17 @@ export function createRestRouter(deps: {
   logger: Logger;
   limits: RateLimits;
   runtime: ServiceRuntime;
+  /** The route table, when the caller built it already (src/app.ts also documents it). */
+  table?: RestRoute[];
 }): Router {
   const { schema, orm, config, logger, limits, runtime } = deps;
   const router = Router();
-  router.post('/oauth/token', ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
+  router[TOKEN_ROUTE.method](TOKEN_ROUTE.path, ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
   const auth = authenticate(orm, config, runtime, limits);
   const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   const slots = uploadSlots(runtime.files);
-  for (const route of routes(schema, config.publicBaseUrl))
+  for (const route of deps.table ?? routes(schema, config.publicBaseUrl))
     router[route.method](route.path, auth, json, slots, multipart, handler(schema, route, config.graphqlMaxCost));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));

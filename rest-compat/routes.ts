@@ -33,7 +33,7 @@ const bodyOf = (req: Request): Body => (req.body && typeof req.body === 'object'
  */
 function mutationRoute(
   schema: GraphQLSchema,
-  route: Pick<RestRoute, 'method' | 'path' | 'variables'>,
+  route: Pick<RestRoute, 'method' | 'path' | 'variables' | 'docs'>,
   mutation: string,
   selection: SelectionSource,
 ): RestRoute {
@@ -64,13 +64,23 @@ function attachments(req: Request): unknown {
 const courseModuleRoutes = (schema: GraphQLSchema): RestRoute[] => [
   mutationRoute(
     schema,
-    { method: 'post', path: '/courses/:uuid/attach/modules', variables: (req) => ({ courseUuid: req.params.uuid, modules: attachments(req) }) },
+    {
+      method: 'post',
+      path: '/courses/:uuid/attach/modules',
+      variables: (req) => ({ courseUuid: req.params.uuid, modules: attachments(req) }),
+      docs: { body: { modules: 'modules' } },
+    },
     'attachModulesToCourse',
     resources.courses.fields,
   ),
   mutationRoute(
     schema,
-    { method: 'post', path: '/courses/:uuid/detach/modules', variables: (req) => ({ courseUuid: req.params.uuid, moduleUuids: bodyOf(req).module_uuids }) },
+    {
+      method: 'post',
+      path: '/courses/:uuid/detach/modules',
+      variables: (req) => ({ courseUuid: req.params.uuid, moduleUuids: bodyOf(req).module_uuids }),
+      docs: { body: { module_uuids: 'moduleUuids' } },
+    },
     'detachModulesFromCourse',
     resources.courses.fields,
   ),
@@ -79,7 +89,12 @@ const courseModuleRoutes = (schema: GraphQLSchema): RestRoute[] => [
 const certificateRoutes = (schema: GraphQLSchema): RestRoute[] => [
   mutationRoute(
     schema,
-    { method: 'post', path: '/certificates/:uuid/revoke', variables: (req) => ({ uuid: req.params.uuid, reason: bodyOf(req).reason }) },
+    {
+      method: 'post',
+      path: '/certificates/:uuid/revoke',
+      variables: (req) => ({ uuid: req.params.uuid, reason: bodyOf(req).reason }),
+      docs: { body: { reason: 'reason' } },
+    },
     'revokeCertificate',
     resources.certificates.fields,
   ),
@@ -111,6 +126,7 @@ function badgeRoute(schema: GraphQLSchema, path: string, query: string, field: s
     }),
     variables: (req) => ({ uuid: req.params.uuid }),
     present: badgeDocument(snakeField),
+    docs: { dataField: snakeField },
   };
 }
 

@@ -5,6 +5,14 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { pinoHttp } from 'pino-http';
 import { createRestRouter } from '../rest-compat/router.js';
+import { routes } from '../rest-compat/routes.js';
+import { methodNotAllowed } from '../rest-compat/method-not-allowed.js';
+import { type ApiSurface, openApiDocument, surfaceRoutes } from '../rest-compat/openapi/openapi-document.js';
+import { apiReferenceRoutes, OPENAPI_ROUTE } from '../rest-compat/openapi/api-reference.routes.js';
+import { TOKEN_ROUTE } from './auth/token.route.js';
+import { FILE_DOWNLOAD_ROUTE } from './files/file-download.route.js';
+import { HEALTH_ROUTES } from './health/health.routes.js';
+import { corsPolicy } from './http/cors.js';
 import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
 import { authenticate, requestContext } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -25,10 +33,10 @@ import { jsonBody } from './http/json-body.js';
 import { logRequest } from './http/request-log.js';
 import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
-import { hostedBadgeRoutes, unbakeRoutes } from './badges/badge.routes.js';
+import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
-import { verificationApi } from './verification/verification.routes.js';
+import { VERIFICATION_ROUTES, verificationApi } from './verification/verification.routes.js';
 import { metricsRoute } from './metrics/metrics.route.js';
 import { graphiqlRoutes } from './ide/graphiql.routes.js';
 import { landingPage } from './pages/landing.route.js';
@@ -58,6 +66,20 @@ function isLandingPageRequest(req: Request, sandbox: boolean): boolean {
   return sandbox && bare && (req.get('accept') ?? '').includes('text/html');
 }
 
+/**
+ * The routes written by hand outside the REST table, each described next to its handler
+ * (src/http/route-contract.ts): the OpenAPI document and the 405 answers read them from here.
+ */
+const HAND_WRITTEN_ROUTES = [
+  TOKEN_ROUTE,
+  OPENAPI_ROUTE,
+  ...Object.values(VERIFICATION_ROUTES),
+  FILE_DOWNLOAD_ROUTE,
+  UNBAKE_ROUTE,
+  ...Object.values(HOSTED_BADGE_ROUTES),
+  ...Object.values(HEALTH_ROUTES),
+];
+
 /** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
 function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: NextFunction): void {
   const error = isDatabaseBusy(caught) ? serviceBusy() : caught;
@@ -85,6 +107,9 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(securityHeaders(config));
   app.set('query parser', 'extended'); // where[field]=value, sort[column]=..., includes[relation]=1
   app.set('trust proxy', config.trustProxy);
+  const cors = corsPolicy(config);
+  // Before authentication: a preflight carries no token.
+  if (cors) app.use(['/api', '/graphql'], cors);
   app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: false }));
   const metrics = createServiceMetrics(orm, config.dbPoolMax);
   app.use(
@@ -97,6 +122,9 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(metricsRoute(metrics, config.metricsToken));
   app.get('/', landingPage({ ides: sandbox }));
   if (sandbox) app.use(graphiqlRoutes());
+
+  const surface: ApiSurface = { table: routes(schema, config.publicBaseUrl), contracts: HAND_WRITTEN_ROUTES };
+  app.use(apiReferenceRoutes(openApiDocument(schema, config.publicBaseUrl, surface, TOKEN_ROUTE)));
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
@@ -131,7 +159,9 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(hostedBadgeRoutes(publicContext));
   app.use('/api/v1', unbakeRoutes(publicContext, config));
   app.use(portfolioPages(publicContext, publicReads));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
+  // After every public router (their own OPTIONS answers), before the REST router's 404.
+  app.use(methodNotAllowed(surfaceRoutes(surface)));
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, table: surface.table }));
 
   app.use(htmlNotFound);
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

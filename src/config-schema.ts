@@ -104,6 +104,26 @@ const trustProxy = z.string().transform((raw, ctx): false | number | string[] =>
   return z.NEVER;
 });
 
+/** `*`, or comma-separated origins (`https://app.example.org`): scheme, host and port, nothing else. */
+const corsOrigins = z.string().transform((raw, ctx): '*' | string[] => {
+  const value = raw.trim();
+  if (value === '*') return '*';
+  const origins = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const wrong = origins.filter((origin) => {
+    try {
+      return new URL(origin).origin !== origin;
+    } catch {
+      return true;
+    }
+  });
+  if (wrong.length === 0) return origins;
+  ctx.addIssue({ code: 'custom', message: `must be * or comma-separated origins like https://app.example.org; not an origin: ${wrong.join(', ')}` });
+  return z.NEVER;
+});
+
 const text = z.string();
 const host = z.string().regex(/^[A-Za-z0-9.:_-]+$/, { message: 'must be an address or host name such as 0.0.0.0 or ::' });
 
@@ -173,6 +193,7 @@ export const ENVIRONMENT = z.object({
   VERIFY_MAX_BYTES: whole(1).default(20 * 1024 * 1024),
   BADGE_UNBAKE_MAX_BYTES: whole(1).default(2 * 1024 * 1024),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  CORS_ORIGINS: corsOrigins.default([]),
 });
 
 export type Environment = z.infer<typeof ENVIRONMENT>;

@@ -76,6 +76,8 @@ export interface Config {
   verifyMaxBytes: number;
   /** Largest image POST /api/v1/badges/unbake reads (BADGE_UNBAKE_MAX_BYTES); bigger is a 413. */
   badgeUnbakeMaxBytes: number;
+  /** Browser origins the APIs answer cross-origin (CORS_ORIGINS): `*`, or a list; empty = no CORS headers. */
+  corsOrigins: '*' | string[];
   /** METRICS_TOKEN: when set, GET /metrics demands it as a bearer token. */
   metricsToken?: string;
   /** SIGNING_P12_PASSPHRASE: the CLI's `signing:install` passphrase when none is given. */
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     verifyMaxBytes: e.VERIFY_MAX_BYTES,
     badgeUnbakeMaxBytes: e.BADGE_UNBAKE_MAX_BYTES,
+    corsOrigins: e.CORS_ORIGINS,
     metricsToken: e.METRICS_TOKEN,
     signingP12Passphrase: e.SIGNING_P12_PASSPHRASE,
   };

@@ -88,7 +88,8 @@ describe('students', () => {
 
   it('have no PUT, as documented', async () => {
     const student = await make.student();
-    expect((await acme.rest('PUT', `/students/${student.uuid}`, { name: 'X', email: 'x@example.org', date_of_birth: '2000-01-01' })).status).toBe(404);
+    const put = await acme.rest('PUT', `/students/${student.uuid}`, { name: 'X', email: 'x@example.org', date_of_birth: '2000-01-01' });
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, HEAD, PATCH, DELETE']);
     const graphql = await acme.graphql('mutation { replaceStudent(uuid: "x", input: {}) { uuid } }');
     expect(graphql.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });

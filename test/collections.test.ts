@@ -153,7 +153,8 @@ describe.each(Object.entries(collections))('%s', (_name, collection) => {
     const row = await collection.create();
     const response = await acme.rest('PUT', `${collection.path(row)}/${row.uuid}`, {});
     if (!collection.replaceable) {
-      expect(response.status).toBe(404);
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).not.toContain('PUT');
       return;
     }
     expect(response.status).toBe(422);

@@ -6,6 +6,7 @@ import type { OAuthClient } from './oauth-client.entity.js';
 import type { TokenAttempt, TokenThrottle } from './token-throttle.js';
 import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
 import { TokenService } from './token.service.js';
+import { describeRoute, TOO_MANY_REQUESTS } from '../http/route-contract.js';
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError, UnsupportedGrantTypeError } = OAuth2Server;
 
@@ -86,6 +87,47 @@ async function grant(server: OAuthServer, ttlSeconds: number, logger: Logger, re
     res.status(status).set('Cache-Control', 'no-store').json(errorBody(error));
   }
 }
+
+const OAUTH_ERROR = {
+  type: 'object',
+  properties: { error: { type: 'string' }, error_description: { type: 'string' }, message: { type: 'string' } },
+  required: ['error', 'error_description', 'message'],
+};
+
+export const TOKEN_ROUTE = describeRoute({
+  method: 'post',
+  base: '/api/v1',
+  path: '/oauth/token',
+  tag: 'authentication',
+  summary: 'Issue an access token',
+  description:
+    'OAuth 2.0 client credentials grant (RFC 6749 §4.4). The client authenticates with HTTP Basic or with `client_id` and `client_secret` form fields.',
+  requestBody: {
+    required: true,
+    content: {
+      'application/x-www-form-urlencoded': {
+        type: 'object',
+        properties: { grant_type: { type: 'string', enum: ['client_credentials'] }, client_id: { type: 'string' }, client_secret: { type: 'string' } },
+        required: ['grant_type'],
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'A bearer token.',
+      content: {
+        'application/json': {
+          type: 'object',
+          properties: { token_type: { const: 'Bearer' }, expires_in: { type: 'integer', examples: [43200] }, access_token: { type: 'string' } },
+          required: ['token_type', 'expires_in', 'access_token'],
+        },
+      },
+    },
+    400: { description: '`unsupported_grant_type` or `invalid_request` (RFC 6749 §5.2).', content: { 'application/json': OAUTH_ERROR } },
+    401: { description: '`invalid_client`: unknown client or wrong secret.', content: { 'application/json': OAUTH_ERROR } },
+    429: TOO_MANY_REQUESTS,
+  },
+});
 
 /** POST /api/v1/oauth/token: client_credentials grant, form-encoded, public, limited by `throttle`. */
 export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger, throttle: TokenThrottle): RequestHandler[] {

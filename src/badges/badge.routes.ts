@@ -10,6 +10,79 @@ import { BAKED_IMAGE_TYPES } from './badge-upload.js';
 import { OB2_PATH, type BakedImageType } from './badge-urls.js';
 import type { BadgeDocument } from './open-badges.js';
 import { unbake, type UnbakeResult } from './unbake.js';
+import { describeRoute, jsonError, type RouteContract, singleFileBody, TOO_MANY_REQUESTS } from '../http/route-contract.js';
+
+const LD_DOCUMENT = { type: 'object', description: 'An Open Badges 2.0 JSON-LD document.' };
+const documentContent = { 'application/ld+json': LD_DOCUMENT, 'application/json': LD_DOCUMENT };
+const IMAGE = { type: 'string', format: 'binary' };
+
+/** A public Open Badges 2.0 read at the `id` a document carries. */
+const hosted = (path: string, summary: string, responses: RouteContract['responses']) =>
+  describeRoute({
+    method: 'get',
+    base: '',
+    path: `${OB2_PATH}${path}`,
+    tag: 'open badges',
+    summary,
+    description: 'Public (no token, no tenant), readable cross-origin; JSON-LD unless only `application/json` is accepted.',
+    responses: { ...responses, 404: jsonError('Unknown, or the institution has badges off.'), 429: TOO_MANY_REQUESTS },
+  });
+
+export const HOSTED_BADGE_ROUTES = {
+  issuer: hosted('/issuers/:uuid', 'Issuer profile', {
+    200: { description: 'The issuer profile.', content: documentContent },
+    303: { description: "A browser (`Accept: text/html`) goes to the institution's website." },
+  }),
+  revocations: hosted('/issuers/:uuid/revocations', "The issuer's revocation list", { 200: { description: 'The revocation list.', content: documentContent } }),
+  badgeClass: hosted('/badges/:uuid', 'Badge class (one per course)', { 200: { description: 'The badge class.', content: documentContent } }),
+  assertion: hosted('/assertions/:uuid', 'Assertion (hosted verification)', {
+    200: { description: 'The assertion.', content: documentContent },
+    303: { description: 'A browser goes to the verification page.' },
+    410: { description: 'Revoked: the assertion with `revoked: true`.', content: documentContent },
+  }),
+  pngImage: hosted('/assertions/:uuid/image.png', 'Baked PNG badge', {
+    200: { description: 'The PNG with the assertion baked in.', content: { 'image/png': IMAGE } },
+  }),
+  svgImage: hosted('/assertions/:uuid/image.svg', 'Baked SVG badge', {
+    200: { description: 'The SVG with the assertion baked in.', content: { 'image/svg+xml': IMAGE } },
+  }),
+  image: hosted('/assertions/:uuid/image', "Baked badge in the badge image's own format", { 302: { description: 'To `image.png` or `image.svg`.' } }),
+};
+
+const UNBAKE_RESULT = {
+  type: 'object',
+  properties: {
+    image_type: { type: 'string', enum: ['png', 'svg'] },
+    assertion_id: { type: 'string' },
+    status: { type: 'string' },
+    revocation_reason: { type: ['string', 'null'] },
+    matches_hosted: { type: 'boolean' },
+    mismatched_properties: { type: 'array', items: { type: 'string' } },
+    baked_assertion: { type: 'object' },
+    hosted_assertion: { type: ['object', 'null'] },
+  },
+};
+
+export const UNBAKE_ROUTE = describeRoute({
+  method: 'post',
+  base: '/api/v1',
+  path: '/badges/unbake',
+  tag: 'open badges',
+  summary: 'Read a baked badge image',
+  description: 'Public. Which assertion a baked PNG or SVG carries, its status, and whether it was altered after baking.',
+  requestBody: singleFileBody(['image/png', 'image/svg+xml'], 'The baked image, raw or as the file of a multipart form.'),
+  responses: {
+    200: {
+      description: 'What the image carries.',
+      content: { 'application/json': { type: 'object', properties: { data: UNBAKE_RESULT }, required: ['data'] } },
+    },
+    400: jsonError('Unreadable body.'),
+    413: jsonError('Over BADGE_UNBAKE_MAX_BYTES.'),
+    415: jsonError('Neither PNG, SVG nor a multipart form.'),
+    422: { description: 'No baked assertion in the image.', content: { 'application/json': { $ref: '#/components/schemas/ValidationError' } } },
+    429: TOO_MANY_REQUESTS,
+  },
+});
 
 const JSON_LD = 'application/ld+json';
 
@@ -93,7 +166,7 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
     res.status(204).end();
   });
   router.get(
-    `${OB2_PATH}/issuers/:uuid`,
+    HOSTED_BADGE_ROUTES.issuer.path,
     route(async (req, res) => {
       const document = await badges.issuer(publicContext(req), req.params.uuid);
       if (!document) return false;
@@ -105,7 +178,7 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
     }),
   );
   router.get(
-    `${OB2_PATH}/issuers/:uuid/revocations`,
+    HOSTED_BADGE_ROUTES.revocations.path,
     route(async (req, res) => {
       const document = await badges.revocationList(publicContext(req), req.params.uuid);
       if (document) sendDocument(req, res, document);
@@ -113,7 +186,7 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
     }),
   );
   router.get(
-    `${OB2_PATH}/badges/:uuid`,
+    HOSTED_BADGE_ROUTES.badgeClass.path,
     route(async (req, res) => {
       const document = await badges.badgeClass(publicContext(req), req.params.uuid);
       if (document) sendDocument(req, res, document);
@@ -121,7 +194,7 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
     }),
   );
   router.get(
-    `${OB2_PATH}/assertions/:uuid`,
+    HOSTED_BADGE_ROUTES.assertion.path,
     route(async (req, res) => {
       const answer = await badges.assertion(publicContext(req), req.params.uuid);
       if (!answer) return false;
@@ -130,11 +203,11 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
       return true;
     }),
   );
-  router.get(`${OB2_PATH}/assertions/:uuid/image.png`, bakedImageRoute(publicContext, 'png'));
-  router.get(`${OB2_PATH}/assertions/:uuid/image.svg`, bakedImageRoute(publicContext, 'svg'));
+  router.get(HOSTED_BADGE_ROUTES.pngImage.path, bakedImageRoute(publicContext, 'png'));
+  router.get(HOSTED_BADGE_ROUTES.svgImage.path, bakedImageRoute(publicContext, 'svg'));
   // The e-mail's download link: the baked image in whichever format the institution's badge image has.
   router.get(
-    `${OB2_PATH}/assertions/:uuid/image`,
+    HOSTED_BADGE_ROUTES.image.path,
     route(async (req, res) => {
       const url = await badges.bakedImageUrl(publicContext(req), req.params.uuid);
       if (url) res.redirect(302, url);
@@ -161,7 +234,7 @@ function unbakeJson(result: UnbakeResult) {
 export function unbakeRoutes(publicContext: PublicContextOf, config: Pick<Config, 'badgeUnbakeMaxBytes'>): Router {
   const router = Router();
   const maxBytes = config.badgeUnbakeMaxBytes;
-  router.post('/badges/unbake', express.raw({ type: BAKED_IMAGE_TYPES, limit: maxBytes }), async (req, res, next) => {
+  router.post(UNBAKE_ROUTE.path, express.raw({ type: BAKED_IMAGE_TYPES, limit: maxBytes }), async (req, res, next) => {
     try {
       const image = await singleUpload(req, maxBytes, 'Send the baked badge as image/png, image/svg+xml or a multipart form file.');
       res.json({ data: unbakeJson(await unbake(publicContext(req), image)) });

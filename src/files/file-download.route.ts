@@ -6,6 +6,34 @@ import { notFound } from '../errors/domain-error.js';
 import type { StoredFile } from './file.entity.js';
 import { files, findFileAcrossTenants } from './file.service.js';
 import { SVG } from './file-type.js';
+import { describeRoute, jsonError, TOO_MANY_REQUESTS } from '../http/route-contract.js';
+
+export const FILE_DOWNLOAD_ROUTE = describeRoute({
+  method: 'get',
+  base: '/api/v1',
+  path: '/files/:uuid/download',
+  tag: 'files',
+  summary: "A file's content",
+  description:
+    'Public: no token, no tenant. `Content-Type` from the detected type, `Content-Disposition` with the original name, `ETag` from the content hash (`If-None-Match` → 304).',
+  responses: {
+    200: {
+      description: 'The bytes.',
+      content: {
+        'application/pdf': { type: 'string', format: 'binary' },
+        'image/png': { type: 'string', format: 'binary' },
+        'image/svg+xml': { type: 'string', format: 'binary' },
+      },
+      headers: {
+        ETag: { description: 'The content hash.', schema: { type: 'string' } },
+        'Content-Disposition': { description: '`inline` with the original name.', schema: { type: 'string' } },
+      },
+    },
+    304: { description: 'Not modified (`If-None-Match`).' },
+    404: jsonError('No such file.'),
+    429: TOO_MANY_REQUESTS,
+  },
+});
 
 /** RFC 6266 with RFC 5987 `filename*` for the real name and a plain ASCII `filename` for old clients. */
 export function contentDisposition(name: string): string {
@@ -61,7 +89,7 @@ async function download(ctx: PublicContext, req: Request, res: Response): Promis
 /** GET /files/{uuid}/download: public (no token, no tenant), mounted before the authenticated REST routes. */
 export function fileDownloadRoutes(publicContext: PublicContextOf): Router {
   const router = Router();
-  router.get('/files/:uuid/download', async (req, res, next) => {
+  router.get(FILE_DOWNLOAD_ROUTE.path, async (req, res, next) => {
     try {
       await download(publicContext(req), req, res);
     } catch (error) {

@@ -7,6 +7,90 @@ import type { PublicContextOf } from '../http/public-context.js';
 import type { VerificationFacts } from './verification-facts.js';
 import { singleUpload } from '../http/single-upload.js';
 import { verificationFacts, verifyDocument, type DocumentVerdict } from './verification.service.js';
+import { describeRoute, jsonError, singleFileBody, TOO_MANY_REQUESTS, type JsonSchema } from '../http/route-contract.js';
+
+const text = { type: 'string' };
+const nullableText = { type: ['string', 'null'] };
+const nullableTime = { type: ['string', 'null'], format: 'date-time' };
+
+const FACTS: JsonSchema = {
+  type: 'object',
+  properties: {
+    uuid: { type: 'string', format: 'uuid' },
+    status: { type: 'string', enum: ['valid', 'revoked', 'expired'] },
+    valid: { type: 'boolean' },
+    recipient_name: text,
+    institution: text,
+    course: text,
+    issued_at: nullableTime,
+    expires_at: nullableTime,
+    revoked_at: nullableTime,
+    revocation_reason: nullableText,
+    verification_url: { type: 'string', format: 'uri' },
+    documents: {
+      type: 'array',
+      items: { type: 'object', properties: { type: text, name: text, url: { type: 'string', format: 'uri' } }, required: ['type', 'name', 'url'] },
+    },
+  },
+  required: ['uuid', 'status', 'valid', 'recipient_name', 'institution', 'course', 'verification_url', 'documents'],
+};
+
+const VERDICT: JsonSchema = {
+  type: 'object',
+  properties: {
+    verdict: { type: 'string', enum: ['authentic', 'modified_after_signing', 'not_issued_here', 'unsigned', 'invalid'] },
+    document_type: nullableText,
+    claimed_certificate_uuid: { type: ['string', 'null'], format: 'uuid' },
+    signatures: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          intact: { type: 'boolean' },
+          covers_whole_file: { type: 'boolean' },
+          signed_by_issuer: { type: 'boolean' },
+          signer_common_name: nullableText,
+          fingerprint_sha256: nullableText,
+          signed_at: nullableTime,
+        },
+      },
+    },
+    certificate: { anyOf: [FACTS, { type: 'null' }], description: 'Only when the verdict is `authentic`.' },
+  },
+  required: ['verdict', 'signatures', 'certificate'],
+};
+
+const data = (schema: JsonSchema) => ({ 'application/json': { type: 'object', properties: { data: schema }, required: ['data'] } });
+
+export const VERIFICATION_ROUTES = {
+  facts: describeRoute({
+    method: 'get',
+    base: '/api/v1',
+    path: '/verify/:uuid',
+    tag: 'verification',
+    summary: "A certificate's public facts",
+    description: 'What the verification page shows, as JSON. Public: no token, no tenant.',
+    responses: { 200: { description: 'The facts.', content: data(FACTS) }, 404: jsonError('No such certificate (or not issued).'), 429: TOO_MANY_REQUESTS },
+  }),
+  document: describeRoute({
+    method: 'post',
+    base: '/api/v1',
+    path: '/verify',
+    tag: 'verification',
+    summary: 'Check a PDF: issued here, intact, and whose?',
+    description: 'Public. One top-level `verdict`; certificate facts only when `authentic`.',
+    requestBody: singleFileBody(['application/pdf'], 'The PDF, as `application/pdf` or as the file of a multipart form.'),
+    responses: {
+      200: { description: 'The verdict.', content: data(VERDICT) },
+      400: jsonError('The multipart body could not be read.'),
+      413: jsonError('Over VERIFY_MAX_BYTES.'),
+      415: jsonError('Neither a PDF nor a multipart form.'),
+      422: { description: 'No file in the form.', content: { 'application/json': { $ref: '#/components/schemas/ValidationError' } } },
+      429: TOO_MANY_REQUESTS,
+      503: jsonError('Every document worker is busy; `Retry-After` says when to come back.'),
+    },
+  }),
+};
 
 const stamp = (date: Date | null) => (date ? formatTimestamp(date) : null);
 
@@ -59,13 +143,13 @@ function factsRoute(publicContext: PublicContextOf, respond: (res: Response, fac
 export function verificationApi(publicContext: PublicContextOf, config: Pick<Config, 'verifyMaxBytes'>): Router {
   const router = Router();
   router.get(
-    '/verify/:uuid',
+    VERIFICATION_ROUTES.facts.path,
     factsRoute(publicContext, (res, facts) => {
       if (!facts) res.status(404).json({ message: 'Certificate not found.' });
       else res.json({ data: factsJson(facts) });
     }),
   );
-  router.post('/verify', express.raw({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
+  router.post(VERIFICATION_ROUTES.document.path, express.raw({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
     try {
       const pdf = await singleUpload(req, config.verifyMaxBytes, 'Send the PDF as application/pdf or as a multipart form file.');
       res.json({ data: verdictJson(await verifyDocument(publicContext(req), pdf)) });

@@ -1,0 +1,86 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type Response, Router } from 'express';
+import { describeRoute } from '../../src/http/route-contract.js';
+
+/** GET /api/v1/openapi.json: described like every hand-written route, so the document lists itself. */
+export const OPENAPI_ROUTE = describeRoute({
+  method: 'get',
+  base: '/api/v1',
+  path: '/openapi.json',
+  tag: 'reference',
+  summary: 'This OpenAPI 3.1 document',
+  description: 'Generated at boot from the REST route table and the GraphQL types its operations use. Public.',
+  responses: { 200: { description: 'The document.', content: { 'application/json': { type: 'object' } } } },
+});
+
+/** Swagger UI's self-contained bundle, served from this service's node_modules: the page works offline, no CDN. */
+const SWAGGER_UI = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = { 'swagger-ui.css': 'swagger-ui.css', 'swagger-ui-bundle.js': 'swagger-ui-bundle.js' };
+
+// No validator badge (it would call validator.swagger.io); the token and X-Tenant go in "Authorize".
+const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
+  url: ${JSON.stringify(`${OPENAPI_ROUTE.base}${OPENAPI_ROUTE.path}`)},
+  dom_id: '#reference',
+  deepLinking: true,
+  validatorUrl: null,
+  docExpansion: 'list',
+  defaultModelsExpandDepth: 0,
+});
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>REST API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<main id="reference"></main>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/reference.js"></script>
+</body>
+</html>
+`;
+
+/**
+ * The /docs page's policy: scripts and styles only from this origin (Swagger UI also writes style
+ * attributes, hence 'unsafe-inline' for styles only), images from here or data: URLs, requests
+ * ("Try it out", the token) only to this origin.
+ */
+const REFERENCE_PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const asset = (res: Response) => res.set('Cache-Control', 'public, max-age=3600');
+
+/** GET /api/v1/openapi.json and the /docs page that renders it. */
+export function apiReferenceRoutes(document: Record<string, unknown>): Router {
+  const body = JSON.stringify(document);
+  const router = Router();
+  router.get(`${OPENAPI_ROUTE.base}${OPENAPI_ROUTE.path}`, (_req, res) => {
+    res.type('application/json').set('Cache-Control', 'no-cache').send(body);
+  });
+  router.get('/docs', (_req, res) => {
+    res.set('Content-Security-Policy', REFERENCE_PAGE_POLICY).type('html').send(PAGE);
+  });
+  router.get('/docs/assets/reference.js', (_req, res) => {
+    asset(res).type('text/javascript').send(INIT_SCRIPT);
+  });
+  router.get('/docs/assets/:name', (req, res, next) => {
+    const file = ASSETS[req.params.name];
+    if (!file) return next();
+    asset(res).sendFile(path.join(SWAGGER_UI, file));
+  });
+  return router;
+}

@@ -1,0 +1,136 @@
+import { ConfigError, loadConfig } from '../src/config.js';
+import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+
+const APP = 'https://app.example.org';
+
+let service: TestService;
+let api: ApiClient;
+
+beforeAll(async () => {
+  service = await startTestService({ CORS_ORIGINS: `${APP}, http://localhost:5173`, RATE_LIMIT_API_PER_MINUTE: '50' });
+  api = await signIn(service, 'acme');
+});
+afterAll(() => service.stop());
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+describe('405 Method Not Allowed', () => {
+  it('answers a known path asked with a method it lacks with 405 and Allow, before asking for a token', async () => {
+    const response = await fetch(`${service.url}/api/v1/institutions`, { method: 'PATCH' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(await response.json()).toEqual({ message: 'The PATCH method is not supported for route api/v1/institutions. Supported methods: GET, HEAD, POST.' });
+  });
+
+  it('derives Allow from the route table and the described routes for every documented path', async () => {
+    const document = (await (await fetch(`${service.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const uuid = '00000000-0000-4000-8000-000000000000';
+    const wrong: string[] = [];
+    for (const [template, item] of Object.entries(document.paths)) {
+      const methods = Object.keys(item).map((method) => method.toUpperCase());
+      const missing = METHODS.find((method) => !methods.includes(method));
+      if (!missing) continue;
+      const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => (/uuid$/i.test(name) ? uuid : 'x'));
+      const response = await fetch(`${service.url}${path}`, { method: missing });
+      const allow = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+        (method) => methods.includes(method) || (method === 'HEAD' && methods.includes('GET')),
+      );
+      if (response.status !== 405 || response.headers.get('allow') !== allow.join(', '))
+        wrong.push(`${missing} ${path}: ${response.status} ${response.headers.get('allow')}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps 404 for unknown paths and lets the allowed methods through', async () => {
+    expect((await fetch(`${service.url}/api/v1/nothing-here`, { method: 'PATCH' })).status).toBe(404);
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${service.url}/healthz`, { method: 'POST' })).headers.get('allow')).toBe('GET, HEAD');
+    expect((await api.rest('GET', '/institutions')).status).toBe(200);
+  });
+
+  it('answers a plain OPTIONS (no CORS preflight) with 204 and Allow', async () => {
+    const response = await fetch(`${service.url}/api/v1/certificates/${'1'.repeat(8)}-0000-4000-8000-000000000000/revoke`, { method: 'OPTIONS' });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('CORS', () => {
+  const preflight = (origin: string, path = '/api/v1/institutions') =>
+    fetch(`${service.url}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, x-tenant, content-type, idempotency-key' },
+    });
+
+  it('answers a preflight from a configured origin without a token', async () => {
+    const response = await preflight(APP);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,PUT,PATCH,DELETE');
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
+      expect.arrayContaining(['authorization', 'x-tenant', 'content-type', 'idempotency-key']),
+    );
+    expect(response.headers.get('access-control-max-age')).toBe('600');
+    expect((await preflight('http://localhost:5173', '/graphql')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+  });
+
+  it('lets a configured origin read the rate-limit headers, Location and the request id', async () => {
+    const response = await fetch(`${service.url}/api/v1/institutions`, { headers: { ...api.headers(), origin: APP } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(response.headers.get('vary')).toContain('Origin');
+    expect(response.headers.get('access-control-expose-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'X-Request-Id']),
+    );
+    expect(response.headers.get('x-ratelimit-limit')).toBe('50');
+  });
+
+  it('gives any other origin nothing a browser would accept', async () => {
+    const response = await preflight('https://evil.example.com');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const read = await fetch(`${service.url}/api/v1/institutions`, { headers: { ...api.headers(), origin: 'https://evil.example.com' } });
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers every origin with * when configured so, and none when unset', async () => {
+    const open = await startTestService({ CORS_ORIGINS: '*' }, service.database);
+    const closed = await startTestService({}, service.database);
+    try {
+      const anyOrigin = await fetch(`${open.url}/api/v1/institutions`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' },
+      });
+      expect([anyOrigin.status, anyOrigin.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+      const none = await fetch(`${closed.url}/api/v1/institutions`, { headers: { origin: APP } });
+      expect(none.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await Promise.all([open.stop(), closed.stop()]);
+    }
+  });
+
+  it('refuses a CORS_ORIGINS entry that is not an origin', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: 'app.example.org' })).toThrow(ConfigError);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.org/' })).toThrow(/not an origin: https:\/\/app.example.org\//);
+    expect(loadConfig({ CORS_ORIGINS: ' https://a.example , http://localhost:5173 ' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+  });
+});
+
+describe('X-RateLimit headers', () => {
+  it('count one budget per client across server processes, REST and GraphQL together', async () => {
+    const other = await startTestService({ RATE_LIMIT_API_PER_MINUTE: '50' }, service.database);
+    try {
+      const remaining: number[] = [];
+      for (const url of [service.url, other.url, service.url, other.url]) {
+        const response = await fetch(`${url}/api/v1/whoami`, { headers: api.headers() });
+        remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
+        expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+      }
+      const graphql = await api.graphql('{ viewer { clientId } }');
+      remaining.push(Number(graphql.headers.get('x-ratelimit-remaining')));
+      expect(remaining.slice(1).map((value, index) => remaining[index]! - value)).toEqual([1, 1, 1, 1]);
+    } finally {
+      await other.stop();
+    }
+  });
+});
