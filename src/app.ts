@@ -24,6 +24,7 @@ import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
 import { publicContexts } from './http/public-context.js';
 import { hostedBadgeRoutes, unbakeRoutes } from './badges/badge.routes.js';
+import { credentialVerifyRoutes, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { verificationApi } from './verification/verification.routes.js';
@@ -113,6 +114,10 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
   app.use(hostedBadgeRoutes(publicContext));
   app.use('/api/v1', unbakeRoutes(publicContext, config));
+  // Open Badges 3.0: credentials, DID documents, status lists (as public reads); verify (as verify).
+  app.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify));
+  app.use(hostedCredentialRoutes(publicContext));
+  app.use('/api/v1', credentialVerifyRoutes(publicContext, config));
   app.use(portfolioPages(publicContext, publicReads));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
 

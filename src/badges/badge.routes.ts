@@ -30,7 +30,7 @@ function publicHeaders(res: Response, etag: string): void {
   res.set({ ETag: etag, 'Cache-Control': 'public, no-cache', Vary: 'Accept' });
 }
 
-function sendDocument(req: Request, res: Response, document: BadgeDocument, status = 200): void {
+export function sendDocument(req: Request, res: Response, document: BadgeDocument, status = 200): void {
   const type = negotiate(req) === 'application/json' ? 'application/json' : JSON_LD;
   const body = JSON.stringify(document);
   const etag = etagOf(type, body);
@@ -59,7 +59,7 @@ function sendImage(req: Request, res: Response, image: BakedImage, name: string)
 }
 
 /** An async handler whose null answer is the app's plain 404. */
-function route(handler: (req: Request<{ uuid: string }>, res: Response) => Promise<boolean>): RequestHandler<{ uuid: string }> {
+export function route(handler: (req: Request<{ uuid: string }>, res: Response) => Promise<boolean>): RequestHandler<{ uuid: string }> {
   return async (req, res, next: NextFunction) => {
     try {
       if (!(await handler(req, res))) next();
