@@ -48,7 +48,7 @@ function sendAssertion(req: Request, res: Response, answer: HostedAssertion): vo
   sendDocument(req, res, answer.document, answer.revoked ? 410 : 200);
 }
 
-function sendImage(req: Request, res: Response, image: BakedImage, name: string): void {
+export function sendImage(req: Request, res: Response, image: BakedImage, name: string): void {
   const etag = etagOf(image.bytes);
   publicHeaders(res, etag);
   res.set({ 'Content-Type': image.mimeType, 'Content-Disposition': contentDisposition(name), 'X-Content-Type-Options': 'nosniff' });

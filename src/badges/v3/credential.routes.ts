@@ -3,7 +3,8 @@ import type { Config } from '../../config.js';
 import type { PublicContextOf } from '../../http/public-context.js';
 import { singleUpload } from '../../http/single-upload.js';
 import { BAKED_IMAGE_TYPES } from '../badge-upload.js';
-import { route, sendDocument } from '../badge.routes.js';
+import { route, sendDocument, sendImage } from '../badge.routes.js';
+import type { BakedImageType } from '../badge-urls.js';
 import { bakedCredential, type CredentialVerification, parseCredential, verifyCredential } from './credential-verification.js';
 import { openBadgeCredentials } from './credential.service.js';
 import { OB3_PATH } from './did-web.js';
@@ -32,6 +33,16 @@ export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
       return credential !== null;
     }),
   );
+  for (const type of ['png', 'svg'] as BakedImageType[]) {
+    router.get(
+      `${OB3_PATH}/credentials/:uuid/image.${type}`,
+      route(async (req, res) => {
+        const image = await openBadgeCredentials.bakedImage(publicContext(req), req.params.uuid, type);
+        if (image) sendImage(req, res, image, `credential-${req.params.uuid}.${type}`);
+        return image !== null;
+      }),
+    );
+  }
   router.get(
     `${OB3_PATH}/issuers/:uuid/did.json`,
     route(async (req, res) => {

@@ -9,6 +9,13 @@ import { Institution } from '../../institutions/institution.entity.js';
 import type { Certificate } from '../../certificates/certificate.entity.js';
 import { randomBytes } from 'node:crypto';
 import { criteriaNarrative } from '../open-badges.js';
+import { badgeIssuerOf } from '../badge-records.js';
+import type { BakedImage } from '../badge.service.js';
+import type { BakedImageType } from '../badge-urls.js';
+import { files } from '../../files/file.service.js';
+import { PNG, SVG } from '../../files/file-type.js';
+import { bakePng, CREDENTIAL_KEYWORD } from '../png-baking.js';
+import { bakeSvgCredential } from '../svg-baking.js';
 import { signCredential } from './credential-signing.js';
 import { ob3Urls } from './did-web.js';
 import { dereferenceDid, documentLoader, type DocumentLoader } from './document-loader.js';
@@ -127,6 +134,19 @@ export const openBadgeCredentials = {
       const signer = await activeIssuerSigner(ctx, institution, did);
       return signCredential(await statusListCredential(urls.statusList(institutionUuid, listNumber), did, bits), signer);
     });
+  },
+
+  /** The institution's badge image with the credential baked in (OB 3.0 §5.3); null unless `type` is the image's own type. */
+  async bakedImage(ctx: PublicContext, certificateUuid: string, type: BakedImageType): Promise<BakedImage | null> {
+    if (!isUuid(certificateUuid)) return null;
+    const record = await ctx.em.findOne(OpenBadgeCredentialRecord, { certificateUuid }, { disableIdentityMap: true });
+    const issuer = record && (await badgeIssuerOf(ctx, record.institutionUuid));
+    if (!record || !issuer || issuer.imageType !== type) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
+    const json = JSON.stringify(record.document);
+    if (type === 'png') return { bytes: bakePng(Buffer.concat(chunks), json, CREDENTIAL_KEYWORD), mimeType: PNG.mimeType };
+    return { bytes: Buffer.from(bakeSvgCredential(Buffer.concat(chunks).toString('utf8'), json), 'utf8'), mimeType: SVG.mimeType };
   },
 
   /** The document loader verification uses: bundled contexts and this service's own DIDs and status lists. */
