@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- auth lists upload issuance badges hostile]`: prints figures, asserts nothing; without
+ * `npm run bench [-- auth lists upload issuance badges credentials hostile]`: prints figures, asserts nothing; without
  * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
@@ -8,7 +8,7 @@
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'hostile'] as const;
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'credentials', 'hostile'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function selectedSections(): Section[] {
@@ -51,6 +51,7 @@ async function runServiceSections(sections: Section[]): Promise<Row[]> {
     if (sections.includes('lists')) rows.push(...(await (await import('./lists.js')).runListsBench(env)));
     if (sections.includes('issuance')) rows.push(...(await (await import('./issuance.js')).runIssuanceBench(env)));
     if (sections.includes('badges')) rows.push(...(await (await import('./badges.js')).runBadgesBench(env)));
+    if (sections.includes('credentials')) rows.push(...(await (await import('./credentials.js')).runCredentialsBench(env)));
     if (sections.includes('hostile')) await (await import('./hostile.js')).runHostileBench(env);
   } finally {
     process.off('SIGINT', interrupted);

@@ -13,6 +13,8 @@ import { ob3Urls } from './did-web.js';
 
 /** Nesting a credential may have; ours is five levels deep. */
 const MAX_DEPTH = 24;
+/** Canonicalisation costs CPU in proportion to the document; ours are about 4 KB. */
+const MAX_CREDENTIAL_BYTES = 64 * 1024;
 
 export interface CredentialCheck {
   passed: boolean;
@@ -39,6 +41,7 @@ const unreadable = (message: string) => invalid({ credential: [message] });
 
 export function parseCredential(json: Buffer | string): Record<string, unknown> {
   const bytes = Buffer.isBuffer(json) ? json : Buffer.from(json, 'utf8');
+  if (bytes.length > MAX_CREDENTIAL_BYTES) throw unreadable(`The credential may not be greater than ${MAX_CREDENTIAL_BYTES} bytes.`);
   if (nestsDeeperThan(bytes, MAX_DEPTH)) throw unreadable('The credential nests too deeply.');
   let parsed: unknown;
   try {

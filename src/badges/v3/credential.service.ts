@@ -73,6 +73,8 @@ export async function issueOpenBadgeCredential(tx: RequestContext, issued: Issue
   const urls = ob3Urls(tx.publicBaseUrl);
   const signer = await activeIssuerSigner(tx, institution, urls.issuerDid(institution.uuid));
   const issuer = profileFacts(institution, tx.publicBaseUrl);
+  // The rest of issuance is written first: from the index on, the institution's list row stays locked until commit.
+  await tx.em.flush();
   const status = await allocateStatusIndex(tx.em, institution.uuid);
   const unsigned = unsignedCredential(
     {
