@@ -19,8 +19,14 @@ beforeAll(async () => {
   // The public base URL is the server's real address, so the verifier resolves the DIDs as published.
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  // Fifty issuances at once queue on the PDF workers and the connection pool; the defaults answer 503 sooner.
-  service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base, PDF_QUEUE_LIMIT: '64', DB_POOL_ACQUIRE_TIMEOUT_MS: '120000' });
+  // Fifty issuances at once queue on the PDF workers and the connection pool: on a busy machine the
+  // defaults answer 503 before the last one's turn.
+  service = await startTestService({
+    PORT: String(port),
+    PUBLIC_BASE_URL: base,
+    PDF_QUEUE_LIMIT: '64',
+    DB_POOL_ACQUIRE_TIMEOUT_MS: '120000',
+  });
   acme = await signIn(service, 'acme');
   globex = await signIn(service, 'globex');
 });

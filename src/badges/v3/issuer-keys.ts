@@ -1,5 +1,4 @@
 import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { PublicContext } from '../../context/request-context.js';
 import { TENANT_FILTER } from '../../db/tenant-scope.js';
 import { uuidv7 } from '../../db/uuid.js';
@@ -39,22 +38,20 @@ async function signerOf({ signingKeys }: IssuerKeyContext, key: IssuerKey, did: 
   return pair.signer();
 }
 
+// A concurrent first use waits here for the other's commit, then inserts nothing and reads the winner's key.
+const INSERT_FIRST_KEY = `insert into ob3_issuer_keys (uuid, tenant_uuid, institution_uuid, public_key_multibase, sealed_secret_key, created_at, updated_at)
+  values (?, ?, ?, ?, ?, now(), now()) on conflict (institution_uuid) where retired_at is null do nothing`;
+
 /**
- * The signer of an institution's active key, made on first use in its own short transaction (like
- * the PDF signing identity): two concurrent first issuances settle on one key through a unique index.
+ * The signer of an institution's active key, made on first use in the caller's transaction (no
+ * second connection: concurrent issuances could otherwise exhaust the pool waiting for one).
  */
 export async function activeIssuerSigner(ctx: IssuerKeyContext, institution: Institution, did: string): Promise<IssuerSigner> {
   const active = { institution: institution.uuid, retiredAt: null };
   const current = await ctx.em.findOne(IssuerKey, active, { filters: { [TENANT_FILTER]: false } });
   if (current) return signerOf(ctx, current, did);
   const row = await newKeyRow(ctx, institution);
-  try {
-    await ctx.em.fork().transactional(async (tx) => {
-      tx.create(IssuerKey, row);
-    });
-  } catch (error) {
-    if (!(error instanceof UniqueConstraintViolationException)) throw error;
-  }
+  await ctx.em.execute(INSERT_FIRST_KEY, [row.uuid, row.tenant, row.institution, row.publicKeyMultibase, row.sealedSecretKey]);
   return signerOf(ctx, await ctx.em.findOneOrFail(IssuerKey, active, { refresh: true, filters: { [TENANT_FILTER]: false } }), did);
 }
 
