@@ -82,7 +82,8 @@ export async function runCredentialsBench(env: BenchEnv): Promise<Row[]> {
   const credential = (await (await fetch(credentialUrl)).json()) as { credentialStatus: { statusListCredential: string } };
   const reads = [
     await measure(env, 'GET /ob/v3/credentials/{uuid}', { url: credentialUrl }),
-    await measure(env, 'GET /ob/v3/issuers/{uuid}/status/1', { url: credential.credentialStatus.statusListCredential }),
+    // The ids carry PUBLIC_BASE_URL; the bench reaches the same path on the server's own address.
+    await measure(env, 'GET /ob/v3/issuers/{uuid}/status/1', { url: `${env.url}${new URL(credential.credentialStatus.statusListCredential).pathname}` }),
   ];
   printTable('Open Badges 3.0 issuance, without vs with the credential', [without, withOb3], without);
   printTable('Open Badges 3.0 public reads', reads, reads[0]!);
