@@ -107,8 +107,13 @@ async function upload(env: BenchEnv, pdfs: Uint8Array[]): Promise<string[]> {
 }
 
 /** One institution and course with 10 modules in 2 groups; `count` request bodies, each its own student, enrollment and PDF. */
-async function seedIssuances(env: BenchEnv, count: number): Promise<{ bodies: string[]; pdfBytes: number }> {
-  const institution = await post(env, '/institutions', INSTITUTION);
+export async function seedIssuances(
+  env: BenchEnv,
+  count: number,
+  institutionFields: Json = INSTITUTION,
+  emailPrefix = 'graduate',
+): Promise<{ bodies: string[]; pdfBytes: number }> {
+  const institution = await post(env, '/institutions', institutionFields);
   const course = await post(env, '/courses', { institution_uuid: institution.uuid, ...COURSE, workload: 360 });
   const groups = [
     await post(env, `/courses/${course.uuid}/modules/groups`, { name: 'Foundations', order: 1 }),
@@ -118,7 +123,7 @@ async function seedIssuances(env: BenchEnv, count: number): Promise<{ bodies: st
   const attachments = modules.map((module, i) => ({ module_uuid: module.uuid, course_module_group_uuid: groups[i % 2].uuid, order: i + 1 }));
   await post(env, `/courses/${course.uuid}/attach/modules`, { modules: attachments });
   const people = await inParallel(count, 8, async (i) => {
-    const student = await post(env, '/students', { name: `Graduate Number ${i + 1}`, email: `graduate${i + 1}@bench.test`, date_of_birth: '2001-02-03' });
+    const student = await post(env, '/students', { name: `Graduate Number ${i + 1}`, email: `${emailPrefix}${i + 1}@bench.test`, date_of_birth: '2001-02-03' });
     const completed = { completion_status: 'completed', grade: 8.75, enrolled_at: '2025-03-01', completed_at: '2026-06-30' };
     const enrollment = await post(env, '/enrollments', { student_uuid: student.uuid, course_uuid: course.uuid, ...completed });
     return { student: student.uuid as string, enrollment: enrollment.uuid as string, name: student.name as string };
@@ -209,8 +214,7 @@ function summarize(
 }
 
 /** Warm-up, then the measured run on the pairs left; only 201s count as issuances. */
-async function measureIssuance(env: BenchEnv, bodies: string[]): Promise<Measured> {
-  const name = `(a) POST /certificates finish: true, ${CLIENTS} clients`;
+export async function measureIssuance(env: BenchEnv, bodies: string[], name = `(a) POST /certificates finish: true, ${CLIENTS} clients`): Promise<Measured> {
   const warmup = WARMUP_SECONDS > 0 ? await fireIssuances(env, bodies, WARMUP_SECONDS) : { used: 0, statuses: [] as number[], sample: undefined };
   if (warmup.statuses.some((status) => status !== 201)) console.warn(`WARNING: warm-up had non-201 responses, e.g. ${warmup.sample}`);
   const left = bodies.slice(warmup.used);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- auth lists upload issuance badges hostile peers]`: prints figures, asserts nothing; without
+ * `npm run bench [-- auth lists upload issuance badges credentials hostile peers]`: prints figures, asserts nothing; without
  * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS) and `peers` (bench/peers.ts) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
@@ -8,7 +8,7 @@
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'hostile', 'peers'] as const;
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'credentials', 'hostile', 'peers'] as const;
 /** Sections a plain `npm run bench` leaves out: a long soak, and the separate-process comparison. */
 const ON_REQUEST: readonly Section[] = ['hostile', 'peers'];
 type Section = (typeof SECTIONS)[number];
@@ -53,6 +53,7 @@ async function runServiceSections(sections: Section[]): Promise<Row[]> {
     if (sections.includes('lists')) rows.push(...(await (await import('./lists.js')).runListsBench(env)));
     if (sections.includes('issuance')) rows.push(...(await (await import('./issuance.js')).runIssuanceBench(env)));
     if (sections.includes('badges')) rows.push(...(await (await import('./badges.js')).runBadgesBench(env)));
+    if (sections.includes('credentials')) rows.push(...(await (await import('./credentials.js')).runCredentialsBench(env)));
     if (sections.includes('hostile')) await (await import('./hostile.js')).runHostileBench(env);
   } finally {
     process.off('SIGINT', interrupted);

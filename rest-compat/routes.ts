@@ -133,6 +133,7 @@ function badgeRoute(schema: GraphQLSchema, path: string, query: string, field: s
 const badgeRoutes = (schema: GraphQLSchema): RestRoute[] => [
   badgeRoute(schema, '/institutions/:uuid/badges/issuers', 'institution', 'badgeIssuer', 'badge_issuer'),
   badgeRoute(schema, '/certificates/:uuid/badges/assertions', 'certificate', 'badgeAssertion', 'badge_assertion'),
+  badgeRoute(schema, '/certificates/:uuid/badges/credentials', 'certificate', 'openBadgeCredential', 'open_badge_credential'),
 ];
 
 /**

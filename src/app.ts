@@ -34,6 +34,7 @@ import { logRequest } from './http/request-log.js';
 import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
 import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';
+import { CREDENTIAL_VERIFY_ROUTE, credentialVerifyRoutes, HOSTED_CREDENTIAL_ROUTES, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { VERIFICATION_ROUTES, verificationApi } from './verification/verification.routes.js';
@@ -77,6 +78,8 @@ const HAND_WRITTEN_ROUTES = [
   FILE_DOWNLOAD_ROUTE,
   UNBAKE_ROUTE,
   ...Object.values(HOSTED_BADGE_ROUTES),
+  ...Object.values(HOSTED_CREDENTIAL_ROUTES),
+  CREDENTIAL_VERIFY_ROUTE,
   ...Object.values(HEALTH_ROUTES),
 ];
 
@@ -158,6 +161,10 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
   app.use(hostedBadgeRoutes(publicContext));
   app.use('/api/v1', unbakeRoutes(publicContext, config));
+  // Open Badges 3.0: credentials, DID documents, status lists (as public reads); verify (as verify).
+  app.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify));
+  app.use(hostedCredentialRoutes(publicContext));
+  app.use('/api/v1', credentialVerifyRoutes(publicContext, config));
   app.use(portfolioPages(publicContext, publicReads));
   // After every public router (their own OPTIONS answers), before the REST router's 404.
   app.use(methodNotAllowed(surfaceRoutes(surface)));

@@ -46,7 +46,17 @@ describe('operator CLI', () => {
   it('prints help for the program and for each command, exit 0', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['migrate', 'doctor', 'tenant:create', 'tenant:list', 'client:create', 'client:rotate', 'signing:install', 'keys:rewrap']) {
+    for (const command of [
+      'migrate',
+      'doctor',
+      'tenant:create',
+      'tenant:list',
+      'client:create',
+      'client:rotate',
+      'signing:install',
+      'keys:rewrap',
+      'badges:rotate-key',
+    ]) {
       expect(help.stdout).toContain(command);
     }
     const commandHelp = await cli(['client:create', '-h']);

@@ -4,6 +4,7 @@ import { Certificate } from '../certificates/certificate.entity.js';
 import type { RequestContext } from '../context/request-context.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { badges } from './badge.service.js';
+import { openBadgeCredentials } from './v3/credential.service.js';
 import type { BadgeDocument } from './open-badges.js';
 
 /** `Institution.badgeIssuer`: the Open Badges 2.0 issuer profile, as hosted at its id. */
@@ -25,5 +26,14 @@ export class CertificateBadgeResolver {
   async badgeAssertion(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<BadgeDocument | null> {
     const answer = await badges.assertion(ctx, certificate.uuid);
     return answer?.document ?? null;
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, {
+    nullable: true,
+    description:
+      'Open Badges 3.0 OpenBadgeCredential (W3C Verifiable Credential with an eddsa-rdfc-2022 Data Integrity proof), as signed at issuance; revocation shows in its status list. Null for a draft or when the institution issued no badges.',
+  })
+  openBadgeCredential(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Record<string, unknown> | null> {
+    return openBadgeCredentials.credential(ctx, certificate.uuid);
   }
 }

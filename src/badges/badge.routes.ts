@@ -103,7 +103,7 @@ function publicHeaders(res: Response, etag: string): void {
   res.set({ ETag: etag, 'Cache-Control': 'public, no-cache', Vary: 'Accept' });
 }
 
-function sendDocument(req: Request, res: Response, document: BadgeDocument, status = 200): void {
+export function sendDocument(req: Request, res: Response, document: BadgeDocument, status = 200): void {
   const type = negotiate(req) === 'application/json' ? 'application/json' : JSON_LD;
   const body = JSON.stringify(document);
   const etag = etagOf(type, body);
@@ -121,7 +121,7 @@ function sendAssertion(req: Request, res: Response, answer: HostedAssertion): vo
   sendDocument(req, res, answer.document, answer.revoked ? 410 : 200);
 }
 
-function sendImage(req: Request, res: Response, image: BakedImage, name: string): void {
+export function sendImage(req: Request, res: Response, image: BakedImage, name: string): void {
   const etag = etagOf(image.bytes);
   publicHeaders(res, etag);
   res.set({ 'Content-Type': image.mimeType, 'Content-Disposition': contentDisposition(name), 'X-Content-Type-Options': 'nosniff' });
@@ -132,7 +132,7 @@ function sendImage(req: Request, res: Response, image: BakedImage, name: string)
 }
 
 /** An async handler whose null answer is the app's plain 404. */
-function route(handler: (req: Request<{ uuid: string }>, res: Response) => Promise<boolean>): RequestHandler<{ uuid: string }> {
+export function route(handler: (req: Request<{ uuid: string }>, res: Response) => Promise<boolean>): RequestHandler<{ uuid: string }> {
   return async (req, res, next: NextFunction) => {
     try {
       if (!(await handler(req, res))) next();

@@ -8,8 +8,13 @@ import { BakingError } from './png-baking.js';
  * nothing fetched) and edited at the offsets it reports, so the rest of the file stays byte for byte.
  */
 
-const NAMESPACE = 'http://openbadges.org';
-const ELEMENT = 'openbadges:assertion';
+/** Where and how a badge is baked: Open Badges 2.0 (an assertion) or 3.0 §5.3.2 (an OpenBadgeCredential). */
+interface SvgBaking {
+  namespace: string;
+  element: string;
+}
+const ASSERTION: SvgBaking = { namespace: 'http://openbadges.org', element: 'openbadges:assertion' };
+const CREDENTIAL: SvgBaking = { namespace: 'https://purl.imsglobal.org/ob/v3p0', element: 'openbadges:credential' };
 
 interface Range {
   start: number;
@@ -29,13 +34,13 @@ interface SvgReading {
   first: { verify: string | null; body: string } | null;
 }
 
-function read(svg: string): SvgReading {
+function read(svg: string, element = ASSERTION.element): SvgReading {
   const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   const reading: SvgReading = { rootTagEnd: -1, rootSelfClosing: false, rootName: 'svg', rootDeclaresNamespace: false, assertions: [], first: null };
   let depth = 0;
   let inside: { depth: number; start: number; body: string[]; verify: string | null } | null = null;
   parser.on('opentagstart', (tag) => {
-    if (!inside && tag.name === ELEMENT) inside = { depth: depth + 1, start: svg.lastIndexOf('<', parser.position - 1), body: [], verify: null };
+    if (!inside && tag.name === element) inside = { depth: depth + 1, start: svg.lastIndexOf('<', parser.position - 1), body: [], verify: null };
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     depth++;
@@ -75,17 +80,26 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 /** `]]>` may only occur inside JSON strings, where `\u003e` reads back as the same `>`. */
 const cdataSafe = (json: string) => json.replaceAll(']]>', ']]\\u003e');
 
-/** The SVG with the assertion baked in; an assertion element baked before is replaced. */
-export function bakeSvg(svg: string, assertionId: string, assertionJson: string): string {
-  const reading = read(svg);
-  const element = `<${ELEMENT} verify="${escapeAttribute(assertionId)}"><![CDATA[${cdataSafe(assertionJson)}]]></${ELEMENT}>`;
+function bake(svg: string, baking: SvgBaking, attributes: string, json: string): string {
+  const reading = read(svg, baking.element);
+  const element = `<${baking.element}${attributes}><![CDATA[${cdataSafe(json)}]]></${baking.element}>`;
   // Edits from the end of the file backwards, so earlier offsets stay valid.
   let baked = svg;
   for (const range of [...reading.assertions].reverse()) baked = baked.slice(0, range.start) + baked.slice(range.end);
-  const namespace = reading.rootDeclaresNamespace ? '' : ` xmlns:openbadges="${NAMESPACE}"`;
+  const namespace = reading.rootDeclaresNamespace ? '' : ` xmlns:openbadges="${baking.namespace}"`;
   const end = reading.rootTagEnd;
   if (reading.rootSelfClosing) return `${baked.slice(0, end - 2)}${namespace}>${element}</${reading.rootName}>${baked.slice(end)}`;
   return `${baked.slice(0, end - 1)}${namespace}>${element}${baked.slice(end)}`;
+}
+
+/** The SVG with the assertion baked in; an assertion element baked before is replaced. */
+export function bakeSvg(svg: string, assertionId: string, assertionJson: string): string {
+  return bake(svg, ASSERTION, ` verify="${escapeAttribute(assertionId)}"`, assertionJson);
+}
+
+/** The SVG with an OpenBadgeCredential (embedded proof: no `verify`) baked in. */
+export function bakeSvgCredential(svg: string, credentialJson: string): string {
+  return bake(svg, CREDENTIAL, '', credentialJson);
 }
 
 /** What a baked SVG carries: the assertion JSON (element body), or a hosted URL (`verify` alone); null when nothing is baked. */
@@ -94,4 +108,9 @@ export function extractFromSvg(svg: string): { json: string } | { url: string } 
   if (!first) return null;
   if (first.body) return { json: first.body };
   return first.verify ? { url: first.verify } : null;
+}
+
+/** The OpenBadgeCredential JSON baked into an SVG, or null. */
+export function extractCredentialFromSvg(svg: string): string | null {
+  return read(svg, CREDENTIAL.element).first?.body || null;
 }

@@ -17,6 +17,7 @@ import { certificateTemplates } from '../templates/certificate-template.service.
 import { Certificate, CertificateStatus } from './certificate.entity.js';
 import { effectiveStatus, notPastExpiryWhere, PAST_EXPIRY_SQL, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
 import type { CertificateInput } from './certificate.inputs.js';
+import { revokeStatus } from '../badges/v3/status-list.js';
 import { issueDraft, type CheckedDraft } from './issuance.js';
 import { verificationLinkProblem } from './verification-link.js';
 
@@ -123,6 +124,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       if (status !== CertificateStatus.issued) throw conflict(`Only issued certificates can be revoked; this one is ${status}.`);
       Object.assign(certificate, { status: CertificateStatus.revoked, revokedAt: new Date(), revocationReason: reason.trim() });
       await files.release(tx, certificate.sourceFile.uuid, certificate.uuid);
+      await revokeStatus(tx.em, certificate.uuid); // Open Badges 3.0 status list bit, in this transaction
       return certificate;
     }).then(counted);
   }

@@ -20,6 +20,7 @@ import { displayName, verificationUrl } from './certificate-rules.js';
 import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
 import { institutionSigner } from './signing-identity.service.js';
+import { issueOpenBadgeCredential } from '../badges/v3/credential.service.js';
 
 /** What the draft's rules loaded and checked (certificate.service.ts); issuance reuses it. */
 export interface CheckedDraft {
@@ -140,4 +141,6 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
     tx.em,
     issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
   );
+  // Open Badges 3.0: last, because the status index it draws holds the institution's list row until commit.
+  if (parts.institution.isBadgesEnabled) await issueOpenBadgeCredential(tx, { certificate, ...parts });
 }

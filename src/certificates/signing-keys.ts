@@ -43,13 +43,21 @@ export class SigningKeys {
   }
 }
 
+/** Every column of sealed private keys, each sealed to `<table>/<row uuid>`: PDF signing identities and Open Badges 3.0 issuer keys. */
+const SEALED_KEYS = [
+  { table: 'signing_identities', column: 'sealed_private_key' },
+  { table: 'ob3_issuer_keys', column: 'sealed_secret_key' },
+] as const;
+
 /** Key ids of the sealed keys not wrapped under `wrapper`, with how many rows each. */
 export async function foreignKeyIds(orm: Orm, wrapper: KeyWrapper): Promise<Map<string, number>> {
-  const rows = await orm.em.getConnection().execute<{ sealed_private_key: Buffer }[]>('select sealed_private_key from signing_identities');
   const foreign = new Map<string, number>();
-  for (const { sealed_private_key: sealed } of rows) {
-    const id = sealedKeyId(sealed);
-    if (id !== wrapper.id) foreign.set(id, (foreign.get(id) ?? 0) + 1);
+  for (const { table, column } of SEALED_KEYS) {
+    const rows = await orm.em.getConnection().execute<{ sealed: Buffer }[]>(`select ${column} as sealed from ${table}`);
+    for (const { sealed } of rows) {
+      const id = sealedKeyId(sealed);
+      if (id !== wrapper.id) foreign.set(id, (foreign.get(id) ?? 0) + 1);
+    }
   }
   return foreign;
 }
@@ -61,17 +69,21 @@ export async function foreignKeyIds(orm: Orm, wrapper: KeyWrapper): Promise<Map<
  */
 export async function rewrapSigningKeys(orm: Orm, from: KeyWrapper, to: KeyWrapper): Promise<{ rewrapped: number; unchanged: number }> {
   return orm.em.fork().transactional(async (em) => {
-    const rows = await em.execute<{ uuid: string; sealed_private_key: Buffer }[]>(
-      'select uuid, sealed_private_key from signing_identities order by uuid for update',
-    );
     let rewrapped = 0;
-    for (const row of rows) {
-      if (sealedKeyId(row.sealed_private_key) === to.id) continue;
-      const sealed = await rewrap(from, to, row.sealed_private_key, contextOf(row.uuid));
-      await em.execute('update signing_identities set sealed_private_key = ? where uuid = ?', [sealed, row.uuid]);
-      rewrapped++;
+    let unchanged = 0;
+    for (const { table, column } of SEALED_KEYS) {
+      const rows = await em.execute<{ uuid: string; sealed: Buffer }[]>(`select uuid, ${column} as sealed from ${table} order by uuid for update`);
+      for (const row of rows) {
+        if (sealedKeyId(row.sealed) === to.id) {
+          unchanged++;
+          continue;
+        }
+        const sealed = await rewrap(from, to, row.sealed, `${table}/${row.uuid}`);
+        await em.execute(`update ${table} set ${column} = ? where uuid = ?`, [sealed, row.uuid]);
+        rewrapped++;
+      }
     }
-    return { rewrapped, unchanged: rows.length - rewrapped };
+    return { rewrapped, unchanged };
   });
 }
 

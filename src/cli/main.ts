@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { Command, CommanderError } from 'commander';
 import { pino } from 'pino';
 import { ClientService } from '../auth/client.service.js';
+import { rotateIssuerKey } from '../badges/v3/issuer-keys.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { installSigningIdentity } from '../certificates/signing-identity.service.js';
 import { prepareSigningKeys, rewrapSigningKeys, type SigningKeys } from '../certificates/signing-keys.js';
@@ -208,6 +209,21 @@ program
         console.log(
           `${institution.name}: ${identity.origin} certificate SHA-256 ${identity.fingerprintSha256}, valid until ${identity.notAfter.toISOString()}`,
         );
+    }),
+  );
+
+program
+  .command('badges:rotate-key')
+  .description("a new Ed25519 key signs the institution's Open Badges 3.0 credentials; the old one stays in its DID document")
+  .requiredOption('--tenant <identifier>')
+  .requiredOption('--institution <uuid>')
+  .action((options: { tenant: string; institution: string }) =>
+    withService(async ({ orm, signingKeys }) => {
+      const { em, institution } = await institutionOf(orm, options.tenant, options.institution);
+      const rotated = await rotateIssuerKey({ em, signingKeys }, institution);
+      console.log(
+        `${institution.name} now signs Open Badges 3.0 credentials with ${rotated.publicKeyMultibase}; ${rotated.retired} earlier key(s) stay published.`,
+      );
     }),
   );
 

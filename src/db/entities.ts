@@ -1,5 +1,8 @@
 import { AccessToken } from '../auth/access-token.entity.js';
 import { BadgeAssertionSalt } from '../badges/badge-salt.entity.js';
+import { IssuerKey } from '../badges/v3/issuer-key.entity.js';
+import { OpenBadgeCredentialRecord } from '../badges/v3/open-badge-credential.entity.js';
+import { SignedStatusList, StatusListRecord } from '../badges/v3/status-list.entity.js';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate } from '../certificates/certificate.entity.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
@@ -45,4 +48,8 @@ export const entities = [
   BadgeAssertionSalt,
   PortfolioPage,
   PortfolioItem,
+  IssuerKey,
+  OpenBadgeCredentialRecord,
+  StatusListRecord,
+  SignedStatusList,
 ];

@@ -1,0 +1,167 @@
+import type { PublicContext, RequestContext } from '../../context/request-context.js';
+import type { CourseModule } from '../../courses/course-module.entity.js';
+import type { Course } from '../../courses/course.entity.js';
+import { TENANT_FILTER } from '../../db/tenant-scope.js';
+import { isUuid } from '../../db/uuid.js';
+import type { Enrollment } from '../../enrollments/enrollment.entity.js';
+import { downloadUrl } from '../../files/file-runtime.js';
+import { Institution } from '../../institutions/institution.entity.js';
+import type { Certificate } from '../../certificates/certificate.entity.js';
+import { randomBytes } from 'node:crypto';
+import { criteriaNarrative } from '../open-badges.js';
+import { badgeIssuerOf } from '../badge-records.js';
+import type { BakedImage } from '../badge.service.js';
+import type { BakedImageType } from '../badge-urls.js';
+import { files } from '../../files/file.service.js';
+import { PNG, SVG } from '../../files/file-type.js';
+import { bakePng, CREDENTIAL_KEYWORD } from '../png-baking.js';
+import { bakeSvgCredential } from '../svg-baking.js';
+import { signCredential } from './credential-signing.js';
+import { ob3Urls } from './did-web.js';
+import { dereferenceDid, documentLoader, type DocumentLoader } from './document-loader.js';
+import { activeIssuerSigner, publishedIssuerKeys } from './issuer-keys.js';
+import { OpenBadgeCredentialRecord } from './open-badge-credential.entity.js';
+import { type CredentialDocument, didDocument, type ProfileFacts, profileDocument, unsignedCredential } from './open-badge-credential.js';
+import { allocateStatusIndex, signedStatusList, statusListCredential } from './status-list.js';
+
+/** What issuance hands over: the certificate just made issued and what it was issued from. */
+export interface IssuedCertificate {
+  certificate: Certificate;
+  institution: Institution;
+  course: Course;
+  enrollment: Enrollment | null;
+  /** The course's modules in display order, with module and group loaded. */
+  attachments: CourseModule[];
+}
+
+const ACROSS_TENANTS = { filters: { [TENANT_FILTER]: false } };
+
+const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileFacts => ({
+  uuid: institution.uuid,
+  name: institution.name,
+  website: institution.website ?? null,
+  imageUrl: institution.badgeImageUuid ? downloadUrl(publicBaseUrl, institution.badgeImageUuid) : null,
+});
+
+function achievementOf({ institution, course, attachments }: IssuedCertificate, issuer: ProfileFacts) {
+  const modules = attachments.map((row) => ({ module: row.module.getEntity(), group: row.group?.getEntity() ?? null }));
+  const credits = modules.reduce((sum, { module }) => sum + (module.credits ?? 0), 0);
+  const narrative = criteriaNarrative({
+    uuid: course.uuid,
+    name: course.name,
+    description: course.description ?? null,
+    workload: course.workload ?? null,
+    modules: modules.map(({ module, group }) => ({ name: module.name, workload: module.workload ?? null, group: group?.name ?? null })),
+    issuer: { ...issuer, imageUrl: issuer.imageUrl ?? '' },
+  });
+  return {
+    courseUuid: course.uuid,
+    name: course.name,
+    description: course.description ?? `Awarded by ${institution.name} for completing the course ${course.name}.`,
+    narrative,
+    creditsAvailable: credits || null,
+  };
+}
+
+/**
+ * Signs and stores the certificate's OpenBadgeCredential, inside the issuance transaction (a
+ * certificate of a badges-enabled institution is never issued without it). Three statements: the
+ * active key, the status index, the stored credential (flushed with the rest of issuance).
+ */
+export async function issueOpenBadgeCredential(tx: RequestContext, issued: IssuedCertificate): Promise<void> {
+  const { certificate, institution } = issued;
+  const urls = ob3Urls(tx.publicBaseUrl);
+  const signer = await activeIssuerSigner(tx, institution, urls.issuerDid(institution.uuid));
+  const issuer = profileFacts(institution, tx.publicBaseUrl);
+  // The rest of issuance is written first: from the index on, the institution's list row stays locked until commit.
+  await tx.em.flush();
+  const status = await allocateStatusIndex(tx.em, institution.uuid);
+  const unsigned = unsignedCredential(
+    {
+      certificateUuid: certificate.uuid,
+      issuedAt: certificate.issuedAt!,
+      expiresAt: certificate.expiresAt ?? null,
+      verificationUrl: certificate.publicVerificationUrl!,
+      recipientEmail: certificate.recipientEmail!,
+      salt: randomBytes(16).toString('hex'),
+      issuer,
+      achievement: achievementOf(issued, issuer),
+      grade: issued.enrollment?.grade ?? null,
+      status,
+    },
+    urls,
+  );
+  const document = await signCredential(unsigned, signer);
+  tx.em.create(OpenBadgeCredentialRecord, { certificateUuid: certificate.uuid, institutionUuid: institution.uuid, statusIndex: status.index, document });
+}
+
+async function institutionOf(ctx: PublicContext, institutionUuid: string): Promise<Institution | null> {
+  return isUuid(institutionUuid) ? ctx.em.findOne(Institution, { uuid: institutionUuid }, ACROSS_TENANTS) : null;
+}
+
+/**
+ * The Open Badges 3.0 documents this service publishes: stored credentials, issuer DID documents and
+ * profiles, signed status lists. Public by unguessable uuid; null for whatever does not exist.
+ */
+export const openBadgeCredentials = {
+  /** The credential as signed at issuance; the caller has already found the certificate in its scope or reads publicly by uuid. */
+  async credential(ctx: PublicContext, certificateUuid: string): Promise<CredentialDocument | null> {
+    if (!isUuid(certificateUuid)) return null;
+    const record = await ctx.em.findOne(OpenBadgeCredentialRecord, { certificateUuid }, { disableIdentityMap: true });
+    return record?.document ?? null;
+  },
+
+  /** The institution's DID document: every key it ever signed with; null before its first credential. */
+  async didDocument(ctx: PublicContext, institutionUuid: string) {
+    if (!isUuid(institutionUuid)) return null;
+    const keys = await publishedIssuerKeys(ctx, institutionUuid);
+    return keys.length ? didDocument(ob3Urls(ctx.publicBaseUrl).issuerDid(institutionUuid), keys) : null;
+  },
+
+  /** The OB 3.0 Profile of a badges-enabled institution. */
+  async profile(ctx: PublicContext, institutionUuid: string): Promise<CredentialDocument | null> {
+    const institution = await institutionOf(ctx, institutionUuid);
+    return institution?.isBadgesEnabled && !institution.deletedAt
+      ? profileDocument(profileFacts(institution, ctx.publicBaseUrl), ob3Urls(ctx.publicBaseUrl))
+      : null;
+  },
+
+  /** The signed BitstringStatusListCredential of one of the institution's lists; re-signed after a revocation. */
+  async statusList(ctx: PublicContext, institutionUuid: string, listNumber: number): Promise<CredentialDocument | null> {
+    if (!isUuid(institutionUuid) || !Number.isSafeInteger(listNumber) || listNumber < 1) return null;
+    const urls = ob3Urls(ctx.publicBaseUrl);
+    return signedStatusList(ctx.em, institutionUuid, listNumber, async (bits) => {
+      const institution = (await institutionOf(ctx, institutionUuid))!;
+      const did = urls.issuerDid(institutionUuid);
+      const signer = await activeIssuerSigner(ctx, institution, did);
+      return signCredential(await statusListCredential(urls.statusList(institutionUuid, listNumber), did, bits), signer);
+    });
+  },
+
+  /** The institution's badge image with the credential baked in (OB 3.0 §5.3); null unless `type` is the image's own type. */
+  async bakedImage(ctx: PublicContext, certificateUuid: string, type: BakedImageType): Promise<BakedImage | null> {
+    if (!isUuid(certificateUuid)) return null;
+    const record = await ctx.em.findOne(OpenBadgeCredentialRecord, { certificateUuid }, { disableIdentityMap: true });
+    const issuer = record && (await badgeIssuerOf(ctx, record.institutionUuid));
+    if (!record || !issuer || issuer.imageType !== type) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
+    const json = JSON.stringify(record.document);
+    if (type === 'png') return { bytes: bakePng(Buffer.concat(chunks), json, CREDENTIAL_KEYWORD), mimeType: PNG.mimeType };
+    return { bytes: Buffer.from(bakeSvgCredential(Buffer.concat(chunks).toString('utf8'), json), 'utf8'), mimeType: SVG.mimeType };
+  },
+
+  /** The document loader verification uses: bundled contexts and this service's own DIDs and status lists. */
+  loader(ctx: PublicContext): DocumentLoader {
+    const urls = ob3Urls(ctx.publicBaseUrl);
+    return documentLoader(async (url) => {
+      const institutionUuid = urls.institutionOfDid(url);
+      if (institutionUuid) {
+        const document = await this.didDocument(ctx, institutionUuid);
+        return document && dereferenceDid(document, url);
+      }
+      const list = urls.statusListOf(url);
+      return list && this.statusList(ctx, list.institutionUuid, list.listNumber);
+    });
+  },
+};

@@ -1,0 +1,26 @@
+import { type Opt } from '@mikro-orm/core';
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+
+/**
+ * The signed Open Badges 3.0 credential of one issued certificate, stored once at issuance and
+ * served as stored (a signature covers its exact content). Keyed by the certificate, like the 2.0 salts.
+ */
+@Entity({ tableName: 'ob3_credentials' })
+export class OpenBadgeCredentialRecord {
+  @PrimaryKey({ type: 'uuid' })
+  certificateUuid!: string;
+
+  @Index()
+  @Property({ type: 'uuid' })
+  institutionUuid!: string;
+
+  /** Position in the institution's revocation status list (status-list.ts). */
+  @Property({ type: 'integer' })
+  statusIndex!: number;
+
+  @Property({ type: 'json' })
+  document!: Record<string, unknown>;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
+  createdAt: Date & Opt = new Date();
+}
