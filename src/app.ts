@@ -22,6 +22,8 @@ import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.j
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
+import { idempotency } from './http/idempotency.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { publicContexts } from './http/public-context.js';
 import { hostedBadgeRoutes, unbakeRoutes } from './badges/badge.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
@@ -57,7 +59,8 @@ function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: 
   const error = isDatabaseBusy(caught) ? serviceBusy() : caught;
   if (!(error instanceof DomainError)) return next(error);
   if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+  const extensions = { code: error.code, ...(error.reason ? { reason: error.reason } : {}) };
+  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
 }
 
 export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
@@ -83,6 +86,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
+  const idempotent = idempotency(new IdempotencyStore(orm));
   if (sandbox)
     app.get(
       '/graphql',
@@ -97,6 +101,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
     graphqlUploadErrors(uploads),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
+    idempotent,
     expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
     graphqlAuthErrors,
   );
@@ -114,7 +119,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(hostedBadgeRoutes(publicContext));
   app.use('/api/v1', unbakeRoutes(publicContext, config));
   app.use(portfolioPages(publicContext, publicReads));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime }));
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, idempotent }));
 
   app.use(htmlNotFound);
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { DateTimeScalar } from './scalars.js';
+import { INPUT_VALIDATION } from './validators.js';
 import { resolvers } from './resolvers.js';
 
 /** Builds the executable schema shared by Apollo (/graphql) and the REST layer (rest-compat). */
@@ -10,7 +11,7 @@ export function createSchema(): Promise<GraphQLSchema> {
     resolvers: [...resolvers],
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
     // Every optional input field says how it treats null (Nullable or Present), so nothing is skipped implicitly.
-    validate: { forbidUnknownValues: false, skipMissingProperties: false, validationError: { target: false, value: false } },
+    validate: INPUT_VALIDATION,
     emitSchemaFile: false,
   });
 }

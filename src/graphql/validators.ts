@@ -63,3 +63,6 @@ export const Present = (): PropertyDecorator => (target, property) => {
 
 /** For fields that may be cleared: null or absent skips the other rules. */
 export const Nullable = () => IsOptional();
+
+/** class-validator's options for every input; also used where a resolver validates list items itself (certificate batches). */
+export const INPUT_VALIDATION = { forbidUnknownValues: false, skipMissingProperties: false, validationError: { target: false, value: false } };

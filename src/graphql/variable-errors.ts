@@ -35,9 +35,9 @@ const SCALAR_EXPECTATIONS = new Map<GraphQLInputType, string>([
 
 type Path = readonly (string | number)[];
 
-/** The field a problem is reported on: `input.name` as `name`, other variables by name (`where.status`), list positions left out. */
+/** The field a problem is reported on: `input.name` as `name`, other variables by name (`where.status`), list positions as Laravel writes them (`inputs.3.studentUuid`). */
 function fieldPath(path: Path): string[] {
-  const names = path.filter((key): key is string => typeof key === 'string');
+  const names = path.map(String);
   if (names[0] === 'input') names.shift();
   return names;
 }
@@ -54,7 +54,7 @@ class Problems {
   /** A value at `path` the type refuses, worded by what the type is rather than by graphql-js's message. */
   refuse(path: Path, kind: { leaf: GraphQLLeafType; value: unknown } | 'object' | undefined, reason: string): void {
     const names = fieldPath(path);
-    const label = humanize(names.at(-1) ?? String(path[0]));
+    const label = humanize(names.findLast((name) => !/^\d+$/.test(name)) ?? String(path[0]));
     const field = names.join('.') || String(path[0]);
     if (kind === 'object') return this.add(field, `The ${label} must be an object.`);
     if (kind && isEnumType(kind.leaf) && typeof kind.value === 'string') return this.add(field, `The selected ${label} is invalid.`);
