@@ -86,6 +86,13 @@ export async function issueItem(ctx: RequestContext, index: number, item: BatchI
   }
 }
 
+/** One certificate on its own (a CLI import line): its input rules, then `issueItem`; any refusal is its result. */
+export async function issueOne(ctx: RequestContext, index: number, input: CertificateInput): Promise<StoredItemResult> {
+  const refused = await inputRules(input);
+  if (Object.keys(refused).length > 0) return failure(ctx, index, invalid(refused));
+  return issueItem(ctx, index, { uuid: uuidv7(), input });
+}
+
 /** Items as stored in a job's payload (JSON): dates come back as text. */
 export function revivedItems(payload: unknown): BatchItem[] {
   return (payload as BatchItem[]).map(({ uuid, input }) => ({
