@@ -25,6 +25,11 @@ export interface Config {
   expirySweepMs: number;
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
+  /** Whether this process runs the job worker (long certificate batches), and how often it looks for due jobs. */
+  jobWorker: boolean;
+  jobPollMs: number;
+  /** How often expired Idempotency-Keys are deleted; 0 turns the sweeper off. */
+  idempotencySweepMs: number;
   tokenTtlSeconds: number;
   /** Requests per minute, counted in PostgreSQL so every process shares them; 0 turns a limit off. */
   rateLimits: RateLimitConfig;
@@ -261,6 +266,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notificationPollMs: integer('NOTIFICATION_POLL_MS', env.NOTIFICATION_POLL_MS, 1000),
     expirySweepMs: integer('EXPIRY_SWEEP_MS', env.EXPIRY_SWEEP_MS, 60_000),
     notificationLeaseMs: integer('NOTIFICATION_LEASE_MS', env.NOTIFICATION_LEASE_MS, 300_000),
+    jobWorker: onOff('JOB_WORKER', env.JOB_WORKER, true),
+    jobPollMs: integer('JOB_POLL_MS', env.JOB_POLL_MS, 1000),
+    idempotencySweepMs: integer('IDEMPOTENCY_SWEEP_MS', env.IDEMPOTENCY_SWEEP_MS, 600_000),
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
     rateLimits: rateLimits(env),
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -26,9 +26,6 @@ import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
 
-const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
-const JOB_POLL_MS = 2000;
-
 export interface RunningService {
   url: string;
   orm: Orm;
@@ -99,9 +96,14 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       config.tokenPurgeMs > 0
         ? startPeriodicJob('expired access tokens purged', config.tokenPurgeMs, () => purgeExpiredTokens(readyOrm, config.tokenPurgeGraceSeconds), logger)
         : undefined;
-    const idempotencySweeper = startPeriodicJob('expired idempotency keys swept', IDEMPOTENCY_SWEEP_MS, () => new IdempotencyStore(readyOrm).sweep(), logger);
+    const idempotencySweeper =
+      config.idempotencySweepMs > 0
+        ? startPeriodicJob('expired idempotency keys swept', config.idempotencySweepMs, () => new IdempotencyStore(readyOrm).sweep(), logger)
+        : undefined;
     const jobContext = (principal: Principal) => createRequestContext(readyOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
-    const jobWorker = startJobWorker(readyOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger, JOB_POLL_MS);
+    const jobWorker = config.jobWorker
+      ? startJobWorker(readyOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger, config.jobPollMs)
+      : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -112,8 +114,8 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await apollo.stop();
         await documents.close();
         await notificationWorker?.stop();
-        await jobWorker.stop();
-        await idempotencySweeper.stop();
+        await jobWorker?.stop();
+        await idempotencySweeper?.stop();
         await expirySweeper?.stop();
         await filePurge?.stop();
         await tokenSweeper?.stop();
