@@ -108,6 +108,24 @@ describe('bulk issuance', () => {
     expect((await globex.rest('GET', `/jobs/${issued.body.data.uuid}`)).status).toBe(404);
   });
 
+  it('an item refused during issuance fails alone: its result carries the error, the others are issued', async () => {
+    const [signable] = await batch(1, { finish: true }, true);
+    const [unsignable] = await batch(1, { finish: true });
+    const issued = await acme.rest('POST', '/certificates/batch', { inputs: [signable, unsignable] });
+    expect(issued.status).toBe(200);
+    expect(issued.body.data).toMatchObject({ status: 'completed', total: 2, done: 1, failed: 1 });
+    expect(issued.body.data.results).toEqual([
+      { index: 0, uuid: expect.any(String), status: 'issued', error: null },
+      {
+        index: 1,
+        uuid: null,
+        status: 'failed',
+        error: { code: 'BAD_USER_INPUT', message: expect.any(String), reason: 'PDF_UNREADABLE', errors: { file_uuid: [expect.any(String)] } },
+      },
+    ]);
+    expect(await certificateCount(acme, unsignable!.student_uuid)).toBe(0);
+  });
+
   it('GraphQL createCertificates returns the job with per-item results', async () => {
     const items = await batch(2);
     const inputs = items.map((item) => ({
