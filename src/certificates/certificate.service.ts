@@ -1,3 +1,4 @@
+import { certificatesIssued, certificatesRevoked } from '../metrics/domain-metrics.js';
 import { ref } from '@mikro-orm/core';
 import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { Cohort } from '../courses/cohort.entity.js';
@@ -34,6 +35,13 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
 
 // One statement across all tenants: atomic, idempotent, and safe with any number of server processes.
 const EXPIRE_OVERDUE = `update certificates set status = 'expired', updated_at = now() where ${PAST_EXPIRY_SQL} and deleted_at is null`;
+
+/** Counts what a write did, once its transaction committed: an issuance or a revocation. */
+function counted(certificate: Certificate): Certificate {
+  if (certificate.status === CertificateStatus.issued) certificatesIssued.inc();
+  else if (certificate.status === CertificateStatus.revoked) certificatesRevoked.inc();
+  return certificate;
+}
 
 /**
  * Certificates and their state machine: draft → issued → revoked | expired. Drafts change freely
@@ -78,7 +86,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const checked = await this.createDraft(tx, certificate, input);
       if (input.finish) await issueDraft(tx, certificate, checked);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** The rules of `create` without creating: the draft is written in a transaction that is rolled back. Throws what `create` would. */
@@ -99,7 +107,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const checked = await this.updateDraft(tx, certificate, input, 'update');
       if (input.finish) await issueDraft(tx, certificate, checked);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** PUT: like PATCH, with optional fields not sent back to their defaults. */
@@ -109,7 +117,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const checked = await this.updateDraft(tx, certificate, { ...DRAFT_DEFAULTS, ...input }, 'replace');
       if (input.finish) await issueDraft(tx, certificate, checked);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** draft → issued (`issueCertificate`): the draft as it stands, checked again, then signed and frozen. */
@@ -118,7 +126,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const certificate = await this.draft(tx, uuid);
       await issueDraft(tx, certificate, await this.checkAgreement(tx, certificate));
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** issued → revoked, with the reason shown publicly; the uploaded source file is released. */
@@ -132,7 +140,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       Object.assign(certificate, { status: CertificateStatus.revoked, revokedAt: new Date(), revocationReason: reason.trim() });
       await files.release(tx, certificate.sourceFile.uuid, certificate.uuid);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /**

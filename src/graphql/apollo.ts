@@ -6,6 +6,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { classifyError } from '../errors/classify.js';
 import { RETRY_AFTER_SECONDS } from '../errors/unavailable.js';
 import { type GraphqlLimits, graphqlLimits, withoutSuggestions } from './limits.js';
+import { noteOperations } from './operation-notes.js';
 
 /** Logs failures that are our bug with the request id; the client only sees a generic message. */
 const logInternalErrors: ApolloServerPlugin<RequestContext> = {
@@ -63,6 +64,7 @@ export function createApolloServer(schema: GraphQLSchema, options: { sandbox: bo
     stopOnTerminationSignals: false,
     formatError: formatError(options.limits.fieldSuggestions),
     plugins: [
+      noteOperations,
       logInternalErrors,
       serviceUnavailableStatus,
       ...limits.plugins,
