@@ -79,7 +79,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     maxResponseBytes: config.graphqlMaxResponseBytes,
     fieldSuggestions: sandbox,
   };
-  const apollo = createApolloServer(schema, { sandbox, limits: graphqlLimits });
+  const apollo = createApolloServer(schema, { sandbox, sandboxTenant: config.seed?.tenant, limits: graphqlLimits });
   await apollo.start();
 
   const { settings: uploads } = runtime.files;

@@ -4,7 +4,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { uuidv7 } from '../db/uuid.js';
 import { classifyError } from '../errors/classify.js';
 import { DomainError, invalid, type FieldErrors } from '../errors/domain-error.js';
-import { INPUT_VALIDATION } from '../graphql/validators.js';
+import { VALIDATION_SETTINGS } from '../graphql/validators.js';
 import type { StoredItemResult } from '../jobs/job.views.js';
 import { effectiveStatus } from './certificate-rules.js';
 import { Certificate } from './certificate.entity.js';
@@ -29,7 +29,7 @@ const prefixed = (index: number, errors: FieldErrors): FieldErrors =>
 
 /** The input rules (class-validator) of one item, as `create` would report them. */
 async function inputRules(input: CertificateInput): Promise<FieldErrors> {
-  const refused = await validate(input, INPUT_VALIDATION);
+  const refused = await validate(input, VALIDATION_SETTINGS);
   return refused.length > 0 ? (classifyError(new ArgumentValidationError(refused)).fieldErrors ?? {}) : {};
 }
 

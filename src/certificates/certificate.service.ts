@@ -132,7 +132,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
   /** issued → revoked, with the reason shown publicly; the uploaded source file is released. */
   revoke(ctx: RequestContext, uuid: string, reason: string): Promise<Certificate> {
     if (!reason?.trim()) throw invalid({ reason: ['The reason field is required.'] });
-    if (reason.length > 2000) throw invalid({ reason: ['The reason may not be greater than 2000 characters.'] });
+    if (reason.length > 2000) throw invalid({ reason: ['The reason field must not be greater than 2000 characters.'] });
     return this.write(ctx, async (tx) => {
       const certificate = await this.get(tx, uuid);
       const status = effectiveStatus(certificate);

@@ -14,10 +14,12 @@ import { CertificateTemplateResolver } from '../templates/certificate-template.r
 import { ViewerResolver } from '../viewer/viewer.resolver.js';
 import { CertificateBatchResolver } from '../certificates/certificate-batch.resolver.js';
 import { JobResolver } from '../jobs/job.resolver.js';
+import { NodeResolver } from './node.js';
 
 /** Every resolver of the schema; a domain adds its resolver here. */
 export const resolvers = [
   ViewerResolver,
+  NodeResolver,
   InstitutionResolver,
   ModuleResolver,
   CourseResolver,
