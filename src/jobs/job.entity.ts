@@ -11,6 +11,11 @@ export enum JobStatus {
 
 registerEnumType(JobStatus, {
   name: 'JobStatus',
+  valuesConfig: {
+    queued: { description: 'Waiting for a job worker.' },
+    running: { description: 'A worker (or the request) is issuing its items.' },
+    completed: { description: 'Every item has its result.' },
+  },
   description: 'queued → running → completed; a job whose worker stopped is picked up again where it left off.',
 });
 
@@ -26,7 +31,7 @@ export class Job extends TenantScopedEntity {
   @Property({ length: 64 })
   kind!: string;
 
-  @Field(() => JobStatus)
+  @Field(() => JobStatus, { description: 'Where the job is: queued, running or completed.' })
   @Enum({ items: () => JobStatus, nativeEnumName: 'job_status' })
   status: JobStatus & Opt = JobStatus.queued;
 
@@ -58,7 +63,7 @@ export class Job extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
   lockedUntil?: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the last item was done; null until then.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   finishedAt?: Date | null;
 }

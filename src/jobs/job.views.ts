@@ -6,7 +6,7 @@ export class FieldErrorEntry {
   @Field({ description: 'The field, e.g. `studentUuid`.' })
   field!: string;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'What is wrong with the field, in the API’s wording.' })
   messages!: string[];
 }
 
@@ -15,7 +15,7 @@ export class JobItemError {
   @Field({ description: 'The error code, as in `extensions.code` (`BAD_USER_INPUT`, `CONFLICT`, ...).' })
   code!: string;
 
-  @Field()
+  @Field({ description: 'What went wrong, as the single create would answer.' })
   message!: string;
 
   @Field(() => [FieldErrorEntry], { description: 'Per-field messages of a validation failure; empty otherwise.' })
@@ -36,7 +36,7 @@ export class JobItemResult {
   @Field({ description: 'The created record’s status (`draft`, `issued`), or `failed`.' })
   status!: string;
 
-  @Field(() => JobItemError, { nullable: true })
+  @Field(() => JobItemError, { nullable: true, description: 'Why the item failed; null when it succeeded.' })
   error?: JobItemError | null;
 }
 
