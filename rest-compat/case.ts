@@ -1,3 +1,5 @@
+import { snakeCase } from '../src/identifier-case.js';
+
 /** camelCase → snake_case for the REST layer's field names (GraphQL is camelCase, REST snake_case; the way back is src/identifier-case.ts). */
 const snakeCache = new Map<string, string>();
 
@@ -5,7 +7,7 @@ const snakeCache = new Map<string, string>();
 export function toSnake(key: string): string {
   let snake = snakeCache.get(key);
   if (snake === undefined) {
-    snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+    snake = snakeCase(key);
     if (snakeCache.size < 10_000) snakeCache.set(key, snake);
   }
   return snake;

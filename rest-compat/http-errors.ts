@@ -8,7 +8,7 @@ import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../src/errors/unavai
 import { toSnake } from './case.js';
 
 /** Laravel-shaped body: `{message}`, plus `errors` per snake_case field for a 422. */
-export function sendError(res: Response, { code, message, fieldErrors, reason }: Omit<ClassifiedError, 'internal'>): void {
+export function sendError(res: Response, { code, message, fieldErrors, reason, details }: Omit<ClassifiedError, 'internal'>): void {
   const status = ERROR_STATUS[code];
   noteErrorCodes(res, [code]);
   // A 503 is a momentary lack of capacity (no database connection, document workers busy): say when to come back.
@@ -18,6 +18,7 @@ export function sendError(res: Response, { code, message, fieldErrors, reason }:
     body.errors = Object.fromEntries(Object.entries(fieldErrors ?? {}).map(([field, messages]) => [field.split('.').map(toSnake).join('.'), messages]));
   }
   if (reason) body.reason = reason;
+  for (const [key, value] of Object.entries(details ?? {})) body[toSnake(key)] = value;
   res.status(status).json(body);
 }
 

@@ -17,8 +17,8 @@ export interface RestRoute {
   present?: (result: unknown, req: Request) => unknown;
   /** Nested creates: the input field filled from the path's parent; its 422 is the path's 404. */
   missingParentField?: string;
-  /** 200 by default; 201 for creates; 204 answers with no body. */
-  status?: 200 | 201 | 204;
+  /** 200 by default; 201 for creates; 204 answers with no body; a function when the result decides (202 for a queued job). */
+  status?: 200 | 201 | 204 | ((result: unknown) => 200 | 201 | 202);
   /** What the OpenAPI document (openapi/) cannot read from the operation itself. */
   docs?: RouteDocs;
 }

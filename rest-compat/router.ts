@@ -33,7 +33,8 @@ function handler(schema: GraphQLSchema, route: RestRoute, maxCost: number): Requ
         return;
       }
       const result = data.result;
-      res.status(route.status ?? 200).json(route.present ? route.present(result, req) : { data: result });
+      const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
+      res.status(status).json(route.present ? route.present(result, req) : { data: result });
     } catch (error) {
       if (error instanceof OperationError && parentIsMissing(route, error)) sendError(res, { code: 'NOT_FOUND', message: 'Not found.' });
       else if (error instanceof OperationError) sendError(res, error.classified);
@@ -53,8 +54,10 @@ export function createRestRouter(deps: {
   runtime: ServiceRuntime;
   /** The route table, when the caller built it already (src/app.ts also documents it). */
   table?: RestRoute[];
+  /** `Idempotency-Key` on writes (src/http/idempotency.ts), after authentication and the JSON body. */
+  idempotent: RequestHandler;
 }): Router {
-  const { schema, orm, config, logger, limits, runtime } = deps;
+  const { schema, orm, config, logger, limits, runtime, idempotent } = deps;
   const router = Router();
   router[TOKEN_ROUTE.method](TOKEN_ROUTE.path, ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
   const auth = authenticate(orm, config, runtime, limits);
@@ -62,7 +65,7 @@ export function createRestRouter(deps: {
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   const slots = uploadSlots(runtime.files);
   for (const route of deps.table ?? routes(schema, config.publicBaseUrl))
-    router[route.method](route.path, auth, json, slots, multipart, handler(schema, route, config.graphqlMaxCost));
+    router[route.method](route.path, auth, json, idempotent, slots, multipart, handler(schema, route, config.graphqlMaxCost));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

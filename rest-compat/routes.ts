@@ -4,6 +4,7 @@ import { DomainError } from '../src/errors/domain-error.js';
 import { toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
 import { fileRoutes } from './file-routes.js';
+import { jobRoutes } from './job-routes.js';
 import { buildOperation } from './operation.js';
 import { portfolioRoutes } from './portfolio-routes.js';
 import { resourceRoutes } from './resource.js';
@@ -155,6 +156,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     },
     ...courseModuleRoutes(schema),
     ...certificateRoutes(schema),
+    ...jobRoutes(schema),
     ...badgeRoutes(schema),
     ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),

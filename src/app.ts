@@ -30,6 +30,8 @@ import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.j
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
+import { idempotency } from './http/idempotency.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { logRequest } from './http/request-log.js';
 import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
@@ -89,7 +91,8 @@ function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: 
   if (!(error instanceof DomainError)) return next(error);
   if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
   noteErrorCodes(res, [error.code]);
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+  const extensions = { code: error.code, ...(error.reason ? { reason: error.reason } : {}) };
+  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
 }
 
 export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
@@ -131,6 +134,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
+  const idempotent = idempotency(new IdempotencyStore(orm));
   if (sandbox)
     app.get(
       '/graphql',
@@ -145,6 +149,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
     graphqlUploadErrors(uploads),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
+    idempotent,
     expressMiddleware(apollo, { context: async ({ res }) => linkNotes(requestContext(res), res) }),
     graphqlAuthErrors,
   );
@@ -168,7 +173,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(portfolioPages(publicContext, publicReads));
   // After every public router (their own OPTIONS answers), before the REST router's 404.
   app.use(methodNotAllowed(surfaceRoutes(surface)));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, table: surface.table }));
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, idempotent, table: surface.table }));
 
   app.use(htmlNotFound);
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

@@ -24,6 +24,11 @@ export interface Config {
   expirySweepMs: number;
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
+  /** Whether this process runs the job worker (long certificate batches), and how often it looks for due jobs. */
+  jobWorker: boolean;
+  jobPollMs: number;
+  /** How often expired Idempotency-Keys are deleted; 0 turns the sweeper off. */
+  idempotencySweepMs: number;
   tokenTtlSeconds: number;
   /** Requests per minute, counted in PostgreSQL so every process shares them; 0 turns a limit off. */
   rateLimits: RateLimitConfig;
@@ -166,6 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notificationPollMs: e.NOTIFICATION_POLL_MS,
     expirySweepMs: e.EXPIRY_SWEEP_MS,
     notificationLeaseMs: e.NOTIFICATION_LEASE_MS,
+    jobWorker: e.JOB_WORKER,
+    jobPollMs: e.JOB_POLL_MS,
+    idempotencySweepMs: e.IDEMPOTENCY_SWEEP_MS,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     rateLimits: {
       api: e.RATE_LIMIT_API_PER_MINUTE,

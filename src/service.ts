@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
@@ -16,8 +17,14 @@ import { startPeriodicJob } from './jobs/periodic-job.js';
 import { prepareSigningKeys } from './certificates/signing-keys.js';
 import { resolveKeyWrapper } from './security/key-encryption-key.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
+import { startJobWorker } from './jobs/job.worker.js';
+import { certificateBatchRunner } from './certificates/certificate-batch-job.js';
+import { CERTIFICATE_BATCH } from './certificates/certificate-batch.js';
+import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
+import type { Principal } from './auth/token.service.js';
 
 export interface RunningService {
   url: string;
@@ -91,6 +98,14 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       config.tokenPurgeMs > 0
         ? startPeriodicJob('expired access tokens purged', config.tokenPurgeMs, () => purgeExpiredTokens(readyOrm, config.tokenPurgeGraceSeconds), logger)
         : undefined;
+    const idempotencySweeper =
+      config.idempotencySweepMs > 0
+        ? startPeriodicJob('expired idempotency keys swept', config.idempotencySweepMs, () => new IdempotencyStore(readyOrm).sweep(), logger)
+        : undefined;
+    const jobContext = (principal: Principal) => createRequestContext(readyOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
+    const jobWorker = config.jobWorker
+      ? startJobWorker(readyOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger, config.jobPollMs)
+      : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -102,6 +117,8 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await apollo.stop();
         await documents.close();
         await notificationWorker?.stop();
+        await jobWorker?.stop();
+        await idempotencySweeper?.stop();
         await expirySweeper?.stop();
         await filePurge?.stop();
         await tokenSweeper?.stop();

@@ -201,8 +201,9 @@ describe('the source file', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => acme.rest('POST', '/certificates', body)));
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(422)]);
+    const winner = responses.find((response) => response.status === 201)!.body.data.uuid;
     for (const refused of responses.filter((response) => response.status === 422)) {
-      expect(refused.body.errors).toEqual({ file_uuid: ['The file uuid has already been used.'] });
+      expect(refused.body.errors).toEqual({ file_uuid: [`The file uuid has already been used by certificate ${winner}.`] });
     }
     const list = await acme.rest('GET', `/certificates?where[student_uuid]=${body.student_uuid}`);
     expect(list.body.meta.total).toBe(1);

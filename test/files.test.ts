@@ -384,13 +384,13 @@ describe('metadata, lists and deletion', () => {
 describe('use by certificates (take, release, storeGenerated)', () => {
   it('lets exactly one of concurrent takers have an unused PDF; the others get 422', async () => {
     const [file] = await uploaded(acme, [[pdfBytes(), 'contested.pdf']]);
-    const attempts = await Promise.allSettled(
-      Array.from({ length: 6 }, async () => files.take(await tenantContext(service, 'acme'), file!.uuid, randomUUID())),
-    );
+    const takers = Array.from({ length: 6 }, () => randomUUID());
+    const attempts = await Promise.allSettled(takers.map(async (taker) => files.take(await tenantContext(service, 'acme'), file!.uuid, taker)));
     expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(1);
+    const winner = takers[attempts.findIndex((attempt) => attempt.status === 'fulfilled')];
     const failures = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === 'rejected');
     expect(failures.map((failure) => [failure.reason.code, failure.reason.fieldErrors])).toEqual(
-      Array(5).fill(['BAD_USER_INPUT', { fileUuid: ['The file uuid has already been used.'] }]),
+      Array(5).fill(['BAD_USER_INPUT', { fileUuid: [`The file uuid has already been used by certificate ${winner}.`] }]),
     );
   });
 

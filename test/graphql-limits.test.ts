@@ -10,7 +10,7 @@ let studentUuid: string;
 const ENROLLMENTS = 300;
 
 beforeAll(async () => {
-  service = await startTestService({ NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0' });
+  service = await startTestService({ NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0', JOB_WORKER: 'off', IDEMPOTENCY_SWEEP_MS: '0' });
   api = await signIn(service, 'acme');
   const make = factories(api);
   const [student, course] = await Promise.all([make.student(), make.course()]);

@@ -23,7 +23,7 @@ let badgeImage: string;
 
 beforeAll(async () => {
   // Background jobs share the ORM and would add their polling to the statement counts.
-  service = await startTestService({ NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0' });
+  service = await startTestService({ NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0', JOB_WORKER: 'off', IDEMPOTENCY_SWEEP_MS: '0' });
   [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
   make = factories(acme);
   student = await make.student({ name: 'Maria Oliveira', social_name: 'Mia Oliveira' });

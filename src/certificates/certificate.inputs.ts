@@ -92,6 +92,9 @@ export class CertificateWhere {
 
   @Field(() => ID, { nullable: true, description: 'Only records whose template uuid equals this.' })
   templateUuid?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The uploaded source PDF: which certificate uses this file.' })
+  fileUuid?: string;
 }
 
 export const CertificateListArgs = ListArgsType('Certificate', CertificateWhere, [

@@ -60,6 +60,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     cohortUuid: 'cohort',
     enrollmentUuid: 'enrollment',
     templateUuid: 'template',
+    fileUuid: 'sourceFile',
   };
   protected readonly uuidWhereFields = Object.keys(this.whereColumns);
   protected readonly uniqueViolations = { certificates_source_file_unique: SOURCE_TAKEN };
@@ -75,14 +76,29 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     return filter;
   }
 
-  /** POST: a new draft, issued at once when `finish` is set. */
-  create(ctx: RequestContext, input: CertificateInput): Promise<Certificate> {
+  /**
+   * POST: a new draft, issued at once when `finish` is set. A batch job names the `uuid` up front, so
+   * an item it finds already created after a restart is not created twice.
+   */
+  create(ctx: RequestContext, input: CertificateInput, uuid?: string): Promise<Certificate> {
     return this.write(ctx, async (tx) => {
       const certificate = new Certificate();
+      if (uuid) certificate.uuid = uuid;
       const checked = await this.createDraft(tx, certificate, input);
       if (input.finish) await issueDraft(tx, certificate, checked);
       return certificate;
     }).then(counted);
+  }
+
+  /** The rules of `create` without creating: the draft is written in a transaction that is rolled back. Throws what `create` would. */
+  async check(ctx: RequestContext, input: CertificateInput): Promise<void> {
+    const rollback = new Error('check only');
+    await this.write(ctx, async (tx) => {
+      await this.createDraft(tx, new Certificate(), input);
+      throw rollback;
+    }).catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
   }
 
   /** PATCH: changes the fields sent on a draft, then issues it when `finish` is set. */

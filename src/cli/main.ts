@@ -25,6 +25,10 @@ import { KeyEnvelopeError, localKeyWrapper } from '../security/key-envelope.js';
 import { resolveKeyWrapper } from '../security/key-encryption-key.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { diagnose } from './doctor.js';
+import { defaultResultsPath, importCertificates } from './certificate-import.js';
+import { createRequestContext } from '../context/request-context.js';
+import { DocumentWorkers } from '../documents/index.js';
+import { createFileRuntime } from '../files/file-runtime.js';
 
 /** What a command works with: the ORM (migrations applied) and the key ring opened under KEY_ENCRYPTION_KEY. */
 interface CliContext {
@@ -224,6 +228,29 @@ program
       console.log(
         `${institution.name} now signs Open Badges 3.0 credentials with ${rotated.publicKeyMultibase}; ${rotated.retired} earlier key(s) stay published.`,
       );
+  .command('certificates:import')
+  .description(
+    'create (and with finish=true issue) one certificate per CSV line, as the API does; results CSV with one row per line; exit 1 when a line failed',
+  )
+  .argument('<file.csv>', 'header line with the columns institution_uuid, course_uuid, student_uuid, file_uuid, ... (see README)')
+  .requiredOption('--tenant <identifier>')
+  .option('--results <file.csv>', 'where the results go (default: next to the input, <name>.results.csv)')
+  .action((file: string, options: { tenant: string; results?: string }) =>
+    withService(async ({ orm, signingKeys, config }) => {
+      const tenant = await new TenantService(orm.em.fork()).findByIdentifier(options.tenant);
+      if (!tenant) throw new DomainError('NOT_FOUND', `No tenant "${options.tenant}".`);
+      const documents = new DocumentWorkers(config.pdfWorkers);
+      try {
+        const principal = { clientId: 'cli', tenant: { uuid: tenant.uuid, identifier: tenant.identifier, name: tenant.name } };
+        const runtime = { documents, files: createFileRuntime(config), signingKeys };
+        const ctx = createRequestContext(orm.em, principal, 'cli-import', logger, config.publicBaseUrl, runtime);
+        const results = options.results ?? defaultResultsPath(file);
+        const { created, failed } = await importCertificates(ctx, file, results);
+        console.log(`${created} certificate(s) created, ${failed} line(s) failed; results in ${results}`);
+        if (failed > 0) process.exitCode = 1;
+      } finally {
+        await documents.close();
+      }
     }),
   );
 

@@ -23,6 +23,8 @@ import { CertificateTemplate } from '../templates/certificate-template.entity.js
 import { Notification } from '../notifications/notification.entity.js';
 import { RateLimitBucket } from '../rate-limits/rate-limit-bucket.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
+import { Job } from '../jobs/job.entity.js';
 
 /** Every entity the ORM knows; listed explicitly so builds and tests need no file discovery. */
 export const entities = [
@@ -52,4 +54,6 @@ export const entities = [
   OpenBadgeCredentialRecord,
   StatusListRecord,
   SignedStatusList,
+  IdempotencyKey,
+  Job,
 ];

@@ -9,6 +9,8 @@ export interface ClassifiedError {
   fieldErrors?: FieldErrors;
   /** The DomainError's machine-readable reason (why a document was refused), passed on to the client. */
   reason?: string;
+  /** The DomainError's identifiers for the client (`usedByCertificateUuid`). */
+  details?: Record<string, string>;
   /** True for failures that are our bug, not the client's: logged, never detailed to the client. */
   internal: boolean;
 }
@@ -33,8 +35,8 @@ function validationFieldErrors(errors: ValidationErrorLike[], prefix = ''): Fiel
 export function classifyError(error: unknown): ClassifiedError {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   if (original instanceof DomainError) {
-    const { code, message, fieldErrors, reason } = original;
-    return { code, message, fieldErrors, ...(reason ? { reason } : {}), internal: false };
+    const { code, message, fieldErrors, reason, details } = original;
+    return { code, message, fieldErrors, ...(reason ? { reason } : {}), ...(details ? { details } : {}), internal: false };
   }
   if (isDatabaseBusy(original)) return { code: 'SERVICE_UNAVAILABLE', message: serviceBusy().message, internal: false };
   if (!(error instanceof GraphQLError)) {

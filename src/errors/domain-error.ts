@@ -25,6 +25,8 @@ export class DomainError extends Error {
     readonly fieldErrors?: FieldErrors,
     /** A machine-readable why, for clients that act on it (`PDF_ENCRYPTED`); answered as `reason` (REST) / `extensions.reason` (GraphQL). */
     readonly reason?: string,
+    /** Identifiers a client can act on (`usedByCertificateUuid`); answered next to `reason`, snake_case over REST. */
+    readonly details?: Record<string, string>,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -48,8 +50,8 @@ export function summarize(fieldErrors: FieldErrors, fallback = 'The given data w
 }
 
 /** A 422 naming the offending fields, with a machine-readable reason when there is one. */
-export function invalid(fieldErrors: FieldErrors, reason?: string): DomainError {
-  return new DomainError('BAD_USER_INPUT', summarize(fieldErrors), fieldErrors, reason);
+export function invalid(fieldErrors: FieldErrors, reason?: string, details?: Record<string, string>): DomainError {
+  return new DomainError('BAD_USER_INPUT', summarize(fieldErrors), fieldErrors, reason, details);
 }
 
 /** One item's field errors inside a list input, keyed as Laravel keys array entries (`items.3.email`): for batch 422s. */

@@ -130,7 +130,9 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
     const file = isUuid(fileUuid) ? await em.findOne(StoredFile, { uuid: fileUuid }, { refresh: true }) : null;
     if (!file) throw invalid({ fileUuid: ['The selected file uuid is invalid.'] });
     if (file.mimeType !== PDF.mimeType) throw invalid({ fileUuid: ['The file uuid must be a file of type: pdf.'] });
-    throw invalid({ fileUuid: ['The file uuid has already been used.'] });
+    const holder = file.usedByUuid;
+    if (!holder) throw invalid({ fileUuid: ['The file uuid has already been used.'] });
+    throw invalid({ fileUuid: [`The file uuid has already been used by certificate ${holder}.`] }, 'FILE_ALREADY_USED', { usedByCertificateUuid: holder });
   }
 
   /** Frees a file again (certificate deleted or revoked); with `certificateUuid`, only if that certificate holds it. */

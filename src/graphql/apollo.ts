@@ -40,12 +40,13 @@ const serviceUnavailableStatus: ApolloServerPlugin<RequestContext> = {
 
 function formatError(fieldSuggestions: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const { code, message, fieldErrors, reason, internal } = classifyError(error);
+    const { code, message, fieldErrors, reason, details, internal } = classifyError(error);
     // Document errors keep graphql-js/Apollo's own codes (GRAPHQL_VALIDATION_FAILED, ...) for GraphQL clients.
     const documentCode = code === 'BAD_REQUEST' ? formatted.extensions?.code : undefined;
     const extensions: Record<string, unknown> = { code: documentCode ?? code };
     if (fieldErrors) extensions.errors = fieldErrors;
     if (reason) extensions.reason = reason;
+    Object.assign(extensions, details);
     const told = internal ? 'Internal server error.' : fieldSuggestions ? message : withoutSuggestions(message);
     return { message: told, locations: formatted.locations, path: formatted.path, extensions };
   };

@@ -12,6 +12,8 @@ import { PortfolioPageResolver, StudentPagesResolver } from '../portfolios/portf
 import { StudentResolver } from '../students/student.resolver.js';
 import { CertificateTemplateResolver } from '../templates/certificate-template.resolver.js';
 import { ViewerResolver } from '../viewer/viewer.resolver.js';
+import { CertificateBatchResolver } from '../certificates/certificate-batch.resolver.js';
+import { JobResolver } from '../jobs/job.resolver.js';
 import { NodeResolver } from './node.js';
 
 /** Every resolver of the schema; a domain adds its resolver here. */
@@ -34,4 +36,6 @@ export const resolvers = [
   PortfolioPageResolver,
   StudentPagesResolver,
   PortfolioItemResolver,
+  CertificateBatchResolver,
+  JobResolver,
 ] as const;

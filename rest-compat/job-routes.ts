@@ -1,0 +1,67 @@
+import type { Request } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { toCamel } from '../src/identifier-case.js';
+import { renameKeys, toSnake } from './case.js';
+import { buildOperation } from './operation.js';
+import { argumentInputType } from './query-params.js';
+import type { RestRoute } from './route.js';
+import { fields } from './selection.js';
+
+const JOB = fields(
+  'uuid kind status total done failed results { index uuid status error { code message reason errors { field messages } } } createdAt finishedAt',
+);
+
+interface JobResult {
+  status: string;
+  results: { error: { errors: { field: string; messages: string[] }[] } | null }[];
+}
+
+/** A job over REST: each failed item's `errors` Laravel-shaped, `{"student_uuid": ["..."]}`. */
+function presentJob(result: unknown): unknown {
+  const job = result as JobResult;
+  const results = job.results.map((item) => {
+    if (!item.error) return item;
+    const errors = Object.fromEntries(item.error.errors.map(({ field, messages }) => [field.split('.').map(toSnake).join('.'), messages]));
+    return { ...item, error: { ...item.error, errors } };
+  });
+  return { data: { ...job, results } };
+}
+
+/**
+ * `{"inputs": [...]}`, each item as the body of `POST /certificates`: snake_case → camelCase, keys the
+ * input type does not define dropped. Anything that is not a list of objects goes to GraphQL as sent, to be refused there.
+ */
+function batchInputs(schema: GraphQLSchema, req: Request): unknown {
+  const inputs = (req.body as { inputs?: unknown } | undefined)?.inputs;
+  if (!Array.isArray(inputs)) return inputs;
+  const known = argumentInputType(schema, 'mutation', 'createCertificate', 'input').getFields();
+  return inputs.map((item: unknown) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
+    return Object.fromEntries(Object.entries(renameKeys(item, toCamel) as Record<string, unknown>).filter(([key]) => key in known));
+  });
+}
+
+/** Bulk issuance and the jobs it leaves: `POST /certificates/batch`, `GET /jobs/{uuid}`. */
+export const jobRoutes = (schema: GraphQLSchema): RestRoute[] => [
+  {
+    method: 'post',
+    path: '/certificates/batch',
+    document: buildOperation(schema, {
+      type: 'mutation',
+      name: 'CreateCertificates',
+      route: 'POST /certificates/batch',
+      fields: [{ field: 'createCertificates', alias: 'result', selection: JOB }],
+    }),
+    variables: (req) => ({ inputs: batchInputs(schema, req) }),
+    // A batch issued during the request is complete; a long one is accepted and left to the job worker.
+    status: (result) => ((result as JobResult).status === 'completed' ? 200 : 202),
+    present: presentJob,
+  },
+  {
+    method: 'get',
+    path: '/jobs/:uuid',
+    document: buildOperation(schema, { type: 'query', name: 'Job', route: 'GET /jobs/:uuid', fields: [{ field: 'job', alias: 'result', selection: JOB }] }),
+    variables: (req) => ({ uuid: req.params.uuid }),
+    present: presentJob,
+  },
+];

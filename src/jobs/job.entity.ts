@@ -1,0 +1,69 @@
+import { type Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+
+export enum JobStatus {
+  queued = 'queued',
+  running = 'running',
+  completed = 'completed',
+}
+
+registerEnumType(JobStatus, {
+  name: 'JobStatus',
+  valuesConfig: {
+    queued: { description: 'Waiting for a job worker.' },
+    running: { description: 'A worker (or the request) is issuing its items.' },
+    completed: { description: 'Every item has its result.' },
+  },
+  description: 'queued → running → completed; a job whose worker stopped is picked up again where it left off.',
+});
+
+/**
+ * Background work of one tenant (a long certificate batch), claimed by a job worker with a lease so a
+ * job survives restarts: `payload` holds what to do, `results` what came of each item so far.
+ */
+@ObjectType({ description: 'Background work (a long certificate batch) and its progress.' })
+@Entity({ tableName: 'jobs' })
+@Index({ name: 'jobs_status_index', properties: ['status', 'createdAt'] })
+export class Job extends TenantScopedEntity {
+  @Field({ description: 'What the job does, e.g. `certificates.batch`.' })
+  @Property({ length: 64 })
+  kind!: string;
+
+  @Field(() => JobStatus, { description: 'Where the job is: queued, running or completed.' })
+  @Enum({ items: () => JobStatus, nativeEnumName: 'job_status' })
+  status: JobStatus & Opt = JobStatus.queued;
+
+  @Field(() => Int, { description: 'Items in the job.' })
+  @Property({ type: 'integer' })
+  total!: number;
+
+  @Field(() => Int, { description: 'Items done successfully so far.' })
+  @Property({ type: 'integer' })
+  done: number & Opt = 0;
+
+  @Field(() => Int, { description: 'Items that failed so far.' })
+  @Property({ type: 'integer' })
+  failed: number & Opt = 0;
+
+  /** The client that asked for it: the worker acts as that client. */
+  @Property({ length: 255, hidden: true })
+  clientId!: string;
+
+  /** The work itself (certificate inputs with their pre-assigned uuids); internal. */
+  @Property({ type: 'jsonb', hidden: true, lazy: true })
+  payload!: unknown;
+
+  /** One result per processed item, in item order; exposed by the kind's resolver. */
+  @Property({ type: 'jsonb', hidden: true })
+  results: unknown[] & Opt = [];
+
+  /** While in the future, a worker holds this job; once past, another may take it over. */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
+  lockedUntil?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the last item was done; null until then.' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  finishedAt?: Date | null;
+}

@@ -1,0 +1,47 @@
+import type { RequestContext } from '../context/request-context.js';
+import { findOrFail } from '../db/lookup.js';
+import { Job, JobStatus } from './job.entity.js';
+import type { StoredItemResult } from './job.views.js';
+
+/** How long a worker holds a job between two progress saves before another may take it over. */
+export const JOB_LEASE_SECONDS = 120;
+
+const PROGRESS = `update jobs
+  set results = ?::jsonb, done = ?, failed = ?, locked_until = now() + make_interval(secs => ?), updated_at = now()
+  where uuid = ? and tenant_uuid = ?`;
+
+const COMPLETE = `update jobs set status = 'completed', finished_at = now(), locked_until = null, updated_at = now() where uuid = ? and tenant_uuid = ?`;
+
+/** Jobs of the request's tenant: created by the request that asks for the work, progressed by whoever runs it. */
+export class JobService {
+  /** A new job; `held` when the creating request runs it itself (no worker may claim it meanwhile). */
+  async create(ctx: RequestContext, job: { kind: string; total: number; payload: unknown; held: boolean }): Promise<Job> {
+    const em = ctx.em.fork();
+    const row = em.create(Job, {
+      kind: job.kind,
+      total: job.total,
+      payload: job.payload,
+      clientId: ctx.principal.clientId,
+      status: job.held ? JobStatus.running : JobStatus.queued,
+      lockedUntil: job.held ? new Date(Date.now() + JOB_LEASE_SECONDS * 1000) : null,
+    });
+    await em.flush();
+    return row;
+  }
+
+  get(ctx: RequestContext, uuid: string): Promise<Job> {
+    return findOrFail(ctx.em, Job, uuid, 'Job');
+  }
+
+  /** Saves the results so far and renews the lease. */
+  async progress(ctx: RequestContext, uuid: string, results: StoredItemResult[]): Promise<void> {
+    const failed = results.filter((result) => result.status === 'failed').length;
+    await ctx.em.getConnection().execute(PROGRESS, [JSON.stringify(results), results.length - failed, failed, JOB_LEASE_SECONDS, uuid, ctx.tenant.uuid], 'run');
+  }
+
+  async complete(ctx: RequestContext, uuid: string): Promise<void> {
+    await ctx.em.getConnection().execute(COMPLETE, [uuid, ctx.tenant.uuid], 'run');
+  }
+}
+
+export const jobs = new JobService();
