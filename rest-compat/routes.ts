@@ -10,6 +10,7 @@ import { resourceRoutes } from './resource.js';
 import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
 import { fields, type SelectionSource } from './selection.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 const COLLECTIONS = [
   resources.institutions,
@@ -22,6 +23,7 @@ const COLLECTIONS = [
   resources.certificateTemplates,
   resources.certificates,
   resources.portfolioPages,
+  resources.webhooks,
 ];
 
 type Body = Record<string, unknown>;
@@ -142,5 +144,6 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
+    ...webhookRoutes(schema, publicBaseUrl),
   ];
 }

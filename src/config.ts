@@ -77,6 +77,33 @@ export interface Config {
   verifyMaxBytes: number;
   /** Largest image POST /api/v1/badges/unbake reads (BADGE_UNBAKE_MAX_BYTES); bigger is a 413. */
   badgeUnbakeMaxBytes: number;
+  webhooks: WebhookConfig;
+}
+
+/** Outbound webhook deliveries (README: Webhooks). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE (true/false, on/off): may deliveries reach loopback/private/link-local addresses? Default: only outside production. */
+  allowPrivate: boolean;
+  /** WEBHOOK_TIMEOUT_MS: one attempt, connect to last byte. */
+  timeoutMs: number;
+  /** WEBHOOK_MAX_ATTEMPTS, WEBHOOK_BACKOFF_BASE_SECONDS, WEBHOOK_BACKOFF_MAX_SECONDS. */
+  maxAttempts: number;
+  baseBackoffSeconds: number;
+  maxBackoffSeconds: number;
+}
+
+function webhooks(env: NodeJS.ProcessEnv): WebhookConfig {
+  return {
+    allowPrivate: onOff(
+      'WEBHOOK_ALLOW_PRIVATE',
+      { true: 'on', false: 'off' }[env.WEBHOOK_ALLOW_PRIVATE ?? ''] ?? env.WEBHOOK_ALLOW_PRIVATE,
+      environment(env.NODE_ENV) !== 'production',
+    ),
+    timeoutMs: positive('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+    maxAttempts: positive('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 12),
+    baseBackoffSeconds: positive('WEBHOOK_BACKOFF_BASE_SECONDS', env.WEBHOOK_BACKOFF_BASE_SECONDS, 60),
+    maxBackoffSeconds: positive('WEBHOOK_BACKOFF_MAX_SECONDS', env.WEBHOOK_BACKOFF_MAX_SECONDS, 8 * 3600),
+  };
 }
 
 export interface RateLimitConfig {
@@ -293,5 +320,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pdfWorkers: pdfWorkers(env),
     verifyMaxBytes: atLeastOne('VERIFY_MAX_BYTES', env.VERIFY_MAX_BYTES, 20 * 1024 * 1024),
     badgeUnbakeMaxBytes: atLeastOne('BADGE_UNBAKE_MAX_BYTES', env.BADGE_UNBAKE_MAX_BYTES, 2 * 1024 * 1024),
+    webhooks: webhooks(env),
   };
 }

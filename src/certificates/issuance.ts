@@ -11,7 +11,10 @@ import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { enqueueNotification } from '../notifications/notification.outbox.js';
+import { certificateEvent } from '../webhooks/webhook-events.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { Student } from '../students/student.entity.js';
+import { certificateFacts } from './certificate-events.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
 import { documentDesign } from './document-design.js';
@@ -135,4 +138,5 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
     tx.em,
     issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
   );
+  enqueueWebhookEvents(tx.em, [certificateEvent('certificate.issued', certificateFacts(certificate))]);
 }

@@ -20,6 +20,9 @@ import { CertificateTemplate } from '../templates/certificate-template.entity.js
 import { Notification } from '../notifications/notification.entity.js';
 import { RateLimitBucket } from '../rate-limits/rate-limit-bucket.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
+import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { WebhookMessage } from '../webhooks/webhook-message.entity.js';
 
 /** Every entity the ORM knows; listed explicitly so builds and tests need no file discovery. */
 export const entities = [
@@ -45,4 +48,7 @@ export const entities = [
   BadgeAssertionSalt,
   PortfolioPage,
   PortfolioItem,
+  WebhookEndpoint,
+  WebhookMessage,
+  WebhookDelivery,
 ];

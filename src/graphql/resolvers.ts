@@ -12,6 +12,7 @@ import { PortfolioPageResolver, StudentPagesResolver } from '../portfolios/portf
 import { StudentResolver } from '../students/student.resolver.js';
 import { CertificateTemplateResolver } from '../templates/certificate-template.resolver.js';
 import { ViewerResolver } from '../viewer/viewer.resolver.js';
+import { WebhookDeliveryResolver, WebhookResolver } from '../webhooks/webhook.resolver.js';
 
 /** Every resolver of the schema; a domain adds its resolver here. */
 export const resolvers = [
@@ -32,4 +33,6 @@ export const resolvers = [
   PortfolioPageResolver,
   StudentPagesResolver,
   PortfolioItemResolver,
+  WebhookResolver,
+  WebhookDeliveryResolver,
 ] as const;
