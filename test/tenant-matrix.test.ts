@@ -149,6 +149,8 @@ function bodyWithForeignReferences(ids: Record<string, string>, target: string):
     slug: 'globex-page',
     certificate_uuid: foreign.certificates,
     reason: 'taken over',
+    url: 'https://globex.example/hook',
+    events: ['file.uploaded'],
     uuids: [target],
   };
 }

@@ -82,7 +82,7 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       agent: false,
     });
     const timer = setTimeout(() => request.destroy(new Error(`no complete answer within ${limits.timeoutMs} ms`)), limits.timeoutMs);
-    request.once('error', (error) => {
+    request.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
@@ -100,7 +100,7 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
         if (received >= limits.maxResponseBytes) finish();
       });
       response.once('end', finish);
-      response.once('error', finish);
+      response.on('error', finish);
     });
     request.end(body);
   });
