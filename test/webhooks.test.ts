@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { certificates } from '../src/certificates/certificate.service.js';
@@ -187,6 +189,38 @@ describe('failures', () => {
     await expect(postWebhook(receiver.url('/private'), {}, '{}', limits)).rejects.toThrow('127.0.0.1 is not a public address');
     await expect(postWebhook('http://localhost:9/private', {}, '{}', limits)).rejects.toThrow(/resolves to a non-public address/);
     expect(receiver.at('/private')).toEqual([]);
+  });
+});
+
+describe('outbound requests are bounded', () => {
+  const limits = { timeoutMs: 500, maxResponseBytes: 4096, allowPrivate: true };
+
+  it('gives up on a receiver that does not answer within the timeout', async () => {
+    const { postWebhook } = await import('../src/webhooks/webhook-http.js');
+    receiver.answer('/silent', 'hold');
+    await expect(postWebhook(receiver.url('/silent'), {}, '{}', limits)).rejects.toThrow('no complete answer within 500 ms');
+  });
+
+  it('reads no more than a few KB of an endless answer', async () => {
+    const { postWebhook } = await import('../src/webhooks/webhook-http.js');
+    const endless = http.createServer((_request, response) => {
+      response.writeHead(500);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (response.write(chunk));
+        response.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await postWebhook(`http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, {}, '{}', limits);
+      expect(answer.status).toBe(500);
+      expect(answer.body.length).toBe(4096);
+    } finally {
+      endless.closeAllConnections();
+      endless.close();
+    }
   });
 });
 
