@@ -13,7 +13,12 @@ export enum WebhookDeliveryStatus {
 }
 registerEnumType(WebhookDeliveryStatus, {
   name: 'WebhookDeliveryStatus',
-  description: 'pending: queued or retrying; delivered: a 2xx answer; failed: every attempt failed.',
+  description: 'Where a webhook delivery stands.',
+  valuesConfig: {
+    pending: { description: 'Queued, being sent, or waiting for its next attempt.' },
+    delivered: { description: 'The endpoint answered 2xx.' },
+    failed: { description: 'Every attempt failed; the endpoint was disabled.' },
+  },
 });
 
 /** One attempt as the delivery log keeps it (JSON in the delivery row; at most one per attempt). */
@@ -60,7 +65,7 @@ export class WebhookDelivery extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', defaultRaw: 'clock_timestamp()' })
   enqueuedAt!: Date & Opt;
 
-  @Field(() => WebhookDeliveryStatus)
+  @Field(() => WebhookDeliveryStatus, { description: 'Where the delivery stands.' })
   @Enum({ items: () => WebhookDeliveryStatus, nativeEnumName: 'webhook_delivery_status' })
   status: WebhookDeliveryStatus & Opt = WebhookDeliveryStatus.pending;
 
@@ -76,7 +81,7 @@ export class WebhookDelivery extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   lockedUntil?: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When a 2xx answer came; null until then.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   deliveredAt?: Date | null;
 

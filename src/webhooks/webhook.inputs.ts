@@ -62,9 +62,9 @@ export class WebhookInput extends UpdateWebhookInput {
   declare events: string[];
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on webhook endpoints.' })
 export class WebhookWhere {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'The exact endpoint URL.' })
   url?: string;
 }
 
@@ -75,6 +75,6 @@ export class WebhookDeliveryArgs extends PageArgs {
   @Field(() => ID, { description: 'The webhook endpoint whose deliveries to list.' })
   webhookUuid!: string;
 
-  @Field(() => WebhookDeliveryStatus, { nullable: true })
+  @Field(() => WebhookDeliveryStatus, { nullable: true, description: 'Only deliveries in this state.' })
   status?: WebhookDeliveryStatus;
 }

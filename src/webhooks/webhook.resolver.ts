@@ -11,7 +11,7 @@ import { webhooks } from './webhook.service.js';
 
 @ObjectType({ description: 'One attempt to deliver: when, the answer, and how long it took.' })
 export class WebhookAttempt {
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the attempt started.' })
   attemptedAt!: Date;
 
   @Field(() => Int, { nullable: true, description: 'The HTTP status answered; null when no answer came (refused, timeout).' })
@@ -20,7 +20,7 @@ export class WebhookAttempt {
   @Field(() => String, { nullable: true, description: 'Why it failed: the start of the answer body, or the connection error.' })
   error!: string | null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Milliseconds from the start to the answer or the failure.' })
   durationMs!: number;
 }
 
