@@ -83,7 +83,7 @@ const BOUNDARIES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.data/', 'node_modules/'] },
+  { ignores: ['dist/', 'coverage/', '.data/', 'node_modules/', 'examples/typed-client/generated/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

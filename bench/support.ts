@@ -104,6 +104,7 @@ export async function openBenchEnv(): Promise<BenchEnv> {
   try {
     const config = loadConfig({
       NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'http://bench.invalid',
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'silent',
       DATABASE_URL: databaseUrl,

@@ -194,6 +194,7 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
   const [clientId, clientSecret] = ['bench-client', randomBytes(18).toString('base64url')];
   const config = loadConfig({
     NODE_ENV: 'production',
+    PUBLIC_BASE_URL: 'http://bench.invalid',
     KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: dataDir,
     PORT: '0',

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { type ClassifiedError } from '../src/errors/classify.js';
 import { DomainError, ERROR_STATUS } from '../src/errors/domain-error.js';
 import { JsonTooDeepError } from '../src/http/json-body.js';
+import { noteErrorCodes } from '../src/http/request-record.js';
 import type { Logger } from '../src/logger.js';
 import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../src/errors/unavailable.js';
 import { toSnake } from './case.js';
@@ -9,6 +10,7 @@ import { toSnake } from './case.js';
 /** Laravel-shaped body: `{message}`, plus `errors` per snake_case field for a 422. */
 export function sendError(res: Response, { code, message, fieldErrors, reason }: Omit<ClassifiedError, 'internal'>): void {
   const status = ERROR_STATUS[code];
+  noteErrorCodes(res, [code]);
   // A 503 is a momentary lack of capacity (no database connection, document workers busy): say when to come back.
   if (status === 503) setRetryAfter(res);
   const body: Record<string, unknown> = { message: status === 500 ? 'Server Error' : message };

@@ -15,8 +15,8 @@ type Query = Request['query'];
 function positiveInteger(raw: unknown, field: string, fallback: number, max?: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(value) || value < 1) throw invalid({ [field]: [`The ${field.replace('_', ' ')} must be an integer of at least 1.`] });
-  if (max !== undefined && value > max) throw invalid({ [field]: [`The ${field.replace('_', ' ')} may not be greater than ${max}.`] });
+  if (!Number.isInteger(value) || value < 1) throw invalid({ [field]: [`The ${field.replace('_', ' ')} field must be an integer of at least 1.`] });
+  if (max !== undefined && value > max) throw invalid({ [field]: [`The ${field.replace('_', ' ')} field must not be greater than ${max}.`] });
   return value;
 }
 

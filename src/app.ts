@@ -22,11 +22,17 @@ import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.j
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
+import { logRequest } from './http/request-log.js';
+import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
 import { hostedBadgeRoutes, unbakeRoutes } from './badges/badge.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { verificationApi } from './verification/verification.routes.js';
+import { metricsRoute } from './metrics/metrics.route.js';
+import { graphiqlRoutes } from './ide/graphiql.routes.js';
+import { landingPage } from './pages/landing.route.js';
+import { createServiceMetrics } from './metrics/service-metrics.js';
 import type { Logger } from './logger.js';
 
 export interface AppParts {
@@ -57,6 +63,7 @@ function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: 
   const error = isDatabaseBusy(caught) ? serviceBusy() : caught;
   if (!(error instanceof DomainError)) return next(error);
   if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
+  noteErrorCodes(res, [error.code]);
   res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
 }
 
@@ -69,7 +76,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     maxResponseBytes: config.graphqlMaxResponseBytes,
     fieldSuggestions: sandbox,
   };
-  const apollo = createApolloServer(schema, { sandbox, limits: graphqlLimits });
+  const apollo = createApolloServer(schema, { sandbox, sandboxTenant: config.seed?.tenant, limits: graphqlLimits });
   await apollo.start();
 
   const { settings: uploads } = runtime.files;
@@ -78,8 +85,18 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(securityHeaders(config));
   app.set('query parser', 'extended'); // where[field]=value, sort[column]=..., includes[relation]=1
   app.set('trust proxy', config.trustProxy);
-  app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: false }));
+  const metrics = createServiceMetrics(orm, config.dbPoolMax);
+  app.use(
+    recordRequests((record) => {
+      logRequest(logger, record);
+      metrics.observeRequest(record);
+    }),
+  );
   app.use(healthRoutes(orm));
+  app.use(metricsRoute(metrics, config.metricsToken));
+  app.get('/', landingPage({ ides: sandbox }));
+  if (sandbox) app.use(graphiqlRoutes());
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
@@ -97,7 +114,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
     graphqlUploadErrors(uploads),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
-    expressMiddleware(apollo, { context: async ({ res }) => requestContext(res) }),
+    expressMiddleware(apollo, { context: async ({ res }) => linkNotes(requestContext(res), res) }),
     graphqlAuthErrors,
   );
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.

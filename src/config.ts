@@ -1,7 +1,6 @@
 import os from 'node:os';
-import { isIP } from 'node:net';
 import path from 'node:path';
-import { parseKeyEncryptionKey } from './security/key-envelope.js';
+import { combinationProblems, ENVIRONMENT, VARIABLE_NAMES, type Environment, type LogLevel, type VariableName } from './config-schema.js';
 
 /** Everything the service reads from its environment; the only module that touches process.env. */
 export interface Config {
@@ -13,7 +12,7 @@ export interface Config {
   databaseMigrationUrl?: string;
   dataDir: string;
   publicBaseUrl: string;
-  logLevel: string;
+  logLevel: LogLevel;
   seed?: { tenant: string; clientId: string; clientSecret: string };
   smtpUrl?: string;
   /** Sender of student notifications. */
@@ -78,32 +77,10 @@ export interface Config {
   /** Largest image POST /api/v1/badges/unbake reads (BADGE_UNBAKE_MAX_BYTES); bigger is a 413. */
   badgeUnbakeMaxBytes: number;
   webhooks: WebhookConfig;
-}
-
-/** Outbound webhook deliveries (README: Webhooks). */
-export interface WebhookConfig {
-  /** WEBHOOK_ALLOW_PRIVATE (true/false, on/off): may deliveries reach loopback/private/link-local addresses? Default: only outside production. */
-  allowPrivate: boolean;
-  /** WEBHOOK_TIMEOUT_MS: one attempt, connect to last byte. */
-  timeoutMs: number;
-  /** WEBHOOK_MAX_ATTEMPTS, WEBHOOK_BACKOFF_BASE_SECONDS, WEBHOOK_BACKOFF_MAX_SECONDS. */
-  maxAttempts: number;
-  baseBackoffSeconds: number;
-  maxBackoffSeconds: number;
-}
-
-function webhooks(env: NodeJS.ProcessEnv): WebhookConfig {
-  return {
-    allowPrivate: onOff(
-      'WEBHOOK_ALLOW_PRIVATE',
-      { true: 'on', false: 'off' }[env.WEBHOOK_ALLOW_PRIVATE ?? ''] ?? env.WEBHOOK_ALLOW_PRIVATE,
-      environment(env.NODE_ENV) !== 'production',
-    ),
-    timeoutMs: positive('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
-    maxAttempts: positive('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 12),
-    baseBackoffSeconds: positive('WEBHOOK_BACKOFF_BASE_SECONDS', env.WEBHOOK_BACKOFF_BASE_SECONDS, 60),
-    maxBackoffSeconds: positive('WEBHOOK_BACKOFF_MAX_SECONDS', env.WEBHOOK_BACKOFF_MAX_SECONDS, 8 * 3600),
-  };
+  /** METRICS_TOKEN: when set, GET /metrics demands it as a bearer token. */
+  metricsToken?: string;
+  /** SIGNING_P12_PASSPHRASE: the CLI's `signing:install` passphrase when none is given. */
+  signingP12Passphrase?: string;
 }
 
 export interface RateLimitConfig {
@@ -125,6 +102,18 @@ export interface RateLimitConfig {
   };
 }
 
+/** Outbound webhook deliveries (README: Webhooks). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE (true/false): may deliveries reach loopback/private/link-local addresses? Default: only outside production. */
+  allowPrivate: boolean;
+  /** WEBHOOK_TIMEOUT_MS: one attempt, connect to last byte. */
+  timeoutMs: number;
+  /** WEBHOOK_MAX_ATTEMPTS, WEBHOOK_BACKOFF_BASE_SECONDS, WEBHOOK_BACKOFF_MAX_SECONDS. */
+  maxAttempts: number;
+  baseBackoffSeconds: number;
+  maxBackoffSeconds: number;
+}
+
 export interface PdfWorkerConfig {
   /** Worker threads (PDF_WORKERS). */
   size: number;
@@ -140,186 +129,123 @@ export interface PdfWorkerConfig {
   maxJobsPerWorker: number;
 }
 
-export class ConfigError extends Error {}
-
-function integer(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-/** A limit of 0 would refuse everything, so limits start at 1. */
-function positive(name: string, raw: string | undefined, fallback: number): number {
-  const value = integer(name, raw, fallback);
-  if (value < 1) throw new ConfigError(`${name} must be at least 1, got "${raw}"`);
-  return value;
-}
-
-function environment(raw: string | undefined): Config['env'] {
-  if (raw === 'production' || raw === 'test') return raw;
-  return 'development';
-}
-
-function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'on') return true;
-  if (raw === 'off') return false;
-  throw new ConfigError(`${name} must be "on" or "off", got "${raw}"`);
-}
-
-function fileStorage(raw: string | undefined): Config['fileStorage'] {
-  if (raw === undefined || raw === '' || raw === 'postgres') return 'postgres';
-  if (raw === 'filesystem') return 'filesystem';
-  throw new ConfigError(`FILE_STORAGE must be "postgres" or "filesystem", got "${raw}"`);
-}
-
-/** A file's size is stored as a 32-bit integer, so the limit stays below 2 GiB. */
-function fileSizeLimit(raw: string | undefined): number {
-  const bytes = integer('UPLOAD_MAX_FILE_BYTES', raw, 20 * 1024 * 1024);
-  if (bytes < 1 || bytes > 2 ** 31 - 1) throw new ConfigError(`UPLOAD_MAX_FILE_BYTES must be between 1 and ${2 ** 31 - 1}, got "${raw}"`);
-  return bytes;
-}
-
-function atLeastOne(name: string, raw: string | undefined, fallback: number): number {
-  const value = integer(name, raw, fallback);
-  if (value < 1) throw new ConfigError(`${name} must be at least 1, got "${raw}"`);
-  return value;
-}
-
-function pdfWorkers(env: NodeJS.ProcessEnv): PdfWorkerConfig {
-  return {
-    // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
-    size: atLeastOne('PDF_WORKERS', env.PDF_WORKERS, Math.max(1, os.availableParallelism() - 1)),
-    jobTimeoutMs: atLeastOne('PDF_JOB_TIMEOUT_MS', env.PDF_JOB_TIMEOUT_MS, 10_000),
-    inspectTimeoutMs: atLeastOne('PDF_INSPECT_TIMEOUT_MS', env.PDF_INSPECT_TIMEOUT_MS, 2_000),
-    heapMb: atLeastOne('PDF_WORKER_HEAP_MB', env.PDF_WORKER_HEAP_MB, 512),
-    queueLimit: integer('PDF_QUEUE_LIMIT', env.PDF_QUEUE_LIMIT, 32),
-    maxJobsPerWorker: atLeastOne('PDF_WORKER_MAX_JOBS', env.PDF_WORKER_MAX_JOBS, 200),
-  };
-}
-
-function smtpUrl(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  // Not echoed: the URL may carry SMTP credentials.
-  if (!/^smtps?:\/\/[^/?#]+/i.test(raw)) throw new ConfigError('SMTP_URL must look like smtp://host:port or smtps://user:pass@host:port');
-  return raw;
-}
-
-function rateLimits(env: NodeJS.ProcessEnv): RateLimitConfig {
-  return {
-    api: integer('RATE_LIMIT_API_PER_MINUTE', env.RATE_LIMIT_API_PER_MINUTE, 600),
-    publicReads: integer('RATE_LIMIT_PUBLIC_PER_MINUTE', env.RATE_LIMIT_PUBLIC_PER_MINUTE, 120),
-    verify: integer('RATE_LIMIT_VERIFY_PER_MINUTE', env.RATE_LIMIT_VERIFY_PER_MINUTE, 30),
-    token: {
-      perAddress: integer('TOKEN_RATE_LIMIT', env.TOKEN_RATE_LIMIT, 120),
-      failuresPerClientAddress: integer('TOKEN_FAILURE_LIMIT', env.TOKEN_FAILURE_LIMIT, 10),
-      failuresPerAddress: integer('TOKEN_ADDRESS_FAILURE_LIMIT', env.TOKEN_ADDRESS_FAILURE_LIMIT, 30),
-      issuedPerClient: integer('TOKEN_CLIENT_LIMIT', env.TOKEN_CLIENT_LIMIT, 30),
-    },
-  };
-}
-
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function isProxyAddress(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address, prefix, extra] = entry.split('/');
-  const family = isIP(address ?? '');
-  if (!family || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) ? Number(prefix) <= (family === 4 ? 32 : 128) : isIP(prefix) === family;
-}
-
-/** Unset/off: X-Forwarded-For is ignored. A number: that many proxy hops. Else a list of proxies. */
-function trustProxy(raw: string | undefined): Config['trustProxy'] {
-  const value = raw?.trim() ?? '';
-  if (value === '' || value === 'off' || value === 'false') return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  const entries = value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const wrong = entries.filter((entry) => !isProxyAddress(entry));
-  if (wrong.length > 0 || entries.length === 0) {
-    throw new ConfigError(
-      `TRUST_PROXY must be off, a hop count, or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal; got "${raw}"`,
-    );
+/** Every problem of the environment at once; `message` has one line a problem, each naming its variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
   }
-  return entries;
-}
 
-function keyEncryptionKey(name: string, raw: string | undefined): Buffer | undefined {
-  if (!raw) return undefined;
-  try {
-    return parseKeyEncryptionKey(raw);
-  } catch (error) {
-    // Not echoed: the value is a secret.
-    throw new ConfigError(`${name} ${(error as Error).message}`);
+  /** What an operator reads before the process exits with code 2. */
+  report(): string {
+    const count = this.problems.length === 1 ? 'a problem' : `${this.problems.length} problems`;
+    return [`Configuration has ${count}; nothing was started:`, ...this.problems.map((problem) => `  - ${problem}`)].join('\n');
   }
 }
 
-function seed(env: NodeJS.ProcessEnv): Config['seed'] {
-  const { SEED_TENANT: tenant, SEED_CLIENT_ID: clientId, SEED_CLIENT_SECRET: clientSecret } = env;
-  const given = [tenant, clientId, clientSecret].filter(Boolean).length;
-  if (given === 0) return undefined;
-  if (given !== 3) throw new ConfigError('SEED_TENANT, SEED_CLIENT_ID and SEED_CLIENT_SECRET must be set together');
-  return { tenant: tenant!, clientId: clientId!, clientSecret: clientSecret! };
+/** The known variables with a value: an empty string counts as unset. */
+function given(env: NodeJS.ProcessEnv): Partial<Record<VariableName, string>> {
+  return Object.fromEntries(VARIABLE_NAMES.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
 
+function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
+  const raw = given(env);
+  const parsed = ENVIRONMENT.safeParse(raw);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  problems.push(...combinationProblems(raw));
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  return parsed.data;
+}
+
+/** Reads and checks the whole environment; throws one ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = integer('PORT', env.PORT, 4000);
-  if (environment(env.NODE_ENV) === 'production' && !env.KEY_ENCRYPTION_KEY) {
-    throw new ConfigError('KEY_ENCRYPTION_KEY must be set in production: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)');
-  }
+  const e = parseEnvironment(env);
+  const dataDir = path.resolve(e.DATA_DIR);
+  const seed = e.SEED_TENANT && e.SEED_CLIENT_ID && e.SEED_CLIENT_SECRET;
   return {
-    env: environment(env.NODE_ENV),
-    port,
-    host: env.HOST || '0.0.0.0',
-    databaseUrl: env.DATABASE_URL || undefined,
-    databaseMigrationUrl: env.DATABASE_MIGRATION_URL || undefined,
-    dataDir: path.resolve(env.DATA_DIR || '.data'),
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
-    logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    seed: seed(env),
-    smtpUrl: smtpUrl(env.SMTP_URL),
-    mailFrom: env.MAIL_FROM || 'Credentials <no-reply@localhost>',
-    notificationWorker: onOff('NOTIFICATION_WORKER', env.NOTIFICATION_WORKER, true),
-    notificationPollMs: integer('NOTIFICATION_POLL_MS', env.NOTIFICATION_POLL_MS, 1000),
-    expirySweepMs: integer('EXPIRY_SWEEP_MS', env.EXPIRY_SWEEP_MS, 60_000),
-    notificationLeaseMs: integer('NOTIFICATION_LEASE_MS', env.NOTIFICATION_LEASE_MS, 300_000),
-    tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 43200),
-    rateLimits: rateLimits(env),
-    trustProxy: trustProxy(env.TRUST_PROXY),
-    tokenPurgeMs: integer('TOKEN_PURGE_MS', env.TOKEN_PURGE_MS, 3_600_000),
-    tokenPurgeGraceSeconds: integer('TOKEN_PURGE_GRACE_SECONDS', env.TOKEN_PURGE_GRACE_SECONDS, 86_400),
-    jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
-    jsonMaxDepth: positive('JSON_MAX_DEPTH', env.JSON_MAX_DEPTH, 64),
-    graphqlMaxDepth: positive('GRAPHQL_MAX_DEPTH', env.GRAPHQL_MAX_DEPTH, 10),
-    graphqlMaxCost: positive('GRAPHQL_MAX_COST', env.GRAPHQL_MAX_COST, 50_000),
-    graphqlMaxResponseBytes: positive('GRAPHQL_MAX_RESPONSE_BYTES', env.GRAPHQL_MAX_RESPONSE_BYTES, 10 * 1024 * 1024),
-    uploadMaxFileBytes: fileSizeLimit(env.UPLOAD_MAX_FILE_BYTES),
-    uploadMaxFiles: integer('UPLOAD_MAX_FILES', env.UPLOAD_MAX_FILES, 20),
-    fileStorage: fileStorage(env.FILE_STORAGE),
-    filesDir: path.join(path.resolve(env.DATA_DIR || '.data'), 'files'),
-    shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10000),
-    timeouts: {
-      headersMs: positive('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 20_000),
-      bodyIdleMs: positive('HTTP_BODY_IDLE_TIMEOUT_MS', env.HTTP_BODY_IDLE_TIMEOUT_MS, 30_000),
-      poolAcquireMs: positive('DB_POOL_ACQUIRE_TIMEOUT_MS', env.DB_POOL_ACQUIRE_TIMEOUT_MS, 10_000),
-      statementMs: integer('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, 30_000),
-      idleInTransactionMs: integer('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 60_000),
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
+    dataDir,
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    seed: seed ? { tenant: e.SEED_TENANT!, clientId: e.SEED_CLIENT_ID!, clientSecret: e.SEED_CLIENT_SECRET! } : undefined,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    notificationWorker: e.NOTIFICATION_WORKER,
+    notificationPollMs: e.NOTIFICATION_POLL_MS,
+    expirySweepMs: e.EXPIRY_SWEEP_MS,
+    notificationLeaseMs: e.NOTIFICATION_LEASE_MS,
+    tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    rateLimits: {
+      api: e.RATE_LIMIT_API_PER_MINUTE,
+      publicReads: e.RATE_LIMIT_PUBLIC_PER_MINUTE,
+      verify: e.RATE_LIMIT_VERIFY_PER_MINUTE,
+      token: {
+        perAddress: e.TOKEN_RATE_LIMIT,
+        failuresPerClientAddress: e.TOKEN_FAILURE_LIMIT,
+        failuresPerAddress: e.TOKEN_ADDRESS_FAILURE_LIMIT,
+        issuedPerClient: e.TOKEN_CLIENT_LIMIT,
+      },
     },
-    dbPoolMax: positive('DB_POOL_MAX', env.DB_POOL_MAX, 20),
-    uploadConcurrencyPerTenant: integer('UPLOAD_CONCURRENCY_PER_TENANT', env.UPLOAD_CONCURRENCY_PER_TENANT, 4),
-    storageQuotaBytes: integer('STORAGE_QUOTA_BYTES', env.STORAGE_QUOTA_BYTES, 1024 ** 3),
-    filePurgeGraceMs: integer('FILE_PURGE_GRACE_MS', env.FILE_PURGE_GRACE_MS, 7 * 24 * 3_600_000),
-    filePurgeSweepMs: integer('FILE_PURGE_SWEEP_MS', env.FILE_PURGE_SWEEP_MS, 3_600_000),
-    keyEncryptionKey: keyEncryptionKey('KEY_ENCRYPTION_KEY', env.KEY_ENCRYPTION_KEY),
-    newKeyEncryptionKey: keyEncryptionKey('NEW_KEY_ENCRYPTION_KEY', env.NEW_KEY_ENCRYPTION_KEY),
-    pdfWorkers: pdfWorkers(env),
-    verifyMaxBytes: atLeastOne('VERIFY_MAX_BYTES', env.VERIFY_MAX_BYTES, 20 * 1024 * 1024),
-    badgeUnbakeMaxBytes: atLeastOne('BADGE_UNBAKE_MAX_BYTES', env.BADGE_UNBAKE_MAX_BYTES, 2 * 1024 * 1024),
-    webhooks: webhooks(env),
+    trustProxy: e.TRUST_PROXY,
+    tokenPurgeMs: e.TOKEN_PURGE_MS,
+    tokenPurgeGraceSeconds: e.TOKEN_PURGE_GRACE_SECONDS,
+    jsonBodyLimit: e.JSON_BODY_LIMIT,
+    jsonMaxDepth: e.JSON_MAX_DEPTH,
+    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
+    graphqlMaxCost: e.GRAPHQL_MAX_COST,
+    graphqlMaxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
+    uploadMaxFileBytes: e.UPLOAD_MAX_FILE_BYTES,
+    uploadMaxFiles: e.UPLOAD_MAX_FILES,
+    fileStorage: e.FILE_STORAGE,
+    filesDir: path.join(dataDir, 'files'),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    timeouts: {
+      headersMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      bodyIdleMs: e.HTTP_BODY_IDLE_TIMEOUT_MS,
+      poolAcquireMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    dbPoolMax: e.DB_POOL_MAX,
+    uploadConcurrencyPerTenant: e.UPLOAD_CONCURRENCY_PER_TENANT,
+    storageQuotaBytes: e.STORAGE_QUOTA_BYTES,
+    filePurgeGraceMs: e.FILE_PURGE_GRACE_MS,
+    filePurgeSweepMs: e.FILE_PURGE_SWEEP_MS,
+    keyEncryptionKey: e.KEY_ENCRYPTION_KEY,
+    newKeyEncryptionKey: e.NEW_KEY_ENCRYPTION_KEY,
+    pdfWorkers: {
+      // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
+      size: e.PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1),
+      jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
+      inspectTimeoutMs: e.PDF_INSPECT_TIMEOUT_MS,
+      heapMb: e.PDF_WORKER_HEAP_MB,
+      queueLimit: e.PDF_QUEUE_LIMIT,
+      maxJobsPerWorker: e.PDF_WORKER_MAX_JOBS,
+    },
+    verifyMaxBytes: e.VERIFY_MAX_BYTES,
+    badgeUnbakeMaxBytes: e.BADGE_UNBAKE_MAX_BYTES,
+    metricsToken: e.METRICS_TOKEN,
+    signingP12Passphrase: e.SIGNING_P12_PASSPHRASE,
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? e.NODE_ENV !== 'production',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      baseBackoffSeconds: e.WEBHOOK_BACKOFF_BASE_SECONDS,
+      maxBackoffSeconds: e.WEBHOOK_BACKOFF_MAX_SECONDS,
+    },
   };
+}
+
+/** For entry points: the configuration, or the report on stderr and exit code 2 before anything starts. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.report()}\n`);
+    process.exit(2);
+  }
 }

@@ -1,19 +1,25 @@
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { startService } from './service.js';
-import { stopOnSignal } from './stop-on-signal.js';
+import { loadConfigOrExit } from './config.js';
 
-const config = loadConfig();
-const logger = createLogger(config.logLevel);
+// The configuration is checked before the service's modules load, so a bad one is reported at once.
+const config = loadConfigOrExit();
+const { createLogger, wantsPrettyLogs } = await import('./logger.js');
+const { startService } = await import('./service.js');
+const { stopOnSignal } = await import('./stop-on-signal.js');
+const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
 
 try {
   const service = await startService(config, logger);
   const local = `http://localhost:${new URL(service.url).port}`;
   logger.info({ url: local, graphql: `${local}/graphql`, rest: `${local}/api/v1`, env: config.env }, 'credential service listening');
-  stopOnSignal(logger, () => service.stop(), {
+  const shutdown = stopOnSignal(logger, () => service.stop(), {
     stopping: 'shutting down: finishing requests in flight',
     stopped: 'stopped cleanly',
     failed: 'shutdown failed',
+  });
+  // A follower cannot serve without the cluster it shared; a restart starts (or finds) one again.
+  void service.databaseGone?.then(() => {
+    logger.warn('the embedded PostgreSQL this server shared with another process has stopped: shutting down');
+    shutdown('embedded PostgreSQL gone');
   });
 } catch (error) {
   logger.fatal({ err: error }, 'startup failed');

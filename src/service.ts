@@ -28,6 +28,8 @@ export interface RunningService {
   ownerDatabaseUrl: string;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then releases everything. */
   stop(): Promise<void>;
+  /** Resolves when the embedded PostgreSQL this process shares (another process started it) stops. */
+  databaseGone?: Promise<void>;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -94,6 +96,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       orm: readyOrm,
       runtime,
       ownerDatabaseUrl: database.migrationUrl,
+      databaseGone: database.gone,
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();

@@ -8,11 +8,12 @@ export interface StopMessages {
 
 /**
  * Runs `stop` once on the first SIGTERM or SIGINT (a second signal waits for the same stop) and
- * logs each step; a failed stop sets a non-zero exit code instead of throwing.
+ * logs each step; a failed stop sets a non-zero exit code instead of throwing. Returns the same
+ * shutdown for other reasons to stop.
  */
-export function stopOnSignal(logger: Logger, stop: () => Promise<void>, messages: StopMessages): void {
+export function stopOnSignal(logger: Logger, stop: () => Promise<void>, messages: StopMessages): (reason: string) => void {
   let stopping: Promise<void> | undefined;
-  const shutdown = (signal: NodeJS.Signals) => {
+  const shutdown = (signal: string) => {
     stopping ??= (async () => {
       logger.info({ signal }, messages.stopping);
       await stop();
@@ -24,4 +25,5 @@ export function stopOnSignal(logger: Logger, stop: () => Promise<void>, messages
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  return shutdown;
 }

@@ -52,12 +52,10 @@ describe('institutions over REST', () => {
 
     const tooLong = await acme.rest('POST', '/institutions', { name: 'x'.repeat(256), country: 'BR', website: 'not a url', status: 'closed' });
     expect(tooLong.status).toBe(422);
-    expect(tooLong.body.errors).toEqual({ status: ['The selected status is invalid.'] });
-
-    const rules = await acme.rest('POST', '/institutions', { name: 'x'.repeat(256), country: 'BR', website: 'not a url' });
-    expect(rules.body.errors).toEqual({
-      name: ['The name may not be greater than 255 characters.'],
-      website: ['The website must be a valid URL.'],
+    expect(tooLong.body.errors).toEqual({
+      name: ['The name field must not be greater than 255 characters.'],
+      website: ['The website field must be a valid URL.'],
+      status: ['The selected status is invalid.'],
     });
   });
 
@@ -164,9 +162,9 @@ describe('institution lists', () => {
     const sort = await lister.rest('GET', '/institutions?sort[column]=colour');
     expect([sort.status, sort.body.errors]).toEqual([422, { 'sort.column': ['The selected column is invalid.'] }]);
     const perPage = await lister.rest('GET', '/institutions?per_page=101');
-    expect([perPage.status, perPage.body.errors]).toEqual([422, { per_page: ['The per page may not be greater than 100.'] }]);
+    expect([perPage.status, perPage.body.errors]).toEqual([422, { per_page: ['The per page field must not be greater than 100.'] }]);
     const page = await lister.rest('GET', '/institutions?page=0');
-    expect([page.status, page.body.errors]).toEqual([422, { page: ['The page must be an integer of at least 1.'] }]);
+    expect([page.status, page.body.errors]).toEqual([422, { page: ['The page field must be an integer of at least 1.'] }]);
   });
 
   it('pages through a GraphQL connection with cursors and totalCount', async () => {

@@ -39,6 +39,7 @@ describe('the server process (npm start)', () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'http://credentials.test',
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       DATA_DIR: dataDir,
       PORT: String(port),

@@ -12,7 +12,12 @@ export enum CertificateFileType {
 }
 registerEnumType(CertificateFileType, {
   name: 'CertificateFileType',
-  description: 'source: the uploaded PDF; certificate: it, signed; transcript: generated and signed.',
+  description: 'Which document of a certificate a file is.',
+  valuesConfig: {
+    source: { description: 'The uploaded PDF, as received.' },
+    certificate: { description: 'The uploaded PDF, signed by the institution.' },
+    transcript: { description: 'The generated transcript, signed.' },
+  },
 });
 
 /** A document issuance produced for a certificate: its signed PDF and its signed transcript. */

@@ -9,6 +9,7 @@ import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum CertificateStatus {
   draft = 'draft',
@@ -16,14 +17,27 @@ export enum CertificateStatus {
   revoked = 'revoked',
   expired = 'expired',
 }
-registerEnumType(CertificateStatus, { name: 'CertificateStatus' });
+registerEnumType(CertificateStatus, {
+  name: 'CertificateStatus',
+  description: "The certificate's state: draft → issued → revoked, or expired past its expiry.",
+  valuesConfig: {
+    draft: { description: 'Not issued yet; still editable.' },
+    issued: { description: 'Signed and valid.' },
+    revoked: { description: 'Withdrawn by the institution, with a reason.' },
+    expired: { description: 'Issued, but past its expiry date.' },
+  },
+});
 
 /**
  * A student's credential for a course, issued by an institution. Drafts change freely; issuance
  * freezes the recipient snapshot, signs the uploaded PDF and a generated transcript; issued ones
  * only move to revoked or expired.
  */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({
+  simpleResolvers: true,
+  implements: Node,
+  description: 'A credential issued to a student for a course: a draft until issued, then signed and verifiable.',
+})
 @Entity({ tableName: 'certificates' })
 @Index({
   name: 'certificates_source_file_unique',
@@ -61,11 +75,11 @@ export class Certificate extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   issuedAt?: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When it was revoked; null unless revoked.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   revokedAt?: Date | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why it was revoked, shown on the verification page.' })
   @Property({ type: 'text', nullable: true })
   revocationReason?: string | null;
 
@@ -77,11 +91,11 @@ export class Certificate extends TenantScopedEntity {
   @Property({ length: 2048, nullable: true })
   publicVerificationUrl?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Hash of a blockchain transaction anchoring the certificate, if any.' })
   @Property({ length: 255, nullable: true })
   blockchainTxHash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Link to that transaction in a block explorer.' })
   @Property({ length: 2048, nullable: true })
   blockchainTxUrl?: string | null;
 

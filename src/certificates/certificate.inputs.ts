@@ -5,15 +5,15 @@ import { CertificateStatus } from './certificate.entity.js';
 
 @InputType({ description: 'The fields of a draft to change (PATCH); `finish: true` also issues it.' })
 export class UpdateCertificateInput {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the issuing institution.' })
   @Present()
   institutionUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the course certified.' })
   @Present()
   courseUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the student receiving the certificate.' })
   @Present()
   studentUuid?: string;
 
@@ -43,12 +43,12 @@ export class UpdateCertificateInput {
   @Field(() => Date, { nullable: true, description: 'Past it, the issued certificate is expired.' })
   expiresAt?: Date | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Hash of a blockchain transaction anchoring the certificate, if any.' })
   @Nullable()
   @MaxChars(255)
   blockchainTxHash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Link to that transaction in a block explorer.' })
   @Nullable()
   @Url()
   @MaxChars(2048)
@@ -57,40 +57,40 @@ export class UpdateCertificateInput {
 
 @InputType({ description: 'A certificate: create and PUT (of a draft).' })
 export class CertificateInput extends UpdateCertificateInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the issuing institution.' })
   declare institutionUuid: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the course certified.' })
   declare courseUuid: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the student receiving the certificate.' })
   declare studentUuid: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'An uploaded, unused PDF of this tenant: the certificate to sign.' })
   declare fileUuid: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on certificates.' })
 export class CertificateWhere {
   @Field(() => CertificateStatus, { nullable: true, description: '`expired` also matches issued certificates past their expiry.' })
   status?: CertificateStatus;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose institution uuid equals this.' })
   institutionUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose course uuid equals this.' })
   courseUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose student uuid equals this.' })
   studentUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose cohort uuid equals this.' })
   cohortUuid?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose enrollment uuid equals this.' })
   enrollmentUuid?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose template uuid equals this.' })
   templateUuid?: string | null;
 }
 

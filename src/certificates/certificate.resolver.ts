@@ -46,12 +46,12 @@ export class CertificateResolver extends ResourceResolver({
     return effectiveStatus(certificate);
   }
 
-  @FieldResolver(() => Institution)
+  @FieldResolver(() => Institution, { description: 'The issuing institution.' })
   institution(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
     return ctx.loaders.one(Institution, certificate.institution);
   }
 
-  @FieldResolver(() => Course)
+  @FieldResolver(() => Course, { description: 'The course certified.' })
   course(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
     return ctx.loaders.one(Course, certificate.course);
   }
@@ -81,17 +81,17 @@ export class CertificateResolver extends ResourceResolver({
     };
   }
 
-  @FieldResolver(() => Cohort, { nullable: true })
+  @FieldResolver(() => Cohort, { nullable: true, description: 'The cohort, if any.' })
   cohort(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Cohort> | null> {
     return ctx.loaders.optional(Cohort, certificate.cohort);
   }
 
-  @FieldResolver(() => Enrollment, { nullable: true })
+  @FieldResolver(() => Enrollment, { nullable: true, description: 'The enrollment whose grade goes on the transcript, if any.' })
   enrollment(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Enrollment> | null> {
     return ctx.loaders.optional(Enrollment, certificate.enrollment);
   }
 
-  @FieldResolver(() => CertificateTemplate, { nullable: true })
+  @FieldResolver(() => CertificateTemplate, { nullable: true, description: 'The design used.' })
   template(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<CertificateTemplate> | null> {
     return ctx.loaders.optional(CertificateTemplate, certificate.template);
   }
@@ -105,12 +105,16 @@ export class CertificateResolver extends ResourceResolver({
   }
 
   @Mutation(() => Certificate, { description: 'Issues a draft: signs its PDF, generates and signs the transcript, notifies the student.' })
-  issueCertificate(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<Certificate> {
+  issueCertificate(@Arg('uuid', () => ID, { description: 'The certificate’s uuid.' }) uuid: string, @Ctx() ctx: RequestContext): Promise<Certificate> {
     return certificates.issue(ctx, uuid);
   }
 
   @Mutation(() => Certificate, { description: 'issued → revoked; the reason is shown on the public verification page.' })
-  revokeCertificate(@Arg('uuid', () => ID) uuid: string, @Arg('reason') reason: string, @Ctx() ctx: RequestContext): Promise<Certificate> {
+  revokeCertificate(
+    @Arg('uuid', () => ID, { description: 'The certificate’s uuid.' }) uuid: string,
+    @Arg('reason', { description: 'Why it is revoked; shown on the verification page (at most 2000 characters).' }) reason: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Certificate> {
     return certificates.revoke(ctx, uuid, reason);
   }
 }

@@ -1,3 +1,4 @@
+import { certificatesIssued, certificatesRevoked } from '../metrics/domain-metrics.js';
 import { ref } from '@mikro-orm/core';
 import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { Cohort } from '../courses/cohort.entity.js';
@@ -38,6 +39,13 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
 // One statement across all tenants: atomic, idempotent, and safe with any number of server processes.
 const EXPIRE_OVERDUE = `update certificates set status = 'expired', updated_at = now() where ${PAST_EXPIRY_SQL} and deleted_at is null`;
 
+/** Counts what a write did, once its transaction committed: an issuance or a revocation. */
+function counted(certificate: Certificate): Certificate {
+  if (certificate.status === CertificateStatus.issued) certificatesIssued.inc();
+  else if (certificate.status === CertificateStatus.revoked) certificatesRevoked.inc();
+  return certificate;
+}
+
 /**
  * Certificates and their state machine: draft → issued → revoked | expired. Drafts change freely
  * (createDraft, updateDraft); `issue` signs and freezes them; issued ones are immutable until revoked
@@ -76,7 +84,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const checked = await this.createDraft(tx, certificate, input);
       if (input.finish) await issueDraft(tx, certificate, checked);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** PATCH: changes the fields sent on a draft, then issues it when `finish` is set. */
@@ -86,7 +94,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const checked = await this.updateDraft(tx, certificate, input, 'update');
       if (input.finish) await issueDraft(tx, certificate, checked);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** PUT: like PATCH, with optional fields not sent back to their defaults. */
@@ -96,7 +104,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const checked = await this.updateDraft(tx, certificate, { ...DRAFT_DEFAULTS, ...input }, 'replace');
       if (input.finish) await issueDraft(tx, certificate, checked);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** draft → issued (`issueCertificate`): the draft as it stands, checked again, then signed and frozen. */
@@ -105,13 +113,13 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const certificate = await this.draft(tx, uuid);
       await issueDraft(tx, certificate, await this.checkAgreement(tx, certificate));
       return certificate;
-    });
+    }).then(counted);
   }
 
   /** issued → revoked, with the reason shown publicly; the uploaded source file is released. */
   revoke(ctx: RequestContext, uuid: string, reason: string): Promise<Certificate> {
     if (!reason?.trim()) throw invalid({ reason: ['The reason field is required.'] });
-    if (reason.length > 2000) throw invalid({ reason: ['The reason may not be greater than 2000 characters.'] });
+    if (reason.length > 2000) throw invalid({ reason: ['The reason field must not be greater than 2000 characters.'] });
     return this.write(ctx, async (tx) => {
       const certificate = await this.get(tx, uuid);
       const status = effectiveStatus(certificate);
@@ -120,7 +128,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       await files.release(tx, certificate.sourceFile.uuid, certificate.uuid);
       enqueueWebhookEvents(tx.em, [certificateEvent('certificate.revoked', certificateFacts(certificate))]);
       return certificate;
-    });
+    }).then(counted);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { signingSeconds } from '../metrics/domain-metrics.js';
 import type { EntityClass, Ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
 import { CourseModule } from '../courses/course-module.entity.js';
@@ -82,15 +83,19 @@ async function signedDocuments(
     signerName: parts.institution.name,
     location: parts.institution.country,
   };
+  const signing = signingSeconds.startTimer();
   try {
-    return await tx.documents.issue({
+    const documents = await tx.documents.issue({
       source,
       transcript,
       signing: signer.material,
       certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}`, seal: sealPlacement(parts.template?.designConfig) },
       transcriptDetails: { ...reference, reason: `Academic transcript: ${parts.course.name}` },
     });
+    signing({ outcome: 'signed' });
+    return documents;
   } catch (error) {
+    signing({ outcome: 'failed' });
     if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] }, error.reason);
     if (error instanceof WorkerJobError && error.kind === 'busy') throw new DomainError('SERVICE_UNAVAILABLE', error.message);
     throw error;

@@ -33,7 +33,7 @@ interface CliContext {
 }
 
 /** Mistakes of the operator, reported as one line; anything else is a bug and keeps its stack. */
-const USER_ERRORS = [DomainError, KeyEnvelopeError, ConfigError, NoEmbeddedCluster];
+const USER_ERRORS = [DomainError, KeyEnvelopeError, NoEmbeddedCluster];
 
 function printCredentials(credentials: { clientId: string; clientSecret: string; tenant: string }): void {
   console.log(`tenant:         ${credentials.tenant}`);
@@ -178,12 +178,12 @@ program
   .requiredOption('--p12 <file>', 'PKCS#12 bundle: private key, certificate and chain')
   .option('--passphrase <passphrase>')
   .action((options: { tenant: string; institution: string; p12: string; passphrase?: string }) =>
-    withService(async ({ orm, signingKeys }) => {
+    withService(async ({ orm, signingKeys, config }) => {
       const { em, institution } = await institutionOf(orm, options.tenant, options.institution);
       const bundle = await readFile(options.p12).catch(() => {
         throw new DomainError('BAD_USER_INPUT', `cannot read ${options.p12}`);
       });
-      const secret = options.passphrase ?? process.env.SIGNING_P12_PASSPHRASE ?? '';
+      const secret = options.passphrase ?? config.signingP12Passphrase ?? '';
       try {
         const installed = await installSigningIdentity({ em, signingKeys }, institution, bundle, secret);
         console.log(`${institution.name} now signs with certificate SHA-256 ${installed.fingerprintSha256}, valid until ${installed.notAfter.toISOString()}`);
@@ -234,6 +234,9 @@ try {
   if (error instanceof CommanderError) {
     // --help and --version end here too, with code 0; usage mistakes were printed on one line above.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof ConfigError) {
+    console.error(error.report());
+    process.exitCode = 2;
   } else if (USER_ERRORS.some((type) => error instanceof type)) {
     console.error(`error: ${(error as Error).message}`);
     process.exitCode = 1;

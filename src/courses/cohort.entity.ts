@@ -3,16 +3,21 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Course } from './course.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum CohortModality {
   presential = 'presential',
   remote = 'remote',
   hybrid = 'hybrid',
 }
-registerEnumType(CohortModality, { name: 'CohortModality' });
+registerEnumType(CohortModality, {
+  name: 'CohortModality',
+  description: 'How a cohort is taught.',
+  valuesConfig: { presential: { description: 'On site.' }, remote: { description: 'Online.' }, hybrid: { description: 'Partly on site, partly online.' } },
+});
 
 /** An intake of a course; its code is unique within the course. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A class of a course that runs between two dates.' })
 @Entity({ tableName: 'cohorts' })
 @Index({
   name: 'cohorts_code_unique',
@@ -22,15 +27,15 @@ export class Cohort extends TenantScopedEntity {
   @ManyToOne(() => Course, { ref: true, index: true })
   course!: Ref<Course>;
 
-  @Field()
+  @Field({ description: 'Cohort code, unique within the course.' })
   @Property({ length: 50 })
   code!: string;
 
-  @Field(() => CohortModality, { nullable: true })
+  @Field(() => CohortModality, { nullable: true, description: 'How the cohort is taught.' })
   @Enum({ items: () => CohortModality, nativeEnumName: 'cohort_modality', nullable: true })
   modality?: CohortModality | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the cohort starts.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   startDate?: Date | null;
 

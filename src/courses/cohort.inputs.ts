@@ -1,11 +1,11 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { MaxChars, NotBlank, Present } from '../graphql/validators.js';
+import { MaxChars, NotBlank, OnOrAfter, Present } from '../graphql/validators.js';
 import { CohortModality } from './cohort.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateCohortInput {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the course this cohort belongs to.' })
   @Present()
   courseUuid?: string;
 
@@ -15,34 +15,35 @@ export class UpdateCohortInput {
   @MaxChars(50)
   code?: string;
 
-  @Field(() => CohortModality, { nullable: true })
+  @Field(() => CohortModality, { nullable: true, description: 'How the cohort is taught.' })
   modality?: CohortModality | null;
 
   @Field(() => Date, { nullable: true, description: '`YYYY-MM-DD` or a full timestamp.' })
   startDate?: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'Expected graduation; not before startDate.' })
+  @OnOrAfter('startDate')
   endDate?: Date | null;
 }
 
 @InputType({ description: 'Every field of a cohort: create and PUT.' })
 export class CohortInput extends UpdateCohortInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the course this cohort belongs to.' })
   declare courseUuid: string;
 
-  @Field()
+  @Field({ description: 'Cohort code, unique within the course.' })
   declare code: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on cohorts.' })
 export class CohortWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose course uuid equals this.' })
   courseUuid?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose code equals this.' })
   code?: string;
 
-  @Field(() => CohortModality, { nullable: true })
+  @Field(() => CohortModality, { nullable: true, description: 'Only records whose modality equals this.' })
   modality?: CohortModality | null;
 }
 

@@ -19,7 +19,7 @@ export class CohortResolver extends ResourceResolver({
   updateInput: UpdateCohortInput,
   service: cohorts,
 }) {
-  @FieldResolver(() => Course)
+  @FieldResolver(() => Course, { description: 'The course this cohort belongs to.' })
   course(@Root() cohort: Readable<Cohort>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
     return ctx.loaders.one(Course, cohort.course);
   }

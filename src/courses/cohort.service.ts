@@ -2,6 +2,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { ensureUnique } from '../db/lookup.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { invalid } from '../errors/domain-error.js';
+import { isOnOrAfter, onOrAfterMessage } from '../graphql/validators.js';
 import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { Cohort } from './cohort.entity.js';
 import type { CohortInput } from './cohort.inputs.js';
@@ -23,8 +24,8 @@ export class CohortService extends ResourceService<Cohort, CohortInput> {
       throw invalid({ courseUuid: ['A cohort with enrollments cannot move to another course.'] });
     }
     assignPresent(row, input, ['code', 'modality', 'startDate', 'endDate']);
-    if (row.startDate && row.endDate && row.endDate < row.startDate) {
-      throw invalid({ endDate: ['The end date must be a date after or equal to the start date.'] });
+    if (row.startDate && row.endDate && !isOnOrAfter(row.endDate, row.startDate)) {
+      throw invalid({ endDate: [onOrAfterMessage('endDate', 'startDate')] });
     }
     await ensureUnique(ctx.em, Cohort, { course: row.course, code: { $ilike: row.code.replace(/[\\%_]/g, '\\$&') } }, row.uuid, 'code');
   }

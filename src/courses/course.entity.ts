@@ -3,23 +3,24 @@ import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { Node } from '../graphql/node.js';
 
 /** A programme of an institution; its modules are attached in groups and order (CourseModule). */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A programme an institution offers; certificates are issued for completing it.' })
 @Entity({ tableName: 'courses' })
 export class Course extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;
 
-  @Field()
+  @Field({ description: 'Course name, printed on certificates.' })
   @Property({ length: 255 })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The institution's own course code." })
   @Property({ length: 50, nullable: true })
   code?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free-text description.' })
   @Property({ type: 'text', nullable: true })
   description?: string | null;
 
@@ -27,7 +28,7 @@ export class Course extends TenantScopedEntity {
   @Property({ type: 'integer', nullable: true })
   workload?: number | null;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether new enrollments and certificates are expected.' })
   @Property({ type: 'boolean' })
   isActive: boolean & Opt = true;
 }

@@ -4,22 +4,22 @@ import { AtLeast, MaxChars, NotBlank, Nullable, Present } from '../graphql/valid
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateCourseInput {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the institution offering the course.' })
   @Present()
   institutionUuid?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Course name, printed on certificates.' })
   @Present()
   @NotBlank()
   @MaxChars(255)
   name?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The institution's own course code." })
   @Nullable()
   @MaxChars(50)
   code?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free-text description.' })
   @Nullable()
   @MaxChars(65535)
   description?: string | null;
@@ -36,25 +36,25 @@ export class UpdateCourseInput {
 
 @InputType({ description: 'Every field of a course: create and PUT.' })
 export class CourseInput extends UpdateCourseInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the institution offering the course.' })
   declare institutionUuid: string;
 
-  @Field()
+  @Field({ description: 'Course name, printed on certificates.' })
   declare name: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on courses.' })
 export class CourseWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose institution uuid equals this.' })
   institutionUuid?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose name equals this.' })
   name?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only records whose code equals this.' })
   code?: string | null;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose is active equals this.' })
   isActive?: boolean;
 }
 
@@ -62,7 +62,7 @@ export const CourseListArgs = ListArgsType('Course', CourseWhere, ['name', 'code
 
 @InputType({ description: 'One module to attach, optionally in a group of the course and at a position.' })
 export class ModuleAttachmentInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of a module of the course’s institution.' })
   moduleUuid!: string;
 
   @Field(() => ID, { nullable: true, description: 'A module group of this course.' })

@@ -23,7 +23,7 @@ export class CourseResolver extends ResourceResolver({
   updateInput: UpdateCourseInput,
   service: courses,
 }) {
-  @FieldResolver(() => Institution)
+  @FieldResolver(() => Institution, { description: 'The institution offering the course.' })
   institution(@Root() course: Readable<Course>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
     return ctx.loaders.one(Institution, course.institution);
   }
@@ -38,24 +38,25 @@ export class CourseResolver extends ResourceResolver({
       .map(({ row }) => row);
   }
 
-  @FieldResolver(() => [ModuleGroup])
+  @FieldResolver(() => [ModuleGroup], { description: "The course's module groups, in order." })
   moduleGroups(@Root() course: Readable<Course>, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Row<ModuleGroup>[]> {
     return ctx.loaders.manyBy(ModuleGroup, 'course', first, { order: 'asc' }).load(course.uuid);
   }
 
   @Mutation(() => Course, { description: 'Attaches modules (or moves attached ones) into groups and positions of the course.' })
   attachModulesToCourse(
-    @Arg('courseUuid', () => ID) courseUuid: string,
-    @Arg('modules', () => [ModuleAttachmentInput]) attachments: ModuleAttachmentInput[],
+    @Arg('courseUuid', () => ID, { description: 'The course’s uuid.' }) courseUuid: string,
+    @Arg('modules', () => [ModuleAttachmentInput], { description: 'The modules to attach, with their group and position.' })
+    attachments: ModuleAttachmentInput[],
     @Ctx() ctx: RequestContext,
   ): Promise<Course> {
     return courses.attachModules(ctx, courseUuid, attachments);
   }
 
-  @Mutation(() => Course)
+  @Mutation(() => Course, { description: 'Detaches modules from the course; the modules themselves stay.' })
   detachModulesFromCourse(
-    @Arg('courseUuid', () => ID) courseUuid: string,
-    @Arg('moduleUuids', () => [ID]) moduleUuids: string[],
+    @Arg('courseUuid', () => ID, { description: 'The course’s uuid.' }) courseUuid: string,
+    @Arg('moduleUuids', () => [ID], { description: 'The uuids of the modules to detach.' }) moduleUuids: string[],
     @Ctx() ctx: RequestContext,
   ): Promise<Course> {
     return courses.detachModules(ctx, courseUuid, moduleUuids);
@@ -64,12 +65,12 @@ export class CourseResolver extends ResourceResolver({
 
 @Resolver(() => CourseModule)
 export class CourseModuleResolver {
-  @FieldResolver(() => Module)
+  @FieldResolver(() => Module, { description: 'The attached module.' })
   module(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Promise<Row<Module>> {
     return ctx.loaders.one(Module, attachment.module);
   }
 
-  @FieldResolver(() => ModuleGroup, { nullable: true })
+  @FieldResolver(() => ModuleGroup, { nullable: true, description: 'The group it is listed under on the transcript, if any.' })
   group(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Promise<Row<ModuleGroup> | null> {
     return ctx.loaders.optional(ModuleGroup, attachment.group);
   }

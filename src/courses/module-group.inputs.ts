@@ -4,7 +4,7 @@ import { MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js'
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateModuleGroupInput {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Group name, printed on the transcript.' })
   @Present()
   @NotBlank()
   @MaxChars(255)
@@ -24,19 +24,19 @@ export class ModuleGroupInput extends UpdateModuleGroupInput {
   @Field(() => ID, { description: 'The course; taken from the path in REST.' })
   courseUuid!: string;
 
-  @Field()
+  @Field({ description: 'Group name, printed on the transcript.' })
   declare name: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on module groups.' })
 export class ModuleGroupWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose course uuid equals this.' })
   courseUuid?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose name equals this.' })
   name?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose is active equals this.' })
   isActive?: boolean;
 }
 

@@ -20,7 +20,7 @@ export class ModuleGroupResolver extends ResourceResolver({
   service: moduleGroups,
   parentArg: 'courseUuid',
 }) {
-  @FieldResolver(() => Course)
+  @FieldResolver(() => Course, { description: 'The course this group belongs to.' })
   course(@Root() group: Readable<ModuleGroup>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
     return ctx.loaders.one(Course, group.course);
   }

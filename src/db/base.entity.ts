@@ -7,15 +7,15 @@ import { uuidv7 } from './uuid.js';
 /** Identity and audit columns every table has. */
 @ObjectType({ simpleResolvers: true })
 export abstract class BaseEntity {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Stable identifier (UUID v7, time-ordered); the REST API addresses records by it.' })
   @PrimaryKey({ type: 'uuid' })
   uuid: string & Opt = uuidv7();
 
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the record was created.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   createdAt: Date & Opt = new Date();
 
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the record last changed.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', onUpdate: () => new Date() })
   updatedAt: Date & Opt = new Date();
 }

@@ -17,6 +17,8 @@ export interface DatabaseTarget {
   source: string;
   /** Stops the embedded cluster when this process started it; a no-op otherwise. */
   release(): Promise<void>;
+  /** Set when this process shares an embedded cluster another process started: resolves when that cluster stops. */
+  gone?: Promise<void>;
 }
 
 /** `serverUrl` (no database) as `role`, on `database`. */
@@ -60,6 +62,7 @@ export async function resolveDatabase(config: Config, logger: Logger, options: {
       migrationUrl: roleUrl(cluster.serverUrl, roles.owner, EMBEDDED_DATABASE_NAME),
       source: `embedded PostgreSQL in ${config.dataDir}`,
       release: () => cluster.stop(),
+      gone: cluster.gone,
     };
   } catch (error) {
     await cluster.stop().catch(() => undefined);

@@ -19,7 +19,27 @@ export interface EmbeddedCluster {
   serverUrl: string;
   /** True when this process started the cluster (and must stop it). */
   owned: boolean;
+  /** A follower's (owned: false) notice that the cluster it shares stopped; it never comes back on that port. */
+  gone?: Promise<void>;
   stop(): Promise<void>;
+}
+
+const FOLLOWER_CHECK_MS = 1000;
+
+/** Resolves once the postmaster that was ready on `port` no longer is (stopped, crashed, or replaced). */
+function watchPostmaster(clusterDir: string, port: number): { gone: Promise<void>; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const gone = new Promise<void>((resolve) => {
+    timer = setInterval(() => {
+      void postmaster(clusterDir).then((state) => {
+        if (state.readyPort === port) return;
+        clearInterval(timer);
+        resolve();
+      });
+    }, FOLLOWER_CHECK_MS);
+    timer.unref();
+  });
+  return { gone, stop: () => clearInterval(timer) };
 }
 
 interface ClusterCredentials {
@@ -117,7 +137,8 @@ export async function openEmbeddedCluster(dataDir: string, logger: Logger, { ini
 
   const reuse = (port: number): EmbeddedCluster => {
     logger.info({ port }, 'reusing the embedded PostgreSQL already running on this data directory');
-    return { serverUrl: serverUrl(creds, port), owned: false, stop: async () => {} };
+    const watch = watchPostmaster(clusterDir, port);
+    return { serverUrl: serverUrl(creds, port), owned: false, gone: watch.gone, stop: async () => watch.stop() };
   };
   const existing = await postmaster(clusterDir);
   if (existing.readyPort) return reuse(existing.readyPort);

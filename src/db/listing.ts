@@ -11,6 +11,9 @@ export interface ListOptions<Column extends string = string> {
   sort?: { column: Column; order?: SortOrder };
   first?: number;
   after?: string;
+  /** Relay's backward paging: the last rows of the window, ending before `before` (or at the list's end). */
+  last?: number;
+  before?: string;
 }
 
 /**
@@ -24,11 +27,9 @@ export async function findPage<T extends TenantScopedEntity>(
   em: EntityManager,
   entity: EntityClass<T>,
   filter: FilterQuery<T>,
-  { sort, first, after }: ListOptions,
+  { sort, first, after, last, before }: ListOptions,
 ): Promise<Page<Row<T>>> {
-  const position = decodeCursor(after);
-  if (Number.isNaN(position)) throw invalid({ after: ['The after cursor is invalid.'] });
-  const offset = position === undefined ? 0 : position! + 1;
+  const { offset, limit } = await window(first, after, last, before, () => em.count(entity, filter));
   const orderBy: Record<string, string>[] = [];
   if (sort) orderBy.push({ [toCamel(sort.column)]: sort.order ?? 'asc' });
   orderBy.push({ uuid: 'asc' });
@@ -41,7 +42,7 @@ export async function findPage<T extends TenantScopedEntity>(
     .select('*')
     .where(filter as never)
     .orderBy(orderBy as never)
-    .limit(first ?? DEFAULT_PAGE_SIZE)
+    .limit(limit)
     .offset(offset);
   await Promise.all([counting.applyFilters(), page.applyFilters()]);
   page.addSelect(counting.as(entity, 'listTotal' as never) as never);
@@ -49,6 +50,29 @@ export async function findPage<T extends TenantScopedEntity>(
   const counted = rows[0]?.listTotal;
   const total = counted !== undefined ? Number(counted) : offset === 0 ? 0 : await em.count(entity, filter);
   return { rows, total, offset };
+}
+
+/**
+ * The rows a Relay window takes: after `after` and before `before`, then the `first` of them or the
+ * `last` of them. Only `last` without `before` needs the list's size first (the window ends there).
+ */
+async function window(
+  first?: number,
+  after?: string,
+  last?: number,
+  before?: string,
+  size?: () => Promise<number>,
+): Promise<{ offset: number; limit: number }> {
+  if (first != null && last != null) throw invalid({ last: ['The last field is prohibited when first is present.'] });
+  const start = decodeCursor(after);
+  if (Number.isNaN(start)) throw invalid({ after: ['The after cursor is invalid.'] });
+  const end = decodeCursor(before);
+  if (Number.isNaN(end)) throw invalid({ before: ['The before cursor is invalid.'] });
+  const from = start === undefined ? 0 : start! + 1;
+  if (last == null) return { offset: from, limit: Math.max(0, Math.min(first ?? DEFAULT_PAGE_SIZE, (end ?? Infinity) - from)) };
+  const until = end ?? (await size!());
+  const offset = Math.max(from, until - last);
+  return { offset, limit: Math.max(0, until - offset) };
 }
 
 /**

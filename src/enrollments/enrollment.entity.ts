@@ -5,16 +5,29 @@ import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Student } from '../students/student.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum CompletionStatus {
   enrolled = 'enrolled',
   completed = 'completed',
   dropped = 'dropped',
 }
-registerEnumType(CompletionStatus, { name: 'CompletionStatus' });
+registerEnumType(CompletionStatus, {
+  name: 'CompletionStatus',
+  description: 'Where a student is in a course.',
+  valuesConfig: {
+    enrolled: { description: 'Studying.' },
+    completed: { description: 'Finished the course.' },
+    dropped: { description: 'Left without finishing.' },
+  },
+});
 
 /** A student's registration in a course (optionally in one of its cohorts), with the final grade. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({
+  simpleResolvers: true,
+  implements: Node,
+  description: "A student's registration in a course (optionally in one of its cohorts), with the final grade.",
+})
 @Entity({ tableName: 'enrollments' })
 export class Enrollment extends TenantScopedEntity {
   @ManyToOne(() => Student, { ref: true, index: true })
@@ -26,7 +39,7 @@ export class Enrollment extends TenantScopedEntity {
   @ManyToOne(() => Cohort, { ref: true, nullable: true, index: true })
   cohort?: Ref<Cohort> | null;
 
-  @Field(() => CompletionStatus)
+  @Field(() => CompletionStatus, { description: 'Where the student is in the course.' })
   @Enum({ items: () => CompletionStatus, nativeEnumName: 'completion_status' })
   completionStatus: CompletionStatus & Opt = CompletionStatus.enrolled;
 
@@ -34,11 +47,11 @@ export class Enrollment extends TenantScopedEntity {
   @Property({ type: new DecimalType('number'), precision: 4, scale: 2, nullable: true })
   grade?: number | null;
 
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the student enrolled.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   enrolledAt!: Date;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the student completed the course, if they did.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   completedAt?: Date | null;
 }

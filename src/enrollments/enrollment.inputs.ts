@@ -1,15 +1,15 @@
 import { Field, Float, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { AtLeast, AtMost, Nullable, Present } from '../graphql/validators.js';
+import { AtLeast, AtMost, Decimals, Nullable, OnOrAfter, Present } from '../graphql/validators.js';
 import { CompletionStatus } from './enrollment.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateEnrollmentInput {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the enrolled student.' })
   @Present()
   studentUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The uuid of the course enrolled in.' })
   @Present()
   courseUuid?: string;
 
@@ -24,6 +24,7 @@ export class UpdateEnrollmentInput {
   @Nullable()
   @AtLeast(0)
   @AtMost(10)
+  @Decimals(2)
   grade?: number | null;
 
   @Field(() => Date, { nullable: true, description: 'A date, `YYYY-MM-DD`.' })
@@ -31,33 +32,34 @@ export class UpdateEnrollmentInput {
   enrolledAt?: Date;
 
   @Field(() => Date, { nullable: true, description: 'A date, `YYYY-MM-DD`.' })
+  @OnOrAfter('enrolledAt')
   completedAt?: Date | null;
 }
 
 @InputType({ description: 'Every field of an enrollment: create and PUT.' })
 export class EnrollmentInput extends UpdateEnrollmentInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the enrolled student.' })
   declare studentUuid: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The uuid of the course enrolled in.' })
   declare courseUuid: string;
 
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the student enrolled.' })
   declare enrolledAt: Date;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on enrollments.' })
 export class EnrollmentWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose student uuid equals this.' })
   studentUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose course uuid equals this.' })
   courseUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose cohort uuid equals this.' })
   cohortUuid?: string | null;
 
-  @Field(() => CompletionStatus, { nullable: true })
+  @Field(() => CompletionStatus, { nullable: true, description: 'Only records whose completion status equals this.' })
   completionStatus?: CompletionStatus;
 }
 

@@ -21,17 +21,17 @@ export class EnrollmentResolver extends ResourceResolver({
   updateInput: UpdateEnrollmentInput,
   service: enrollments,
 }) {
-  @FieldResolver(() => Student)
+  @FieldResolver(() => Student, { description: 'The enrolled student.' })
   student(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
     return ctx.loaders.one(Student, enrollment.student);
   }
 
-  @FieldResolver(() => Course)
+  @FieldResolver(() => Course, { description: 'The course enrolled in.' })
   course(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
     return ctx.loaders.one(Course, enrollment.course);
   }
 
-  @FieldResolver(() => Cohort, { nullable: true })
+  @FieldResolver(() => Cohort, { nullable: true, description: 'The cohort, if any.' })
   cohort(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Cohort> | null> {
     return ctx.loaders.optional(Cohort, enrollment.cohort);
   }

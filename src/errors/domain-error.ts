@@ -51,3 +51,8 @@ export function summarize(fieldErrors: FieldErrors, fallback = 'The given data w
 export function invalid(fieldErrors: FieldErrors, reason?: string): DomainError {
   return new DomainError('BAD_USER_INPUT', summarize(fieldErrors), fieldErrors, reason);
 }
+
+/** One item's field errors inside a list input, keyed as Laravel keys array entries (`items.3.email`): for batch 422s. */
+export function itemFieldErrors(list: string, index: number, errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [`${list}.${index}.${field}`, messages]));
+}

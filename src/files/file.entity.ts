@@ -2,12 +2,17 @@ import { type Opt } from '@mikro-orm/core';
 import { Entity, Index, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
+import { Node } from '../graphql/node.js';
 
 /**
  * An uploaded (or server-generated) document: PDF, PNG or SVG. Content lives in blob storage under
  * the file's uuid; `hash` (SHA-256 of the content) deduplicates per tenant among live files.
  */
-@ObjectType('File', { simpleResolvers: true })
+@ObjectType('File', {
+  simpleResolvers: true,
+  implements: Node,
+  description: 'An uploaded or generated file of this tenant: a source PDF, a badge image, or a signed document.',
+})
 @Entity({ tableName: 'files' })
 @Unique({ name: 'files_tenant_hash_live_unique', properties: ['tenant', 'hash'], where: '"deleted_at" is null' })
 @Index({ name: 'files_tenant_used_at_index', properties: ['tenant', 'usedAt'] })

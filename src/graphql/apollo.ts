@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
@@ -6,6 +8,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { classifyError } from '../errors/classify.js';
 import { RETRY_AFTER_SECONDS } from '../errors/unavailable.js';
 import { type GraphqlLimits, graphqlLimits, withoutSuggestions } from './limits.js';
+import { noteOperations } from './operation-notes.js';
 
 /** Logs failures that are our bug with the request id; the client only sees a generic message. */
 const logInternalErrors: ApolloServerPlugin<RequestContext> = {
@@ -48,7 +51,24 @@ function formatError(fieldSuggestions: boolean) {
   };
 }
 
-export function createApolloServer(schema: GraphQLSchema, options: { sandbox: boolean; limits: GraphqlLimits }): ApolloServer<RequestContext> {
+/** The example operations Sandbox opens with (a checked-in document; test/graphql-relay.test.ts validates it against the schema). */
+export const SANDBOX_EXAMPLES = readFileSync(fileURLToPath(new URL('./sandbox-examples.graphql', import.meta.url)), 'utf8');
+
+/** Sandbox opens with the examples and the headers every call needs; the tenant is the seeded (or demo) one. */
+function sandboxLandingPage(tenant: string) {
+  return ApolloServerPluginLandingPageLocalDefault({
+    embed: true,
+    includeCookies: false,
+    document: SANDBOX_EXAMPLES,
+    variables: { first: 10 },
+    headers: { 'X-Tenant': tenant, Authorization: 'Bearer <token from POST /api/v1/oauth/token>' },
+  });
+}
+
+export function createApolloServer(
+  schema: GraphQLSchema,
+  options: { sandbox: boolean; sandboxTenant?: string; limits: GraphqlLimits },
+): ApolloServer<RequestContext> {
   const limits = graphqlLimits(schema, options.limits);
   return new ApolloServer<RequestContext>({
     schema,
@@ -62,13 +82,14 @@ export function createApolloServer(schema: GraphQLSchema, options: { sandbox: bo
     stopOnTerminationSignals: false,
     formatError: formatError(options.limits.fieldSuggestions),
     plugins: [
+      noteOperations,
       logInternalErrors,
       serviceUnavailableStatus,
       ...limits.plugins,
       // Every response is authenticated and tenant-specific, so HTTP cache hints have no use; the
       // default cache-control plugin would still hook every field resolution to compute them.
       ApolloServerPluginCacheControlDisabled(),
-      options.sandbox ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
+      options.sandbox ? sandboxLandingPage(options.sandboxTenant ?? 'demo') : ApolloServerPluginLandingPageDisabled(),
     ],
   });
 }

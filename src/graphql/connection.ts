@@ -3,17 +3,27 @@ import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
 import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE, type Page, SortOrder } from '../db/paging.js';
 
-registerEnumType(SortOrder, { name: 'SortOrder' });
+registerEnumType(SortOrder, {
+  name: 'SortOrder',
+  description: 'Direction of a sort.',
+  valuesConfig: { asc: { description: 'Smallest first.' }, desc: { description: 'Largest first.' } },
+});
 
 /** A relation list (`Student.enrollments`) shows at most this many rows; more go through the root connection. */
 export const MAX_RELATION_SIZE = 100;
 
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, description: 'Where a page is in its list (Relay).' })
 export class PageInfo {
-  @Field()
+  @Field({ description: 'Whether rows follow this page.' })
   hasNextPage!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field({ description: 'Whether rows precede this page.' })
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'The cursor of the first edge; pass it as `before` for the previous page.' })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The cursor of the last edge; pass it as `after` for the next page.' })
   endCursor!: string | null;
 }
 
@@ -23,11 +33,23 @@ export class PageArgs {
   @Field(() => Int, { nullable: true, description: `Page size, 1-${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.` })
   @IsOptional()
   @Min(1, { message: 'The first field must be at least 1.' })
-  @Max(MAX_PAGE_SIZE, { message: `The first field may not be greater than ${MAX_PAGE_SIZE}.` })
+  @Max(MAX_PAGE_SIZE, { message: `The first field must not be greater than ${MAX_PAGE_SIZE}.` })
   first?: number;
 
   @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
   after?: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: `Relay backward paging: the last rows before \`before\` (or of the list), 1-${MAX_PAGE_SIZE}; not with \`first\`.`,
+  })
+  @IsOptional()
+  @Min(1, { message: 'The last field must be at least 1.' })
+  @Max(MAX_PAGE_SIZE, { message: `The last field must not be greater than ${MAX_PAGE_SIZE}.` })
+  last?: number;
+
+  @Field(() => String, { nullable: true, description: 'The startCursor of the next page: rows before it.' })
+  before?: string;
 }
 
 /** `first` of a relation list: its rows come from one batched query, at most `first` per parent. */
@@ -35,7 +57,7 @@ export class PageArgs {
 export class RelationArgs {
   @Field(() => Int, { defaultValue: MAX_RELATION_SIZE, description: `Rows to show, 1-${MAX_RELATION_SIZE}; list the root connection for more.` })
   @Min(1, { message: 'The first field must be at least 1.' })
-  @Max(MAX_RELATION_SIZE, { message: `The first field may not be greater than ${MAX_RELATION_SIZE}.` })
+  @Max(MAX_RELATION_SIZE, { message: `The first field must not be greater than ${MAX_RELATION_SIZE}.` })
   first!: number;
 }
 
@@ -51,34 +73,39 @@ export function toConnection<T>({ rows, total, offset }: Page<T>): Connection<T>
   return {
     nodes: rows,
     edges,
-    pageInfo: { hasNextPage: offset + rows.length < total, endCursor: edges.at(-1)?.cursor ?? null },
+    pageInfo: {
+      hasNextPage: offset + rows.length < total,
+      hasPreviousPage: offset > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
     totalCount: total,
   };
 }
 
 /** `<Name>Connection` and `<Name>Edge` object types for a node type. */
 export function ConnectionType<T extends object>(node: ClassType<T>, name: string): ClassType<Connection<T>> {
-  @ObjectType(`${name}Edge`, { simpleResolvers: true })
+  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a page, with its cursor.` })
   class Edge {
-    @Field()
+    @Field({ description: 'Opaque position of this row; pass it as `after` or `before`.' })
     cursor!: string;
 
-    @Field(() => node)
+    @Field(() => node, { description: `The ${name}.` })
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`, { simpleResolvers: true })
+  @ObjectType(`${name}Connection`, { simpleResolvers: true, description: `A page of ${name} records (Relay connection).` })
   class ConnectionOf {
-    @Field(() => [node])
+    @Field(() => [node], { description: 'The records of this page, in order.' })
     nodes!: T[];
 
-    @Field(() => [Edge])
+    @Field(() => [Edge], { description: 'The records of this page with their cursors.' })
     edges!: Edge[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { description: 'Whether more rows precede or follow, and the cursors to reach them.' })
     pageInfo!: PageInfo;
 
-    @Field(() => Int)
+    @Field(() => Int, { description: 'Rows in the whole filtered list.' })
     totalCount!: number;
   }
   return ConnectionOf;

@@ -1,6 +1,7 @@
 import { ArgsType, type ClassType, Field, InputType, registerEnumType } from 'type-graphql';
 import type { ListArgs } from '../resources/resource.service.js';
 import { SortOrder } from '../db/paging.js';
+import { humanize } from '../errors/humanize.js';
 import { PageArgs } from './connection.js';
 
 /**
@@ -9,14 +10,18 @@ import { PageArgs } from './connection.js';
  */
 export function ListArgsType(name: string, where: ClassType<object>, columns: readonly string[]): ClassType<ListArgs> {
   const Columns = Object.fromEntries(columns.map((column) => [column, column]));
-  registerEnumType(Columns, { name: `${name}SortColumn` });
+  registerEnumType(Columns, {
+    name: `${name}SortColumn`,
+    description: `The columns a ${name} list sorts by (REST \`sort[column]\`).`,
+    valuesConfig: Object.fromEntries(columns.map((column) => [column, { description: `By ${humanize(column)}.` }])),
+  });
 
-  @InputType(`${name}Sort`)
+  @InputType(`${name}Sort`, { description: `How a ${name} list is ordered; uuid (creation order) breaks ties.` })
   class Sort {
-    @Field(() => Columns)
+    @Field(() => Columns, { description: 'The column to sort by.' })
     column!: string;
 
-    @Field(() => SortOrder, { nullable: true, defaultValue: SortOrder.asc })
+    @Field(() => SortOrder, { nullable: true, defaultValue: SortOrder.asc, description: 'Ascending unless `desc`.' })
     order?: SortOrder;
   }
 
@@ -25,7 +30,7 @@ export function ListArgsType(name: string, where: ClassType<object>, columns: re
     @Field(() => where, { nullable: true, description: 'Equality filters; an explicit null matches empty values.' })
     where?: object;
 
-    @Field(() => Sort, { nullable: true })
+    @Field(() => Sort, { nullable: true, description: 'Ordering; default by uuid (creation order).' })
     sort?: Sort;
   }
   return Args;

@@ -13,10 +13,12 @@ import { StudentResolver } from '../students/student.resolver.js';
 import { CertificateTemplateResolver } from '../templates/certificate-template.resolver.js';
 import { ViewerResolver } from '../viewer/viewer.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from '../webhooks/webhook.resolver.js';
+import { NodeResolver } from './node.js';
 
 /** Every resolver of the schema; a domain adds its resolver here. */
 export const resolvers = [
   ViewerResolver,
+  NodeResolver,
   InstitutionResolver,
   ModuleResolver,
   CourseResolver,

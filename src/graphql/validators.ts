@@ -1,46 +1,51 @@
 import { IsOptional, isEmail, isURL, matches, max, maxLength, min, ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
 import { humanize } from '../errors/humanize.js';
+import { formatDate } from './scalars.js';
 
 /**
  * Input rules with the messages a Laravel API gives, so both styles read the same. Each rule judges
  * values only; absent and null are the business of `Present` / `Nullable`, so a field reports one
- * message for one mistake.
+ * message for one mistake. Rules that compare two fields of one input run here too, so they are
+ * reported together with every other field error (input-errors.ts runs them all in one pass).
  */
 const label = (args: ValidationArguments) => humanize(args.property);
 
-function rule(name: string, check: (value: unknown) => boolean, message: (field: string) => string): PropertyDecorator {
-  return ValidateBy({ name, validator: { validate: (value) => value == null || check(value), defaultMessage: (args) => message(label(args!)) } });
+function rule(name: string, check: (value: unknown, object: object) => boolean, message: (field: string) => string): PropertyDecorator {
+  return ValidateBy({
+    name,
+    validator: { validate: (value, args) => value == null || check(value, args!.object), defaultMessage: (args) => message(label(args!)) },
+  });
 }
 
 export const MaxChars = (limit: number) =>
   rule(
     'maxChars',
     (v) => maxLength(v, limit),
-    (f) => `The ${f} may not be greater than ${limit} characters.`,
+    (f) => `The ${f} field must not be greater than ${limit} characters.`,
   );
 export const AtLeast = (floor: number) =>
   rule(
     'atLeast',
     (v) => min(v, floor),
-    (f) => `The ${f} must be at least ${floor}.`,
+    (f) => `The ${f} field must be at least ${floor}.`,
   );
 export const AtMost = (ceiling: number) =>
   rule(
     'atMost',
     (v) => max(v, ceiling),
-    (f) => `The ${f} may not be greater than ${ceiling}.`,
+    (f) => `The ${f} field must not be greater than ${ceiling}.`,
   );
 export const Email = () =>
   rule(
     'email',
     (v) => isEmail(v),
-    (f) => `The ${f} must be a valid email address.`,
+    (f) => `The ${f} field must be a valid email address.`,
   );
 export const Url = () =>
   rule(
     'url',
     (v) => isURL(v as string, { require_protocol: true }),
-    (f) => `The ${f} must be a valid URL.`,
+    (f) => `The ${f} field must be a valid URL.`,
   );
 export const NotBlank = () =>
   rule(
@@ -48,6 +53,36 @@ export const NotBlank = () =>
     (v) => matches(v as string, /\S/),
     (f) => `The ${f} field is required.`,
   );
+export const Decimals = (places: number) =>
+  rule(
+    'decimals',
+    (v) => Math.abs(Math.round((v as number) * 10 ** places) - (v as number) * 10 ** places) < 1e-9,
+    (f) => `The ${f} field must have at most ${places} decimal places.`,
+  );
+/** A `YYYY-MM-DD` date strictly before today (UTC). */
+export const BeforeToday = () =>
+  rule(
+    'beforeToday',
+    (v) => String(v) < formatDate(new Date()),
+    (f) => `The ${f} field must be a date before today.`,
+  );
+
+/** Whether `end` is on or after `start`: one rule for the input check below and the services' check of a merged row. */
+export const isOnOrAfter = (end: Date, start: Date): boolean => end.getTime() >= start.getTime();
+export const onOrAfterMessage = (field: string, other: string) => `The ${humanize(field)} field must be a date after or equal to the ${humanize(other)}.`;
+
+/** A date not before the input's `other` date, when both are in the same input. */
+export const OnOrAfter = (other: string): PropertyDecorator =>
+  ValidateBy({
+    name: 'onOrAfter',
+    validator: {
+      validate: (value, args) => {
+        const start = (args!.object as Record<string, unknown>)[other];
+        return !(value instanceof Date) || !(start instanceof Date) || isOnOrAfter(value, start);
+      },
+      defaultMessage: (args) => onOrAfterMessage(args!.property, other),
+    },
+  });
 
 /**
  * For PATCH inputs: an absent field skips validation, an explicit null is refused (the column has
@@ -57,9 +92,16 @@ export const Present = (): PropertyDecorator => (target, property) => {
   ValidateIf((_object, value) => value !== undefined)(target, property);
   ValidateBy({
     name: 'present',
-    validator: { validate: (value) => value !== null, defaultMessage: (args) => `The ${label(args!)} field may not be null.` },
+    validator: { validate: (value) => value !== null, defaultMessage: (args) => `The ${label(args!)} field is required.` },
   })(target, property);
 };
 
 /** For fields that may be cleared: null or absent skips the other rules. */
 export const Nullable = () => IsOptional();
+
+/** How every input class is validated, by the operation guard's pass and by type-graphql alike. */
+export const VALIDATION_SETTINGS = {
+  forbidUnknownValues: false,
+  skipMissingProperties: false,
+  validationError: { target: false, value: false },
+} as const;

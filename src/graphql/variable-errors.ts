@@ -1,10 +1,13 @@
+import { validateSync } from 'class-validator';
 import {
   type DocumentNode,
+  getNamedType,
   getOperationAST,
   GraphQLBoolean,
   GraphQLError,
   GraphQLFloat,
   GraphQLID,
+  type GraphQLInputObjectType,
   type GraphQLInputType,
   GraphQLInt,
   type GraphQLLeafType,
@@ -15,88 +18,157 @@ import {
   isInputType,
   isListType,
   isNonNullType,
+  Kind,
+  TypeInfo,
   typeFromAST,
+  valueFromASTUntyped,
   type VariableDefinitionNode,
+  visit,
+  visitWithTypeInfo,
 } from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
 import type { FieldErrors } from '../errors/domain-error.js';
 import { humanize } from '../errors/humanize.js';
+import { DateScalar, DateTimeScalar } from './scalars.js';
+import { VALIDATION_SETTINGS } from './validators.js';
+
+/**
+ * The one validation pass of an operation's input: what graphql-js's coercion refuses (missing,
+ * wrong type, unknown field) and what the input classes' rules refuse (length, format, range, and
+ * the rules comparing fields of one input), every field at once, in Laravel's words. The operation
+ * guard runs it before any resolver, for GraphQL clients and REST routes alike.
+ */
 
 /** graphql-js stops collecting variable errors at this many; so do we. */
 const MAX_PROBLEMS = 50;
 
-/** What a built-in scalar refuses, in Laravel's words. */
+/** What a scalar refuses, in Laravel's words. */
 const SCALAR_EXPECTATIONS = new Map<GraphQLInputType, string>([
   [GraphQLString, 'must be a string'],
   [GraphQLID, 'must be a string'],
   [GraphQLInt, 'must be an integer'],
   [GraphQLFloat, 'must be a number'],
   [GraphQLBoolean, 'must be true or false'],
+  [DateScalar, 'must be a valid date'],
+  [DateTimeScalar, 'must be a valid date'],
 ]);
 
 type Path = readonly (string | number)[];
 
-/** The field a problem is reported on: `input.name` as `name`, other variables by name (`where.status`), list positions left out. */
-function fieldPath(path: Path): string[] {
-  const names = path.filter((key): key is string => typeof key === 'string');
-  if (names[0] === 'input') names.shift();
-  return names;
+/** Marks a value its type refused, so no rule judges it again (one message for one mistake). */
+const REFUSED = Symbol('refused');
+
+/** The field a problem is reported on: `input.name` as `name`, other variables by name (`where.status`), list positions as Laravel writes them (`items.3.email`). */
+function fieldPath(path: Path): string {
+  const names = path[0] === 'input' ? path.slice(1) : path;
+  return names.join('.');
 }
+
+const lastName = (path: Path) => String(path.findLast((key) => typeof key === 'string') ?? path[0]);
 
 class Problems {
   readonly errors: FieldErrors = {};
   count = 0;
 
-  add(field: string, message: string): void {
-    this.errors[field] = [message];
+  add(field: string, messages: string[]): void {
+    if (this.errors[field] || this.count >= MAX_PROBLEMS) return;
+    this.errors[field] = messages;
     this.count++;
   }
 
+  /** Puts the errors of the fields under `prefix` in the order its type declares them (as Laravel lists its rules), whatever found them first. */
+  order(prefix: string, fieldNames: string[]): void {
+    const start = prefix ? `${prefix}.` : '';
+    const rank = (key: string) => {
+      const index = fieldNames.indexOf(key.slice(start.length).split('.')[0]!);
+      return index === -1 ? fieldNames.length : index;
+    };
+    const under = Object.keys(this.errors).filter((key) => key.startsWith(start) && key !== prefix);
+    const sorted = [...under].sort((a, b) => rank(a) - rank(b));
+    if (sorted.every((key, index) => key === under[index])) return;
+    for (const key of sorted) {
+      const messages = this.errors[key]!;
+      delete this.errors[key];
+      this.errors[key] = messages;
+    }
+  }
+
   /** A value at `path` the type refuses, worded by what the type is rather than by graphql-js's message. */
-  refuse(path: Path, kind: { leaf: GraphQLLeafType; value: unknown } | 'object' | undefined, reason: string): void {
-    const names = fieldPath(path);
-    const label = humanize(names.at(-1) ?? String(path[0]));
-    const field = names.join('.') || String(path[0]);
-    if (kind === 'object') return this.add(field, `The ${label} must be an object.`);
-    if (kind && isEnumType(kind.leaf) && typeof kind.value === 'string') return this.add(field, `The selected ${label} is invalid.`);
-    const expected = kind && SCALAR_EXPECTATIONS.get(kind.leaf);
-    this.add(field, expected ? `The ${label} ${expected}.` : `The ${label} is invalid: ${reason.replace(/\.$/, '')}.`);
+  refuse(path: Path, kind: { leaf: GraphQLLeafType; value: unknown } | 'object' | 'missing', reason?: string): typeof REFUSED {
+    const label = humanize(lastName(path));
+    const field = fieldPath(path) || String(path[0]);
+    if (kind === 'missing') this.add(field, [`The ${label} field is required.`]);
+    else if (kind === 'object') this.add(field, [`The ${label} field must be an object.`]);
+    else if (isEnumType(kind.leaf) && typeof kind.value === 'string') this.add(field, [`The selected ${label} is invalid.`]);
+    else {
+      const expected = SCALAR_EXPECTATIONS.get(kind.leaf);
+      this.add(field, [expected ? `The ${label} field ${expected}.` : `The ${label} field is invalid: ${(reason ?? '').replace(/\.$/, '')}.`]);
+    }
+    return REFUSED;
   }
 }
 
-/** Walks a value as graphql-js coerces it (same checks, same order), reporting each refusal with its structured path. */
-function check(value: unknown, type: GraphQLInputType, path: Path, problems: Problems): void {
-  if (problems.count >= MAX_PROBLEMS) return;
+/** The type-graphql class behind each input type, whose class-validator rules the pass runs. */
+let inputClasses: Map<string, new () => object> | undefined;
+function inputClass(type: GraphQLInputObjectType): (new () => object) | undefined {
+  inputClasses ??= new Map(getMetadataStorage().inputTypes.map(({ name, target }) => [name, target as new () => object]));
+  return inputClasses.get(type.name);
+}
+
+/** The rules of `type`'s class on an object whose fields were coerced; refused fields are left out (they have their message). */
+function checkRules(type: GraphQLInputObjectType, coerced: Record<string, unknown>, path: Path, problems: Problems): void {
+  const Class = inputClass(type);
+  if (!Class) return;
+  const instance = Object.assign(Object.create(Class.prototype) as object, coerced);
+  for (const error of validateSync(instance, VALIDATION_SETTINGS)) {
+    // class-validator lists a field's rules bottom-up (decorator order); Laravel reads them as written.
+    if (error.constraints) problems.add(fieldPath([...path, error.property]), Object.values(error.constraints).reverse());
+  }
+}
+
+/** Walks a value as graphql-js coerces it (same checks, same order), then runs each input object's rules; returns the coerced value or REFUSED. */
+function check(value: unknown, type: GraphQLInputType, path: Path, problems: Problems): unknown {
+  if (problems.count >= MAX_PROBLEMS) return REFUSED;
   if (isNonNullType(type)) {
     if (value != null) return check(value, type.ofType, path, problems);
-    return problems.refuse(path, undefined, `Expected non-nullable type "${String(type)}" not to be null.`);
+    return problems.refuse(path, 'missing');
   }
-  if (value == null) return;
+  if (value == null) return value;
   if (isListType(type)) {
     if (typeof value === 'object' && Symbol.iterator in value)
-      [...(value as Iterable<unknown>)].forEach((item, index) => check(item, type.ofType, [...path, index], problems));
-    else check(value, type.ofType, path, problems);
-    return;
+      return [...(value as Iterable<unknown>)].map((item, index) => check(item, type.ofType, [...path, index], problems));
+    return [check(value, type.ofType, path, problems)];
   }
-  if (isInputObjectType(type)) {
-    if (typeof value !== 'object') return problems.refuse(path, 'object', `Expected type "${type.name}" to be an object.`);
-    const fields = type.getFields();
-    const object = value as Record<string, unknown>;
-    for (const field of Object.values(fields)) {
-      const fieldValue = object[field.name];
-      if (fieldValue !== undefined) check(fieldValue, field.type, [...path, field.name], problems);
-      else if (field.defaultValue === undefined && isNonNullType(field.type)) {
-        problems.add([...fieldPath(path), field.name].join('.'), `The ${humanize(field.name)} field is required.`);
-      }
-    }
-    for (const key of Object.keys(object)) {
-      if (!fields[key]) problems.add([...fieldPath(path), key].join('.'), `The ${humanize(key)} field is not accepted here.`);
-    }
-    return;
-  }
-  checkLeaf(value, type, path, problems);
+  if (isInputObjectType(type)) return checkObject(value, type, path, problems);
+  return checkLeaf(value, type, path, problems);
 }
 
-function checkLeaf(value: unknown, type: GraphQLLeafType, path: Path, problems: Problems): void {
+function checkObject(value: unknown, type: GraphQLInputObjectType, path: Path, problems: Problems): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return problems.refuse(path, 'object');
+  const fields = type.getFields();
+  const object = value as Record<string, unknown>;
+  const coerced: Record<string, unknown> = {};
+  let refused = false;
+  for (const field of Object.values(fields)) {
+    const fieldValue = object[field.name];
+    const result =
+      fieldValue !== undefined
+        ? check(fieldValue, field.type, [...path, field.name], problems)
+        : field.defaultValue === undefined && isNonNullType(field.type)
+          ? problems.refuse([...path, field.name], 'missing')
+          : field.defaultValue;
+    if (result === REFUSED) refused = true;
+    else if (result !== undefined) coerced[field.name] = result;
+  }
+  for (const key of Object.keys(object)) {
+    if (!fields[key]) problems.add(fieldPath([...path, key]), [`The ${humanize(key)} field is not accepted here.`]);
+  }
+  checkRules(type, coerced, path, problems);
+  problems.order(fieldPath(path), Object.keys(fields));
+  return refused ? REFUSED : coerced;
+}
+
+function checkLeaf(value: unknown, type: GraphQLLeafType, path: Path, problems: Problems): unknown {
   let parsed: unknown;
   try {
     parsed = type.parseValue(value);
@@ -104,13 +176,44 @@ function checkLeaf(value: unknown, type: GraphQLLeafType, path: Path, problems: 
     const reason = error instanceof GraphQLError ? error.message : `Expected type "${type.name}". ${(error as Error).message}`;
     return problems.refuse(path, { leaf: type, value }, reason);
   }
-  if (parsed === undefined) problems.refuse(path, { leaf: type, value }, `Expected type "${type.name}".`);
+  return parsed === undefined ? problems.refuse(path, { leaf: type, value }, `Expected type "${type.name}".`) : parsed;
+}
+
+/** Documents whose arguments write an input object inline (`createStudent(input: {…})`): their rules run too. */
+const inlineObjects = new WeakMap<DocumentNode, boolean>();
+function hasInlineObjects(document: DocumentNode): boolean {
+  let found = inlineObjects.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      ObjectValue() {
+        found = true;
+      },
+    });
+    inlineObjects.set(document, found);
+  }
+  return found;
+}
+
+/** Arguments written inline in the document (graphql-js validated their shape; their rules have not run), named by argument. */
+function checkInlineArguments(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, problems: Problems): void {
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Argument(node) {
+        const type = typeInfo.getInputType();
+        if (node.value.kind === Kind.VARIABLE || !type || !isInputObjectType(getNamedType(type))) return;
+        check(valueFromASTUntyped(node.value, variables), type, [node.name.value], problems);
+      },
+    }),
+  );
 }
 
 /**
- * The variables an operation cannot take, per input field (Laravel-worded), before graphql-js
- * coerces them: the same refusals, found by walking the variable types instead of reading
- * graphql-js's messages. A variable that is absent is left to graphql-js (its default, or its own error).
+ * Every field error of an operation's input (Laravel-worded), before graphql-js coerces the
+ * variables: the same refusals, found by walking the variable types, plus the input rules. A
+ * variable that is absent is left to graphql-js (its default, or its own error).
  */
 export function variableFieldErrors(
   schema: GraphQLSchema,
@@ -125,10 +228,16 @@ export function variableFieldErrors(
     const type = typeFromAST(schema, definition.type);
     if (!type || !isInputType(type) || !variables || !Object.hasOwn(variables, name)) continue;
     const before = problems.count;
-    const value = variables[name];
-    if (value === null && isNonNullType(type)) problems.add(name, `The ${humanize(name)} field is required.`);
-    else check(value, type, [name], problems);
+    check(variables[name], type, [name], problems);
     if (problems.count > before) definitions.push(definition);
   }
+  if (hasInlineObjects(document)) checkInlineArguments(schema, document, variables ?? {}, problems);
   return problems.count > 0 ? { errors: problems.errors, definitions } : undefined;
+}
+
+/** Every field error of one input value of `type` (a batch item, say), keyed by field as `variableFieldErrors` keys them. */
+export function inputFieldErrors(type: GraphQLInputType, value: unknown): FieldErrors | undefined {
+  const problems = new Problems();
+  check(value, type, [], problems);
+  return problems.count > 0 ? problems.errors : undefined;
 }

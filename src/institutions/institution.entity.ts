@@ -2,19 +2,32 @@ import { type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum InstitutionStatus {
   active = 'active',
   inactive = 'inactive',
   suspended = 'suspended',
 }
-registerEnumType(InstitutionStatus, { name: 'InstitutionStatus' });
+registerEnumType(InstitutionStatus, {
+  name: 'InstitutionStatus',
+  description: 'Whether an institution is in use.',
+  valuesConfig: {
+    active: { description: 'In use.' },
+    inactive: { description: 'No longer in use.' },
+    suspended: { description: 'Temporarily barred from issuing.' },
+  },
+});
 
 /** The issuing body: courses, modules, templates and certificates belong to one. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({
+  simpleResolvers: true,
+  implements: Node,
+  description: 'A school, university or training provider that issues certificates; it signs them with its own key.',
+})
 @Entity({ tableName: 'institutions' })
 export class Institution extends TenantScopedEntity {
-  @Field()
+  @Field({ description: 'Display name, printed on certificates.' })
   @Property({ length: 255 })
   name!: string;
 
@@ -30,7 +43,7 @@ export class Institution extends TenantScopedEntity {
   @Property({ length: 100 })
   country!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Public website URL.' })
   @Property({ length: 2048, nullable: true })
   website?: string | null;
 
@@ -38,7 +51,7 @@ export class Institution extends TenantScopedEntity {
   @Property({ length: 255, nullable: true })
   networkOrganization?: string | null;
 
-  @Field(() => InstitutionStatus)
+  @Field(() => InstitutionStatus, { description: 'Whether the institution is in use.' })
   @Enum({ items: () => InstitutionStatus, nativeEnumName: 'institution_status' })
   status: InstitutionStatus & Opt = InstitutionStatus.active;
 

@@ -5,35 +5,35 @@ import { InstitutionStatus } from './institution.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateInstitutionInput {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Display name, printed on certificates.' })
   @Present()
   @NotBlank()
   @MaxChars(255)
   name?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Country of registration.' })
   @Present()
   @NotBlank()
   @MaxChars(100)
   country?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Official legal entity name.' })
   @Nullable()
   @MaxChars(255)
   legalName?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Tax registration number.' })
   @Nullable()
   @MaxChars(64)
   taxId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Public website URL.' })
   @Nullable()
   @Url()
   @MaxChars(2048)
   website?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Professional-network organization slug.' })
   @Nullable()
   @MaxChars(255)
   networkOrganization?: string | null;
@@ -52,28 +52,28 @@ export class UpdateInstitutionInput {
 
 @InputType({ description: 'Every field of an institution: create and PUT.' })
 export class InstitutionInput extends UpdateInstitutionInput {
-  @Field()
+  @Field({ description: 'Display name, printed on certificates.' })
   declare name: string;
 
-  @Field()
+  @Field({ description: 'Country of registration.' })
   declare country: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on institutions.' })
 export class InstitutionWhere {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose name equals this.' })
   name?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose country equals this.' })
   country?: string;
 
-  @Field(() => InstitutionStatus, { nullable: true })
+  @Field(() => InstitutionStatus, { nullable: true, description: 'Only records whose status equals this.' })
   status?: InstitutionStatus;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose is badges enabled equals this.' })
   isBadgesEnabled?: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only records whose tax id equals this.' })
   taxId?: string | null;
 }
 

@@ -3,13 +3,18 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum ModuleModality {
   in_person = 'in_person',
   online = 'online',
   hybrid = 'hybrid',
 }
-registerEnumType(ModuleModality, { name: 'ModuleModality' });
+registerEnumType(ModuleModality, {
+  name: 'ModuleModality',
+  description: 'How a module is taught.',
+  valuesConfig: { in_person: { description: 'On site.' }, online: { description: 'Online.' }, hybrid: { description: 'Partly on site, partly online.' } },
+});
 
 export enum ModuleLevel {
   undergraduate = 'undergraduate',
@@ -17,10 +22,19 @@ export enum ModuleLevel {
   technical = 'technical',
   open = 'open',
 }
-registerEnumType(ModuleLevel, { name: 'ModuleLevel' });
+registerEnumType(ModuleLevel, {
+  name: 'ModuleLevel',
+  description: 'The academic level of a module.',
+  valuesConfig: {
+    undergraduate: { description: 'Undergraduate.' },
+    graduate: { description: 'Graduate.' },
+    technical: { description: 'Technical or vocational.' },
+    open: { description: 'Open to anyone.' },
+  },
+});
 
 /** A subject an institution teaches; attached to courses through CourseModule. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A unit of study an institution teaches; courses attach modules.' })
 @Entity({ tableName: 'modules' })
 @Index({
   name: 'modules_code_unique',
@@ -34,15 +48,15 @@ export class Module extends TenantScopedEntity {
   @Property({ length: 20, nullable: true })
   code?: string | null;
 
-  @Field()
+  @Field({ description: 'Module name, printed on transcripts.' })
   @Property({ length: 150 })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free-text description.' })
   @Property({ type: 'text', nullable: true })
   description?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Topics covered.' })
   @Property({ type: 'text', nullable: true })
   syllabus?: string | null;
 
@@ -50,19 +64,19 @@ export class Module extends TenantScopedEntity {
   @Property({ type: 'integer', nullable: true })
   workload?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Academic credits.' })
   @Property({ type: 'integer', nullable: true })
   credits?: number | null;
 
-  @Field(() => ModuleModality, { nullable: true })
+  @Field(() => ModuleModality, { nullable: true, description: 'How the module is taught.' })
   @Enum({ items: () => ModuleModality, nativeEnumName: 'module_modality', nullable: true })
   modality?: ModuleModality | null;
 
-  @Field(() => ModuleLevel, { nullable: true })
+  @Field(() => ModuleLevel, { nullable: true, description: 'Academic level.' })
   @Enum({ items: () => ModuleLevel, nativeEnumName: 'module_level', nullable: true })
   level?: ModuleLevel | null;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the module is still taught.' })
   @Property({ type: 'boolean' })
   isActive: boolean & Opt = true;
 

@@ -19,7 +19,7 @@ export class ModuleResolver extends ResourceResolver({
   updateInput: UpdateModuleInput,
   service: modules,
 }) {
-  @FieldResolver(() => Institution)
+  @FieldResolver(() => Institution, { description: 'The institution that teaches the module.' })
   institution(@Root() module: Readable<Module>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
     return ctx.loaders.one(Institution, module.institution);
   }

@@ -3,15 +3,15 @@
  * NOTIFICATION_WORKER=off: `node dist/src/notifications/worker-main.js`. Same configuration and
  * database as the server; it leaves migrations to the server and refuses to start before they ran.
  */
-import { loadConfig } from '../config.js';
+import { loadConfigOrExit } from '../config.js';
 import { resolveDatabase } from '../db/database.js';
 import { openOrm, pendingMigrationCount } from '../db/orm.js';
-import { createLogger } from '../logger.js';
+import { createLogger, wantsPrettyLogs } from '../logger.js';
 import { stopOnSignal } from '../stop-on-signal.js';
 import { startNotificationWorker } from './notification.worker.js';
 
-const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const config = loadConfigOrExit();
+const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
 const database = await resolveDatabase(config, logger);
 const orm = await openOrm(database.url, { poolMax: 4 });
 

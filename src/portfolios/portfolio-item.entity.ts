@@ -4,9 +4,10 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { Certificate } from '../certificates/certificate.entity.js';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { PortfolioPage } from './portfolio-page.entity.js';
+import { Node } from '../graphql/node.js';
 
 /** One certificate shown on a portfolio page, at a position; at most one item per certificate and page. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'One certificate shown on a portfolio page.' })
 @Entity({ tableName: 'portfolio_items' })
 @Index({
   name: 'portfolio_items_certificate_unique',

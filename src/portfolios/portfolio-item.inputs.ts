@@ -26,15 +26,15 @@ export class PortfolioItemInput extends UpdatePortfolioItemInput {
   certificateUuid!: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on portfolio items.' })
 export class PortfolioItemWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose page uuid equals this.' })
   pageUuid?: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose certificate uuid equals this.' })
   certificateUuid?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose is visible equals this.' })
   isVisible?: boolean;
 }
 

@@ -4,21 +4,23 @@ import type { RequestContext } from '../context/request-context.js';
 import type { Readable, Row } from '../db/rows.js';
 import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
 import type { ListArgs } from '../resources/resource.service.js';
+import { registerNodeType } from '../graphql/node.js';
 import { PortfolioItem } from './portfolio-item.entity.js';
 import { PortfolioItemInput, PortfolioItemListArgs, UpdatePortfolioItemInput } from './portfolio-item.inputs.js';
 import { portfolioItems } from './portfolio-item.service.js';
 import { PortfolioPage } from './portfolio-page.entity.js';
 
 const PortfolioItemConnection = ConnectionType(PortfolioItem, 'PortfolioItem');
+registerNodeType('PortfolioItem', (ctx, uuid) => portfolioItems.find(ctx, uuid));
 const PAGE_GUARD = { nullable: true, description: 'When given, the item must be on this page.' } as const;
 const STUDENT_GUARD = { nullable: true, description: 'When given, the item’s page must be this student’s.' } as const;
 
 /** Items are added to a page rather than created on their own, so their operations are named here, not by ResourceResolver. */
 @Resolver(() => PortfolioItem)
 export class PortfolioItemResolver {
-  @Query(() => PortfolioItem, { description: 'One PortfolioItem of this tenant by uuid.' })
+  @Query(() => PortfolioItem, { nullable: true, description: 'One PortfolioItem of this tenant by uuid; null with a NOT_FOUND error when there is none.' })
   portfolioItem(
-    @Arg('uuid', () => ID) uuid: string,
+    @Arg('uuid', () => ID, { description: 'The item’s uuid.' }) uuid: string,
     @Ctx() ctx: RequestContext,
     @Arg('pageUuid', () => ID, PAGE_GUARD) pageUuid?: string,
     @Arg('studentUuid', () => ID, STUDENT_GUARD) studentUuid?: string,
@@ -33,7 +35,7 @@ export class PortfolioItemResolver {
 
   @Mutation(() => PortfolioItem, { description: 'Adds an issued certificate of the page’s student to the page; last unless `sortOrder` is given.' })
   addPortfolioItem(
-    @Arg('input', () => PortfolioItemInput) input: PortfolioItemInput,
+    @Arg('input', () => PortfolioItemInput, { description: 'The page and the certificate to show.' }) input: PortfolioItemInput,
     @Ctx() ctx: RequestContext,
     @Arg('studentUuid', () => ID, { nullable: true, description: 'When given, the page must be this student’s.' }) studentUuid?: string,
   ): Promise<PortfolioItem> {
@@ -42,8 +44,8 @@ export class PortfolioItemResolver {
 
   @Mutation(() => PortfolioItem, { description: 'Changes an item’s visibility or position (PATCH).' })
   updatePortfolioItem(
-    @Arg('uuid', () => ID) uuid: string,
-    @Arg('input', () => UpdatePortfolioItemInput) input: UpdatePortfolioItemInput,
+    @Arg('uuid', () => ID, { description: 'The item’s uuid.' }) uuid: string,
+    @Arg('input', () => UpdatePortfolioItemInput, { description: 'Only the fields to change.' }) input: UpdatePortfolioItemInput,
     @Ctx() ctx: RequestContext,
     @Arg('pageUuid', () => ID, PAGE_GUARD) pageUuid?: string,
     @Arg('studentUuid', () => ID, STUDENT_GUARD) studentUuid?: string,
@@ -53,7 +55,7 @@ export class PortfolioItemResolver {
 
   @Mutation(() => Boolean, { description: 'Soft delete.' })
   deletePortfolioItem(
-    @Arg('uuid', () => ID) uuid: string,
+    @Arg('uuid', () => ID, { description: 'The item’s uuid.' }) uuid: string,
     @Ctx() ctx: RequestContext,
     @Arg('pageUuid', () => ID, PAGE_GUARD) pageUuid?: string,
     @Arg('studentUuid', () => ID, STUDENT_GUARD) studentUuid?: string,
@@ -63,7 +65,7 @@ export class PortfolioItemResolver {
 
   @Mutation(() => Int, { description: 'Soft-deletes all of them or, if any uuid is unknown (or on another page), none.' })
   deletePortfolioItems(
-    @Arg('uuids', () => [ID]) uuids: string[],
+    @Arg('uuids', () => [ID], { description: 'The uuids of the items to remove.' }) uuids: string[],
     @Ctx() ctx: RequestContext,
     @Arg('pageUuid', () => ID, { nullable: true, description: 'When given, every item must be on this page.' }) pageUuid?: string,
     @Arg('studentUuid', () => ID, { nullable: true, description: 'With `pageUuid`: the page must be this student’s.' }) studentUuid?: string,
@@ -71,12 +73,12 @@ export class PortfolioItemResolver {
     return portfolioItems.removeMany(ctx, uuids, { pageUuid, studentUuid });
   }
 
-  @FieldResolver(() => Certificate)
+  @FieldResolver(() => Certificate, { description: 'The certificate shown.' })
   certificate(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Promise<Row<Certificate>> {
     return ctx.loaders.one(Certificate, item.certificate);
   }
 
-  @FieldResolver(() => PortfolioPage)
+  @FieldResolver(() => PortfolioPage, { description: 'The page it is on.' })
   page(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Promise<Row<PortfolioPage>> {
     return ctx.loaders.one(PortfolioPage, item.page);
   }

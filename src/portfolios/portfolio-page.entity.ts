@@ -3,9 +3,10 @@ import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy
 import { Field, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Student } from '../students/student.entity.js';
+import { Node } from '../graphql/node.js';
 
 /** A student's public page listing chosen certificates, at `/p/{tenant}/{slug}` once public. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node, description: "A student's public page listing chosen certificates." })
 @Entity({ tableName: 'portfolio_pages' })
 @Index({
   name: 'portfolio_pages_slug_unique',
@@ -23,7 +24,7 @@ export class PortfolioPage extends TenantScopedEntity {
   @Property({ type: 'boolean' })
   isPublic: boolean & Opt = false;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text shown on the page.' })
   @Property({ type: 'text', nullable: true })
   bio?: string | null;
 }

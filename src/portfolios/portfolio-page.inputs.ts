@@ -27,19 +27,19 @@ export class PortfolioPageInput extends UpdatePortfolioPageInput {
   @Field(() => ID, { description: 'The student; taken from the path in REST.' })
   studentUuid!: string;
 
-  @Field()
+  @Field({ description: 'Lower-case letters, digits and hyphens (3-64); unique within the tenant.' })
   declare slug: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on portfolio pages.' })
 export class PortfolioPageWhere {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only records whose student uuid equals this.' })
   studentUuid?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose slug equals this.' })
   slug?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose is public equals this.' })
   isPublic?: boolean;
 }
 

@@ -25,7 +25,7 @@ export class PortfolioPageResolver extends ResourceResolver({
   service: portfolioPages,
   parentArg: 'studentUuid',
 }) {
-  @FieldResolver(() => Student)
+  @FieldResolver(() => Student, { description: 'The student whose page this is.' })
   student(@Root() page: Readable<PortfolioPage>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
     return ctx.loaders.one(Student, page.student);
   }

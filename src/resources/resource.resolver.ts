@@ -4,6 +4,7 @@ import type { TenantScopedEntity } from '../db/base.entity.js';
 import type { Row } from '../db/rows.js';
 import { type Connection, toConnection } from '../graphql/connection.js';
 import { lowerFirst } from '../identifier-case.js';
+import { registerNodeType } from '../graphql/node.js';
 import type { ListArgs, ResourceOperations } from './resource.service.js';
 
 export interface ResourceApi<T extends TenantScopedEntity, Input extends object> {
@@ -72,13 +73,18 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     }
   }
 
+  registerNodeType(name, (ctx, uuid) => service.get(ctx, uuid));
   const proto = BaseResourceResolver.prototype;
-  const uuidArg = Arg('uuid', () => ID);
+  const uuidArg = Arg('uuid', () => ID, { description: `The ${name}'s uuid.` });
   const guard = parentArg ? [Arg(parentArg, () => ID, { nullable: true, description: 'When given, the row must belong to this parent.' })] : [];
   define(
     proto,
     'one',
-    Query(() => type, { name: lowerFirst(name), description: `One ${name} of this tenant by uuid.` }),
+    Query(() => type, {
+      name: lowerFirst(name),
+      nullable: true,
+      description: `One ${name} of this tenant by uuid; null with a NOT_FOUND error when there is none.`,
+    }),
     uuidArg,
     Ctx(),
     ...guard,
@@ -93,8 +99,8 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
   define(
     proto,
     'create',
-    Mutation(() => type, { name: `create${name}` }),
-    Arg('input', () => api.input),
+    Mutation(() => type, { name: `create${name}`, description: `Creates a ${name} in this tenant.` }),
+    Arg('input', () => api.input, { description: 'Every required field; optional ones take their defaults.' }),
     Ctx(),
   );
   define(
@@ -102,7 +108,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     'update',
     Mutation(() => type, { name: `update${name}`, description: 'Changes only the fields sent (PATCH).' }),
     uuidArg,
-    Arg('input', () => api.updateInput),
+    Arg('input', () => api.updateInput, { description: 'Only the fields to change.' }),
     Ctx(),
     ...guard,
   );
@@ -112,7 +118,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
       'replace',
       Mutation(() => type, { name: `replace${name}`, description: 'Replaces every field (PUT): optional fields not sent return to their defaults.' }),
       uuidArg,
-      Arg('input', () => api.input),
+      Arg('input', () => api.input, { description: 'Every field; optional ones not sent return to their defaults.' }),
       Ctx(),
       ...guard,
     );
@@ -129,7 +135,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     proto,
     'deleteMany',
     Mutation(() => Int, { name: `delete${pluralName}`, description: 'Soft-deletes all of them or, if any uuid is unknown, none.' }),
-    Arg('uuids', () => [ID]),
+    Arg('uuids', () => [ID], { description: `The uuids of the ${pluralName} to delete.` }),
     Ctx(),
     ...guard,
   );

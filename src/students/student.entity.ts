@@ -2,9 +2,10 @@ import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { DateScalar } from '../graphql/scalars.js';
+import { Node } from '../graphql/node.js';
 
 /** A certificate recipient, registered per tenant; the email (kept lowercase) is unique among live students. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A person who enrolls in courses and receives certificates.' })
 @Entity({ tableName: 'students' })
 @Index({
   name: 'students_email_unique',
@@ -19,11 +20,11 @@ export class Student extends TenantScopedEntity {
   @Property({ length: 255 })
   email!: string;
 
-  @Field(() => DateScalar)
+  @Field(() => DateScalar, { description: '`YYYY-MM-DD`.' })
   @Property({ type: 'date' })
   dateOfBirth!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'As the student declares it; free text.' })
   @Property({ length: 50, nullable: true })
   gender?: string | null;
 

@@ -1,11 +1,11 @@
 import { Field, InputType } from 'type-graphql';
 import { DateScalar } from '../graphql/scalars.js';
 import { ListArgsType } from '../graphql/list-args.js';
-import { Email, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
+import { BeforeToday, Email, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateStudentInput {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Full legal name.' })
   @Present()
   @NotBlank()
   @MaxChars(255)
@@ -19,9 +19,10 @@ export class UpdateStudentInput {
 
   @Field(() => DateScalar, { nullable: true, description: '`YYYY-MM-DD`, in the past.' })
   @Present()
+  @BeforeToday()
   dateOfBirth?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'As the student declares it; free text.' })
   @Nullable()
   @MaxChars(50)
   gender?: string | null;
@@ -34,28 +35,28 @@ export class UpdateStudentInput {
 
 @InputType({ description: 'A new student.' })
 export class StudentInput extends UpdateStudentInput {
-  @Field()
+  @Field({ description: 'Full legal name.' })
   declare name: string;
 
-  @Field()
+  @Field({ description: 'Unique within the tenant; stored and compared lowercase.' })
   declare email: string;
 
-  @Field(() => DateScalar)
+  @Field(() => DateScalar, { description: '`YYYY-MM-DD`.' })
   declare dateOfBirth: string;
 }
 
-@InputType()
+@InputType({ description: 'Equality filters on students.' })
 export class StudentWhere {
   @Field({ nullable: true, description: 'Case-insensitive. REST also accepts `where[user][email]`.' })
   email?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only records whose name equals this.' })
   name?: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only records whose gender equals this.' })
   gender?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only records whose social name equals this.' })
   socialName?: string | null;
 }
 

@@ -1,7 +1,5 @@
 import type { RequestContext } from '../context/request-context.js';
 import { ensureUnique } from '../db/lookup.js';
-import { invalid } from '../errors/domain-error.js';
-import { formatDate } from '../graphql/scalars.js';
 import { deletePagesOf } from '../portfolios/portfolio-page.service.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { Student } from './student.entity.js';
@@ -25,9 +23,6 @@ export class StudentService extends ResourceService<Student, StudentInput> {
   protected async apply(ctx: RequestContext, row: Student, input: Partial<StudentInput>): Promise<void> {
     const email = input.email?.trim().toLowerCase();
     assignPresent(row, email === undefined ? input : { ...input, email }, ['name', 'email', 'dateOfBirth', 'gender', 'socialName']);
-    if (input.dateOfBirth !== undefined && input.dateOfBirth >= formatDate(new Date())) {
-      throw invalid({ dateOfBirth: ['The date of birth must be a date before today.'] });
-    }
     if (email !== undefined) await ensureUnique(ctx.em, Student, { email }, row.uuid, 'email');
   }
 

@@ -4,15 +4,24 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { Node } from '../graphql/node.js';
 
 export enum TemplateStatus {
   active = 'active',
   inactive = 'inactive',
 }
-registerEnumType(TemplateStatus, { name: 'TemplateStatus' });
+registerEnumType(TemplateStatus, {
+  name: 'TemplateStatus',
+  description: 'Whether a template may be used for new certificates.',
+  valuesConfig: { active: { description: 'Usable.' }, inactive: { description: 'Kept for existing certificates only.' } },
+});
 
 /** The visual design certificates of an institution use; at most one per institution is the default. */
-@ObjectType({ simpleResolvers: true })
+@ObjectType({
+  simpleResolvers: true,
+  implements: Node,
+  description: 'The visual design certificates of an institution use; at most one per institution is the default.',
+})
 @Entity({ tableName: 'certificate_templates' })
 @Index({
   name: 'certificate_templates_default_unique',
@@ -23,7 +32,7 @@ export class CertificateTemplate extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;
 
-  @Field()
+  @Field({ description: 'Template name.' })
   @Property({ length: 255 })
   name!: string;
 
@@ -35,7 +44,7 @@ export class CertificateTemplate extends TenantScopedEntity {
   @Property({ length: 1024 })
   path!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Path of a preview image of the design.' })
   @Property({ length: 1024, nullable: true })
   previewImagePath?: string | null;
 
@@ -47,7 +56,7 @@ export class CertificateTemplate extends TenantScopedEntity {
   @Property({ type: 'boolean' })
   isDefault: boolean & Opt = false;
 
-  @Field(() => TemplateStatus)
+  @Field(() => TemplateStatus, { description: 'Whether the template may be used for new certificates.' })
   @Enum({ items: () => TemplateStatus, nativeEnumName: 'template_status' })
   status: TemplateStatus & Opt = TemplateStatus.active;
 }

@@ -19,7 +19,7 @@ export class CertificateTemplateResolver extends ResourceResolver({
   updateInput: UpdateCertificateTemplateInput,
   service: certificateTemplates,
 }) {
-  @FieldResolver(() => Institution)
+  @FieldResolver(() => Institution, { description: 'The institution that owns the template.' })
   institution(@Root() template: Readable<CertificateTemplate>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
     return ctx.loaders.one(Institution, template.institution);
   }

@@ -3,19 +3,19 @@ import type { RequestContext } from '../context/request-context.js';
 
 @ObjectType({ simpleResolvers: true, description: 'The tenant a request acts for.' })
 class TenantInfo {
-  @Field()
+  @Field({ description: 'The value to send as X-Tenant.' })
   identifier!: string;
 
-  @Field()
+  @Field({ description: 'Display name.' })
   name!: string;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'Who the current access token speaks for.' })
 export class Viewer {
-  @Field()
+  @Field({ description: 'The OAuth client id of the token.' })
   clientId!: string;
 
-  @Field(() => TenantInfo)
+  @Field(() => TenantInfo, { description: 'The tenant of the token.' })
   tenant!: TenantInfo;
 }
 

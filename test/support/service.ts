@@ -2,7 +2,7 @@ import { ClientService } from '../../src/auth/client.service.js';
 import { loadConfig } from '../../src/config.js';
 import type { ServiceRuntime } from '../../src/context/request-context.js';
 import type { Orm } from '../../src/db/orm.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
 import { TenantService } from '../../src/tenants/tenant.service.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -24,7 +24,7 @@ export const PUBLIC_BASE_URL = 'http://credentials.test';
 const PER_MINUTE_LIMITS_OFF = { RATE_LIMIT_API_PER_MINUTE: '0', RATE_LIMIT_PUBLIC_PER_MINUTE: '0', RATE_LIMIT_VERIFY_PER_MINUTE: '0' };
 
 /** The real service (HTTP server, Apollo, REST, ORM) on a fresh database and a free port. */
-export async function startTestService(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, database?: TestDatabase, logger?: Logger): Promise<TestService> {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -37,7 +37,7 @@ export async function startTestService(env: Record<string, string> = {}, databas
     ...env,
   });
   const statements: string[] = [];
-  const service = await startService(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery: (sql) => statements.push(sql) });
+  const service = await startService(config, logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery: (sql) => statements.push(sql) });
   return {
     url: service.url,
     statements,

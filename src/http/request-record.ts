@@ -1,0 +1,97 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestContext } from '../context/request-context.js';
+
+/** What the layers below the router learn about a request while answering it. */
+interface RequestNotes {
+  /** The GraphQL operation name (`anonymous` when the document names none). */
+  operation?: string;
+  /** Error codes the answer carried: GraphQL `extensions.code`s, or the REST error's code. */
+  errorCodes: string[];
+}
+
+/**
+ * One answered request, as logs and metrics see it: the route template (never the path or query
+ * string, which may carry names and e-mail addresses), the outcome, and who asked.
+ */
+export interface RequestRecord {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  tenant?: string;
+  clientId?: string;
+  operation?: string;
+  errorCodes: string[];
+  /** The client went away before the answer was complete. */
+  aborted: boolean;
+}
+
+const NOTES = Symbol('request notes');
+type Noted = { [NOTES]?: RequestNotes };
+
+function notesOf(res: Response): RequestNotes {
+  return ((res.locals as Noted)[NOTES] ??= { errorCodes: [] });
+}
+
+/**
+ * The request's context, carrying its notes so GraphQL plugins (which see only the context) can add
+ * to them. A property, not a WeakMap entry: Apollo hands plugins a shallow copy of the context.
+ */
+export function linkNotes(context: RequestContext, res: Response): RequestContext {
+  (context as Noted)[NOTES] = notesOf(res);
+  return context;
+}
+
+/** The notes of a response, or of a context linked by `linkNotes`. */
+function notesFor(target: Response | object): RequestNotes | undefined {
+  return (target as Noted)[NOTES] ?? ('locals' in target ? notesOf(target as Response) : undefined);
+}
+
+export function noteOperation(target: Response | object, name: string): void {
+  const notes = notesFor(target);
+  if (notes) notes.operation = name;
+}
+
+export function noteErrorCodes(target: Response | object, codes: string[]): void {
+  notesFor(target)?.errorCodes.push(...codes);
+}
+
+/**
+ * `/api/v1/certificates/:uuid`; the mount path (`/graphql`) when middleware answered; `unmatched` when
+ * nothing did. The templates are a bounded set, as metric labels must be.
+ */
+function routeTemplate(req: Request): string {
+  const path = (req.route as { path?: string | string[] } | undefined)?.path;
+  if (path === undefined) return req.baseUrl || 'unmatched';
+  return `${req.baseUrl}${Array.isArray(path) ? path.join('|') : path}`;
+}
+
+/** Calls `observer` once per request, when its answer is complete or the client went away. */
+export function recordRequests(observer: (record: RequestRecord) => void): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    let done = false;
+    const record = () => {
+      if (done) return;
+      done = true;
+      const notes = notesOf(res);
+      const principal = (res.locals.context as RequestContext | undefined)?.principal;
+      observer({
+        requestId: String(req.id),
+        method: req.method,
+        route: routeTemplate(req),
+        status: res.statusCode,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        tenant: principal?.tenant.identifier,
+        clientId: principal?.clientId,
+        operation: notes.operation,
+        errorCodes: [...new Set(notes.errorCodes)],
+        aborted: !res.writableFinished,
+      });
+    };
+    res.once('finish', record);
+    res.once('close', record);
+    next();
+  };
+}
