@@ -57,8 +57,8 @@ export class WebhookResolver extends ResourceResolver({
 
   @Mutation(() => WebhookDelivery, { description: 'Sends a delivery’s event again (a new delivery with the same `webhook-id`).' })
   redeliverWebhookDelivery(
-    @Arg('webhookUuid', () => ID) webhookUuid: string,
-    @Arg('uuid', () => ID) uuid: string,
+    @Arg('webhookUuid', () => ID, { description: 'The endpoint the delivery went to.' }) webhookUuid: string,
+    @Arg('uuid', () => ID, { description: 'The delivery to send again.' }) uuid: string,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookDelivery> {
     return webhooks.redeliver(ctx, webhookUuid, uuid);
