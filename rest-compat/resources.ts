@@ -124,3 +124,16 @@ export const portfolioItems: RestResource = {
   fields: PORTFOLIO_ITEM,
   includes: { certificate: nest('certificate', CERTIFICATE) },
 };
+
+/** Webhook endpoints; `secret` is filled only in the POST answer. Deliveries and redelivery: webhook-routes.ts. */
+export const webhooks: RestResource = {
+  path: '/webhooks',
+  name: 'Webhook',
+  pluralName: 'Webhooks',
+  fields: 'uuid url description events enabled disabledAt disabledReason secret createdAt updatedAt',
+};
+
+/** One delivery of an event to an endpoint, with its attempt log. */
+export const WEBHOOK_DELIVERY = fields(
+  'uuid webhookId eventType subjectUuid status attemptCount nextAttemptAt deliveredAt lastResponseStatus lastError attempts { attemptedAt responseStatus error durationMs } createdAt',
+);

@@ -11,6 +11,7 @@ import { resourceRoutes } from './resource.js';
 import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
 import { fields, type SelectionSource } from './selection.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 const COLLECTIONS = [
   resources.institutions,
@@ -23,6 +24,7 @@ const COLLECTIONS = [
   resources.certificateTemplates,
   resources.certificates,
   resources.portfolioPages,
+  resources.webhooks,
 ];
 
 type Body = Record<string, unknown>;
@@ -161,5 +163,6 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),
+    ...webhookRoutes(schema, publicBaseUrl),
   ];
 }

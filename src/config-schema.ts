@@ -197,6 +197,14 @@ export const ENVIRONMENT = z.object({
   BADGE_UNBAKE_MAX_BYTES: whole(1).default(2 * 1024 * 1024),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   CORS_ORIGINS: corsOrigins.default([]),
+  // Unset: allowed outside production only (config.ts).
+  WEBHOOK_ALLOW_PRIVATE: oneOf(['true', 'false', 'on', 'off'] as const)
+    .transform((value) => value === 'true' || value === 'on')
+    .optional(),
+  WEBHOOK_TIMEOUT_MS: whole(1).default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: whole(1).default(12),
+  WEBHOOK_BACKOFF_BASE_SECONDS: whole(1).default(60),
+  WEBHOOK_BACKOFF_MAX_SECONDS: whole(1).default(8 * 3600),
 });
 
 export type Environment = z.infer<typeof ENVIRONMENT>;

@@ -83,6 +83,7 @@ export interface Config {
   badgeUnbakeMaxBytes: number;
   /** Browser origins the APIs answer cross-origin (CORS_ORIGINS): `*`, or a list; empty = no CORS headers. */
   corsOrigins: '*' | string[];
+  webhooks: WebhookConfig;
   /** METRICS_TOKEN: when set, GET /metrics demands it as a bearer token. */
   metricsToken?: string;
   /** SIGNING_P12_PASSPHRASE: the CLI's `signing:install` passphrase when none is given. */
@@ -106,6 +107,18 @@ export interface RateLimitConfig {
     /** Tokens issued to one client (TOKEN_CLIENT_LIMIT). */
     issuedPerClient: number;
   };
+}
+
+/** Outbound webhook deliveries (README: Webhooks). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE (true/false): may deliveries reach loopback/private/link-local addresses? Default: only outside production. */
+  allowPrivate: boolean;
+  /** WEBHOOK_TIMEOUT_MS: one attempt, connect to last byte. */
+  timeoutMs: number;
+  /** WEBHOOK_MAX_ATTEMPTS, WEBHOOK_BACKOFF_BASE_SECONDS, WEBHOOK_BACKOFF_MAX_SECONDS. */
+  maxAttempts: number;
+  baseBackoffSeconds: number;
+  maxBackoffSeconds: number;
 }
 
 export interface PdfWorkerConfig {
@@ -227,6 +240,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS,
     metricsToken: e.METRICS_TOKEN,
     signingP12Passphrase: e.SIGNING_P12_PASSPHRASE,
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? e.NODE_ENV !== 'production',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      baseBackoffSeconds: e.WEBHOOK_BACKOFF_BASE_SECONDS,
+      maxBackoffSeconds: e.WEBHOOK_BACKOFF_MAX_SECONDS,
+    },
   };
 }
 

@@ -61,6 +61,8 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
     completed_at: '2026-06-30',
   });
   const template = await make.template({ institution_uuid: institution.uuid, name: `${MARKER} Template` });
+  const webhook = await api.rest('POST', '/webhooks', { url: 'http://127.0.0.1:9/zzsecretacme', events: ['file.uploaded'], description: `${MARKER} hook` });
+  expect(webhook.status).toBe(201);
   const files = await upload(api, [
     [await diplomaPdf(`${MARKER} diploma`), `${MARKER}.pdf`],
     [await diplomaPdf(`${MARKER} draft`), `${MARKER}-2.pdf`],
@@ -76,7 +78,10 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
   expect(page.status).toBe(201);
   const item = await api.rest('POST', `/students/${student.uuid}/pages/${page.body.data.uuid}/items`, { certificate_uuid: issued.body.data.uuid });
   expect(item.status).toBe(201);
+  const [delivery] = (await api.rest('GET', `/webhooks/${webhook.body.data.uuid}/deliveries`)).body.data;
   return {
+    webhooks: webhook.body.data.uuid,
+    deliveries: delivery.uuid,
     institutions: institution.uuid,
     modules: module.uuid,
     courses: course.uuid,
@@ -144,6 +149,8 @@ function bodyWithForeignReferences(ids: Record<string, string>, target: string):
     slug: 'globex-page',
     certificate_uuid: foreign.certificates,
     reason: 'taken over',
+    url: 'https://globex.example/hook',
+    events: ['file.uploaded'],
     uuids: [target],
   };
 }

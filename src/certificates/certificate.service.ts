@@ -19,6 +19,9 @@ import { effectiveStatus, notPastExpiryWhere, PAST_EXPIRY_SQL, pastExpiryWhere, 
 import type { CertificateInput } from './certificate.inputs.js';
 import { revokeStatus } from '../badges/v3/status-list.js';
 import { issueDraft, type CheckedDraft } from './issuance.js';
+import { CERTIFICATE_FACT_COLUMNS, certificateFacts, certificateFactsOfRow } from './certificate-events.js';
+import { certificateEvent } from '../webhooks/webhook-events.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { verificationLinkProblem } from './verification-link.js';
 
 const SOURCE_TAKEN = { fileUuid: ['The file uuid has already been used.'] };
@@ -141,6 +144,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       Object.assign(certificate, { status: CertificateStatus.revoked, revokedAt: new Date(), revocationReason: reason.trim() });
       await files.release(tx, certificate.sourceFile.uuid, certificate.uuid);
       await revokeStatus(tx.em, certificate.uuid); // Open Badges 3.0 status list bit, in this transaction
+      enqueueWebhookEvents(tx.em, [certificateEvent('certificate.revoked', certificateFacts(certificate))]);
       return certificate;
     }).then(counted);
   }
@@ -150,8 +154,11 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    * They already read as expired before (certificate-rules.ts); this persists it.
    */
   async expireOverdue({ em }: Pick<PublicContext, 'em'>): Promise<number> {
-    const result = await em.getConnection().execute(EXPIRE_OVERDUE, [], 'run');
-    return (result as { affectedRows?: number }).affectedRows ?? 0;
+    return em.transactional(async (tx) => {
+      const expired = await tx.execute<Record<string, unknown>[]>(`${EXPIRE_OVERDUE} returning ${CERTIFICATE_FACT_COLUMNS}`);
+      for (const row of expired) enqueueWebhookEvents(tx, [certificateEvent('certificate.expired', certificateFactsOfRow(row))], String(row.tenant_uuid));
+      return expired.length;
+    });
   }
 
   /** A deleted certificate frees its uploaded source file. */

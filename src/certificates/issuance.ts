@@ -12,7 +12,10 @@ import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { enqueueNotification } from '../notifications/notification.outbox.js';
+import { certificateEvent } from '../webhooks/webhook-events.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { Student } from '../students/student.entity.js';
+import { certificateFacts } from './certificate-events.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
 import { documentDesign } from './document-design.js';
@@ -141,6 +144,7 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
     tx.em,
     issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
   );
+  enqueueWebhookEvents(tx.em, [certificateEvent('certificate.issued', certificateFacts(certificate))]);
   // Open Badges 3.0: last, because the status index it draws holds the institution's list row until commit.
   if (parts.institution.isBadgesEnabled) await issueOpenBadgeCredential(tx, { certificate, ...parts });
 }

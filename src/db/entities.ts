@@ -25,6 +25,9 @@ import { RateLimitBucket } from '../rate-limits/rate-limit-bucket.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 import { Job } from '../jobs/job.entity.js';
+import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { WebhookMessage } from '../webhooks/webhook-message.entity.js';
 
 /** Every entity the ORM knows; listed explicitly so builds and tests need no file discovery. */
 export const entities = [
@@ -56,4 +59,7 @@ export const entities = [
   SignedStatusList,
   IdempotencyKey,
   Job,
+  WebhookEndpoint,
+  WebhookMessage,
+  WebhookDelivery,
 ];

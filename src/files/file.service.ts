@@ -9,6 +9,8 @@ import { humanize } from '../errors/humanize.js';
 import { conflict, invalid } from '../errors/domain-error.js';
 import { ResourceService } from '../resources/resource.service.js';
 import { StoredFile } from './file.entity.js';
+import { fileUploadedEvent } from '../webhooks/webhook-events.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile } from './file-intake.js';
 import { insertUnlessDuplicate, markUnused, markUsed } from './file-records.js';
@@ -100,6 +102,11 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
         for (const file of received) uuids.push(await store(tx, runtime, file, written, { maxBytes: maxFileBytes }));
         if (quotaBytes > 0 && uuids.some((uuid) => written.includes(uuid))) await enforceQuota(tx, quotaBytes);
         const rows = new Map((await tx.find(StoredFile, { uuid: { $in: uuids } })).map((row) => [row.uuid, row]));
+        const stored = [...new Set(uuids)].filter((uuid) => written.includes(uuid));
+        enqueueWebhookEvents(
+          tx,
+          stored.map((uuid) => fileUploadedEvent(rows.get(uuid)!)),
+        );
         return uuids.map((uuid) => rows.get(uuid)!);
       }),
     );

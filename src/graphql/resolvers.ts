@@ -14,6 +14,7 @@ import { CertificateTemplateResolver } from '../templates/certificate-template.r
 import { ViewerResolver } from '../viewer/viewer.resolver.js';
 import { CertificateBatchResolver } from '../certificates/certificate-batch.resolver.js';
 import { JobResolver } from '../jobs/job.resolver.js';
+import { WebhookDeliveryResolver, WebhookResolver } from '../webhooks/webhook.resolver.js';
 import { NodeResolver } from './node.js';
 
 /** Every resolver of the schema; a domain adds its resolver here. */
@@ -38,4 +39,6 @@ export const resolvers = [
   PortfolioItemResolver,
   CertificateBatchResolver,
   JobResolver,
+  WebhookResolver,
+  WebhookDeliveryResolver,
 ] as const;

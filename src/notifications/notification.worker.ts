@@ -3,7 +3,9 @@ import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import { DeliveryQueue, type ClaimedNotification } from './delivery-queue.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { OutboxLoop } from './outbox-loop.js';
 import { listenForOutbox, type OutboxSignal } from './outbox-signal.js';
+import { startWebhookWorker } from '../webhooks/webhook.worker.js';
 
 const BATCH_SIZE = 10;
 
@@ -18,31 +20,11 @@ export interface NotificationWorkerOptions {
 /**
  * Sends queued notifications at least once: claims due rows under a lease, sends each outside any
  * transaction, then records the outcome. A crash between claim and record leaves the row pending,
- * due again when its lease runs out. Wakes on `wake()` and polls every `pollMs` as a safety net.
+ * due again when its lease runs out. Wakes on `wake()` and polls every `pollMs` as a safety net (OutboxLoop).
  */
-export class NotificationWorker {
-  private stopping = false;
-  private loop?: Promise<void>;
-  private woken = false;
-  private interruptSleep?: () => void;
-
-  constructor(private readonly options: NotificationWorkerOptions) {}
-
-  start(): void {
-    this.loop ??= this.run();
-  }
-
-  /** Look for due notifications now instead of at the next poll. */
-  wake(): void {
-    this.woken = true;
-    this.interruptSleep?.();
-  }
-
-  /** Finishes the message being sent, hands back the rest of the batch, and stops. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake();
-    await this.loop;
+export class NotificationWorker extends OutboxLoop {
+  constructor(private readonly options: NotificationWorkerOptions) {
+    super({ pollMs: options.pollMs, batchSize: BATCH_SIZE, logger: options.logger, name: 'notification worker' });
   }
 
   /** One round: claim a batch and send it. Returns how many notifications were claimed. */
@@ -78,43 +60,16 @@ export class NotificationWorker {
     await queue.markDelivered(notification.uuid);
     logger.info(context, 'notification delivered');
   }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let claimed = 0;
-      try {
-        claimed = await this.deliverDue();
-      } catch (error) {
-        this.options.logger.error({ err: error }, 'notification worker round failed; retrying at the next poll');
-      }
-      // A full batch suggests more are due: go again without waiting.
-      if (claimed < BATCH_SIZE) await this.sleep(this.options.pollMs);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || this.stopping) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.interruptSleep = undefined;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.interruptSleep = done;
-    });
-  }
 }
 
 export interface RunningNotificationWorker {
   stop(): Promise<void>;
 }
 
-/** The worker as the service runs it: SMTP or `.eml` mailer from config, woken by the database on commit. */
+/**
+ * The outbox workers as the service runs them: e-mails (SMTP or `.eml` mailer from config) and
+ * webhook deliveries, both woken by the database on commit over one listening connection.
+ */
 export function startNotificationWorker(config: Config, orm: Orm, databaseUrl: string, logger: Logger): RunningNotificationWorker {
   const mailer = createMailer(config, logger);
   const worker = new NotificationWorker({
@@ -124,12 +79,21 @@ export function startNotificationWorker(config: Config, orm: Orm, databaseUrl: s
     pollMs: config.notificationPollMs,
     leaseMs: config.notificationLeaseMs,
   });
-  const signal: OutboxSignal = listenForOutbox(databaseUrl, () => worker.wake(), logger);
+  const webhooks = startWebhookWorker(config, orm, logger);
+  const signal: OutboxSignal = listenForOutbox(
+    databaseUrl,
+    () => {
+      worker.wake();
+      webhooks.wake();
+    },
+    logger,
+  );
   worker.start();
+  webhooks.start();
   return {
     async stop() {
       await signal.close();
-      await worker.stop();
+      await Promise.all([worker.stop(), webhooks.stop()]);
       mailer.close();
     },
   };

@@ -1,0 +1,98 @@
+import { type Opt, type Ref } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+import { OUTBOX_CHANNEL } from '../notifications/outbox-signal.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { WebhookMessage } from './webhook-message.entity.js';
+
+export enum WebhookDeliveryStatus {
+  pending = 'pending',
+  delivered = 'delivered',
+  failed = 'failed',
+}
+registerEnumType(WebhookDeliveryStatus, {
+  name: 'WebhookDeliveryStatus',
+  description: 'Where a webhook delivery stands.',
+  valuesConfig: {
+    pending: { description: 'Queued, being sent, or waiting for its next attempt.' },
+    delivered: { description: 'The endpoint answered 2xx.' },
+    failed: { description: 'Every attempt failed; the endpoint was disabled.' },
+  },
+});
+
+/** One attempt as the delivery log keeps it (JSON in the delivery row; at most one per attempt). */
+export interface AttemptRecord {
+  at: string;
+  status: number | null;
+  error: string | null;
+  ms: number;
+}
+
+/** One message to one endpoint: the unit that is retried, logged and redelivered. */
+@ObjectType({ simpleResolvers: true, description: 'One event sent to one webhook endpoint, with every attempt.' })
+@Entity({
+  tableName: 'webhook_deliveries',
+  triggers: [
+    {
+      name: 'signal_webhook_outbox',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      body: `perform pg_notify('${OUTBOX_CHANNEL}', ''); return null;`,
+    },
+  ],
+})
+@Index({ name: 'webhook_deliveries_due_index', properties: ['nextAttemptAt'], where: { status: WebhookDeliveryStatus.pending } })
+@Index({ name: 'webhook_deliveries_order_index', properties: ['endpoint', 'subjectUuid', 'enqueuedAt'], where: { status: WebhookDeliveryStatus.pending } })
+export class WebhookDelivery extends TenantScopedEntity {
+  @ManyToOne(() => WebhookEndpoint, { ref: true, index: true })
+  endpoint!: Ref<WebhookEndpoint>;
+
+  /** Its `uuid` is the `webhook-id` header: the same for every endpoint, retry and redelivery of one event. */
+  @ManyToOne(() => WebhookMessage, { ref: true, index: true })
+  message!: Ref<WebhookMessage>;
+
+  @Field({ description: 'The event type, e.g. `certificate.issued`.' })
+  @Property({ length: 64 })
+  eventType!: string;
+
+  @Field({ description: 'The record the event is about (a certificate or file uuid).' })
+  @Property({ type: 'uuid' })
+  subjectUuid!: string;
+
+  /** Database time of queueing: orders the deliveries about one record (later transactions queue later). */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', defaultRaw: 'clock_timestamp()' })
+  enqueuedAt!: Date & Opt;
+
+  @Field(() => WebhookDeliveryStatus, { description: 'Where the delivery stands.' })
+  @Enum({ items: () => WebhookDeliveryStatus, nativeEnumName: 'webhook_delivery_status' })
+  status: WebhookDeliveryStatus & Opt = WebhookDeliveryStatus.pending;
+
+  @Field(() => Int, { description: 'Attempts made so far.' })
+  @Property({ type: 'integer' })
+  attemptCount: number & Opt = 0;
+
+  @Field(() => Date, { description: 'When the next attempt is due (while pending).' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', defaultRaw: 'now()' })
+  nextAttemptAt!: Date & Opt;
+
+  /** While in the future, a worker is sending this delivery; once past, another worker may take it over. */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  lockedUntil?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'When a 2xx answer came; null until then.' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  deliveredAt?: Date | null;
+
+  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt; null when no answer came.' })
+  @Property({ type: 'integer', nullable: true })
+  lastResponseStatus?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the last attempt failed.' })
+  @Property({ type: 'text', nullable: true })
+  lastError?: string | null;
+
+  @Property({ type: 'json', defaultRaw: `'[]'` })
+  attemptLog: AttemptRecord[] & Opt = [];
+}

@@ -1,0 +1,39 @@
+import { ArrayType, type Opt } from '@mikro-orm/core';
+import { Entity, Property } from '@mikro-orm/decorators/legacy';
+import { Field, ObjectType } from 'type-graphql';
+import { TenantScopedEntity } from '../db/base.entity.js';
+
+/**
+ * A URL of the tenant's that receives signed POSTs for the events it subscribes to. The signing
+ * secret is readable only in the answer that created it (`secret`, like Stripe's endpoint object).
+ */
+@ObjectType('Webhook', { simpleResolvers: true, description: 'An endpoint that receives signed event deliveries (Standard Webhooks).' })
+@Entity({ tableName: 'webhook_endpoints' })
+export class WebhookEndpoint extends TenantScopedEntity {
+  @Field({ description: 'Where deliveries are POSTed (http or https).' })
+  @Property({ length: 2048 })
+  url!: string;
+
+  @Field(() => String, { nullable: true, description: 'A note for the integrator.' })
+  @Property({ length: 255, nullable: true })
+  description?: string | null;
+
+  @Field(() => [String], { description: 'Subscribed event types, e.g. `certificate.issued`.' })
+  @Property({ type: ArrayType, columnType: 'text[]' })
+  events!: string[];
+
+  /** `whsec_` + base64 of 24 random bytes; signs every delivery. */
+  @Property({ length: 100, hidden: true })
+  signingSecret!: string;
+
+  @Field(() => Date, { nullable: true, description: 'When deliveries stopped, by the client or after repeated failures; null while enabled.' })
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
+  disabledAt?: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Why deliveries stopped; null while enabled.' })
+  @Property({ type: 'text', nullable: true })
+  disabledReason?: string | null;
+
+  /** Set only on the instance a create returned: the one time the secret is shown. */
+  revealedSecret?: string & Opt;
+}

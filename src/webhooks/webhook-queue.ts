@@ -1,0 +1,123 @@
+import type { Orm } from '../db/orm.js';
+import type { AttemptRecord } from './webhook-delivery.entity.js';
+
+/** A delivery a worker has leased, with what sending it needs. */
+export interface ClaimedDelivery {
+  uuid: string;
+  messageUuid: string;
+  eventType: string;
+  body: string;
+  url: string;
+  secret: string;
+  attemptCount: number;
+}
+
+export interface WebhookRetryPolicy {
+  /** Attempts before a delivery is given up as `failed` and its endpoint disabled. */
+  maxAttempts: number;
+  /** Wait after the first failure; doubles with every further one, up to `maxBackoffSeconds`. */
+  baseBackoffSeconds: number;
+  maxBackoffSeconds: number;
+}
+
+/** 12 attempts: waits of 1, 2, 4 … 256 min, then 8 h twice — the last attempt about 24.5 h after the first. */
+export const DEFAULT_WEBHOOK_RETRY_POLICY: WebhookRetryPolicy = { maxAttempts: 12, baseBackoffSeconds: 60, maxBackoffSeconds: 8 * 3600 };
+
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * The webhook workers' view of the deliveries across every tenant (raw SQL, as the e-mail
+ * DeliveryQueue): claim under a lease, record each attempt, back off, give up and disable.
+ */
+export class WebhookQueue {
+  constructor(
+    private readonly orm: Orm,
+    readonly policy: WebhookRetryPolicy = DEFAULT_WEBHOOK_RETRY_POLICY,
+  ) {}
+
+  /**
+   * Leases up to `limit` due deliveries of enabled endpoints. A delivery waits while an earlier one
+   * about the same record to the same endpoint is still pending (in flight or backing off), so a
+   * record's events arrive in the order their transactions committed.
+   */
+  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const rows = await this.orm.em.fork().execute<Record<string, unknown>[]>(
+      `with due as materialized (
+         select d.uuid, d.endpoint_uuid from webhook_deliveries d
+         join webhook_endpoints e on e.uuid = d.endpoint_uuid
+         where d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+           and e.disabled_at is null and e.deleted_at is null
+           and not exists (
+             select 1 from webhook_deliveries earlier
+             where earlier.endpoint_uuid = d.endpoint_uuid and earlier.subject_uuid = d.subject_uuid and earlier.status = 'pending'
+               and (earlier.enqueued_at, earlier.uuid) < (d.enqueued_at, d.uuid))
+         order by d.enqueued_at
+         limit ?
+         for update of d skip locked
+       )
+       update webhook_deliveries d set locked_until = now() + make_interval(secs => ?)
+       from due join webhook_endpoints e on e.uuid = due.endpoint_uuid, webhook_messages m
+       where d.uuid = due.uuid and m.uuid = d.message_uuid
+       returning d.uuid, d.message_uuid, d.event_type, d.attempt_count, m.body, e.url, e.signing_secret`,
+      [limit, leaseMs / 1000],
+    );
+    return rows.map((row) => ({
+      uuid: String(row.uuid),
+      messageUuid: String(row.message_uuid),
+      eventType: String(row.event_type),
+      body: String(row.body),
+      url: String(row.url),
+      secret: String(row.signing_secret),
+      attemptCount: Number(row.attempt_count),
+    }));
+  }
+
+  async markDelivered(uuid: string, attempt: AttemptRecord): Promise<void> {
+    await this.orm.em.fork().execute(
+      `update webhook_deliveries
+       set status = 'delivered', delivered_at = now(), attempt_count = attempt_count + 1, last_response_status = ?, last_error = null,
+           attempt_log = attempt_log || ?::jsonb, locked_until = null, updated_at = now()
+       where uuid = ? and status = 'pending'`,
+      [attempt.status, JSON.stringify([attempt]), uuid],
+      'run',
+    );
+  }
+
+  /**
+   * Logs the failed attempt and schedules the next with exponential backoff; after the last one the
+   * delivery is `failed` and its endpoint disabled with the reason, in the same statement.
+   */
+  async markFailed(uuid: string, attempt: AttemptRecord): Promise<'retrying' | 'failed'> {
+    const { maxAttempts, baseBackoffSeconds, maxBackoffSeconds } = this.policy;
+    const error = attempt.error?.slice(0, MAX_ERROR_LENGTH) ?? null;
+    const outcome = attempt.status === null ? error : `HTTP ${attempt.status}`;
+    const rows = await this.orm.em.fork().execute<{ status: string }[]>(
+      `with failed as (
+         update webhook_deliveries
+         set attempt_count = attempt_count + 1, last_response_status = ?, last_error = ?,
+             attempt_log = attempt_log || ?::jsonb, locked_until = null, updated_at = now(),
+             next_attempt_at = now() + make_interval(secs => least(?, ? * power(2, attempt_count))),
+             status = case when attempt_count + 1 >= ? then 'failed'::webhook_delivery_status else status end
+         where uuid = ? and status = 'pending'
+         returning status, endpoint_uuid, event_type, message_uuid
+       ), disabled as (
+         update webhook_endpoints e
+         set disabled_at = now(), updated_at = now(),
+             disabled_reason = format('Disabled after %s failed attempts to deliver %s (message %s); last: %s.', ?::int, failed.event_type, failed.message_uuid, ?::text)
+         from failed
+         where failed.status = 'failed' and e.uuid = failed.endpoint_uuid and e.disabled_at is null
+       )
+       select status from failed`,
+      [attempt.status, error, JSON.stringify([{ ...attempt, error }]), maxBackoffSeconds, baseBackoffSeconds, maxAttempts, uuid, maxAttempts, outcome],
+    );
+    return rows[0]?.status === 'failed' ? 'failed' : 'retrying';
+  }
+
+  /** Hands claimed but unsent deliveries back at once (used when stopping). */
+  async release(uuids: string[]): Promise<void> {
+    if (uuids.length === 0) return;
+    await this.orm.em
+      .fork()
+      .execute(`update webhook_deliveries set locked_until = null where uuid in (${uuids.map(() => '?').join(', ')}) and status = 'pending'`, uuids, 'run');
+  }
+}

@@ -1,0 +1,63 @@
+import type { RequestContext } from '../context/request-context.js';
+import { findPage } from '../db/listing.js';
+import { findOrFail } from '../db/lookup.js';
+import type { Page } from '../db/paging.js';
+import type { Row } from '../db/rows.js';
+import { conflict, notFound } from '../errors/domain-error.js';
+import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import type { WebhookDeliveryArgs, WebhookInput } from './webhook.inputs.js';
+import { generateWebhookSecret } from './webhook-signature.js';
+
+/** Webhook endpoints of a tenant, their delivery log and redelivery. Deliveries themselves are the worker's. */
+export class WebhookService extends ResourceService<WebhookEndpoint, WebhookInput> {
+  protected readonly entity = WebhookEndpoint;
+  protected readonly label = 'Webhook';
+  protected readonly defaults: Partial<WebhookInput> = { description: null, enabled: true };
+
+  protected async apply(_ctx: RequestContext, row: WebhookEndpoint, input: Partial<WebhookInput>, mode: WriteMode): Promise<void> {
+    assignPresent(row, input, ['url', 'description']);
+    if (input.events) row.events = [...new Set(input.events)];
+    if (input.enabled === true) Object.assign(row, { disabledAt: null, disabledReason: null });
+    if (input.enabled === false && !row.disabledAt) Object.assign(row, { disabledAt: new Date(), disabledReason: 'Disabled by the client.' });
+    if (mode === 'create') {
+      row.signingSecret = generateWebhookSecret();
+      row.revealedSecret = row.signingSecret;
+    }
+  }
+
+  /** The endpoint's deliveries, newest first, each with its attempts. */
+  async deliveries(ctx: RequestContext, { webhookUuid, status, ...page }: WebhookDeliveryArgs): Promise<Page<Row<WebhookDelivery>>> {
+    const endpoint = await this.get(ctx, webhookUuid);
+    return findPage(
+      ctx.em,
+      WebhookDelivery,
+      { endpoint: endpoint.uuid, ...(status ? { status } : {}) },
+      { ...page, sort: { column: 'created_at', order: 'desc' } as never },
+    );
+  }
+
+  /**
+   * Sends a delivery's event again to its endpoint, as a new delivery (same `webhook-id`, so the
+   * receiver can tell) queued behind anything pending about the same record.
+   */
+  redeliver(ctx: RequestContext, webhookUuid: string, deliveryUuid: string): Promise<WebhookDelivery> {
+    return this.write(ctx, async (tx) => {
+      const endpoint = await this.get(tx, webhookUuid);
+      const original = await findOrFail(tx.em, WebhookDelivery, deliveryUuid, 'Webhook delivery');
+      if (original.endpoint.uuid !== endpoint.uuid) throw notFound('Webhook delivery');
+      if (endpoint.disabledAt) throw conflict('The webhook is disabled; enable it before asking for a redelivery.');
+      const copy = tx.em.create(WebhookDelivery, {
+        endpoint,
+        message: original.message,
+        eventType: original.eventType,
+        subjectUuid: original.subjectUuid,
+      });
+      tx.em.persist(copy);
+      return copy;
+    });
+  }
+}
+
+export const webhooks = new WebhookService();
