@@ -200,7 +200,10 @@ export function tableOperation(route: RestRoute, schema: GraphQLSchema, schemas:
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: {
-      [route.status ?? 200]: successResponse(route, schema, schemas),
+      // A result-decided status (a batch: 200 done inline, 202 queued as a job) lists both.
+      ...Object.fromEntries(
+        (typeof route.status === 'function' ? [200, 202] : [route.status ?? 200]).map((status) => [status, successResponse(route, schema, schemas)]),
+      ),
       ...errorResponses({
         authenticated: true,
         item: pathParams(route.path).length > 0,

@@ -228,6 +228,10 @@ program
       console.log(
         `${institution.name} now signs Open Badges 3.0 credentials with ${rotated.publicKeyMultibase}; ${rotated.retired} earlier key(s) stay published.`,
       );
+    }),
+  );
+
+program
   .command('certificates:import')
   .description(
     'create (and with finish=true issue) one certificate per CSV line, as the API does; results CSV with one row per line; exit 1 when a line failed',

@@ -13,6 +13,7 @@ export const CORS_EXPOSED_HEADERS = [
   'ETag',
   'Content-Disposition',
   'X-Request-Id',
+  'Idempotent-Replayed',
 ];
 
 /** What a browser script may send: the token, the tenant, JSON bodies, idempotency keys; Apollo's CSRF headers for /graphql. */
