@@ -8,7 +8,9 @@ interface KnownRoute {
 
 const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-type Matched = Request & { allowedMethods?: Set<string> };
+type Matched = Request & { allowedMethods?: Set<string>; matchedParams?: number };
+
+const paramCount = (path: string) => (path.match(/:\w+/g) ?? []).length;
 
 /**
  * A known path asked with a method it does not have: 405 with `Allow` (Laravel's wording), taken
@@ -23,10 +25,13 @@ export function methodNotAllowed(routes: KnownRoute[]): Router {
     byPath.set(route.path, methods);
   }
   const router = Router();
-  // Several patterns may match one address (`/x/:uuid` and `/x/batch`): every one adds its methods.
+  // Several patterns may match one address (`/x/:uuid` and `/x/batch`): the most literal ones decide
+  // (`GET /x/batch` is not a read of a record named "batch"); equally literal ones add their methods.
   for (const [path, methods] of byPath)
     router.all(path, (req: Matched, _res, next) => {
-      req.allowedMethods = new Set([...(req.allowedMethods ?? []), ...methods]);
+      const params = paramCount(path);
+      if (req.matchedParams === undefined || params < req.matchedParams) [req.allowedMethods, req.matchedParams] = [new Set(methods), params];
+      else if (params === req.matchedParams) req.allowedMethods = new Set([...(req.allowedMethods ?? []), ...methods]);
       next();
     });
   router.use((req: Matched, res, next) => {

@@ -45,14 +45,14 @@ describe('request logs', () => {
 
   it('name the GraphQL operation and its error codes, at warn level although the status is 200', async () => {
     log.length = 0;
-    const answer = await acme.graphql('mutation AddInstitution { createInstitution(input: { name: "", country: "BR" }) { uuid } }');
+    const answer = await acme.graphql('query MissingInstitution { institution(uuid: "0190d3b4-0000-7000-8000-000000000000") { uuid } }');
     expect(answer.status).toBe(200);
-    expect(answer.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(answer.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const ok = await acme.graphql('query Institutions { institutions(first: 1) { totalCount } }');
     expect(ok.body.errors).toBeUndefined();
 
     expect(requestLines('/graphql')).toEqual([
-      expect.objectContaining({ level: WARN, method: 'POST', status: 200, operation: 'AddInstitution', errors: ['BAD_USER_INPUT'], tenant: 'acme' }),
+      expect.objectContaining({ level: WARN, method: 'POST', status: 200, operation: 'MissingInstitution', errors: ['NOT_FOUND'], tenant: 'acme' }),
       expect.objectContaining({ level: INFO, status: 200, operation: 'Institutions', tenant: 'acme' }),
     ]);
     expect(requestLines('/graphql')[1]).not.toHaveProperty('errors');
@@ -92,12 +92,12 @@ async function scrape(url = service.url, headers: Record<string, string> = {}): 
 describe('GET /metrics', () => {
   it('counts requests by route template and status, GraphQL operations by name and outcome', async () => {
     await acme.graphql('query Institutions { institutions(first: 1) { totalCount } }');
-    await acme.graphql('mutation AddInstitution { createInstitution(input: { name: "", country: "BR" }) { uuid } }');
+    await acme.graphql('query MissingInstitution { institution(uuid: "0190d3b4-0000-7000-8000-000000000000") { uuid } }');
     const text = await scrape();
     expect(sample(text, 'credentials_http_request_duration_seconds_count{route="/api/v1/students",method="GET",status="200"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'credentials_http_request_duration_seconds_bucket{le="+Inf",route="/graphql",method="POST",status="200"}')).toBeGreaterThanOrEqual(3);
     expect(sample(text, 'credentials_graphql_operations_total{operation="Institutions",outcome="success"}')).toBe(2);
-    expect(sample(text, 'credentials_graphql_operations_total{operation="AddInstitution",outcome="error"}')).toBe(2);
+    expect(sample(text, 'credentials_graphql_operations_total{operation="MissingInstitution",outcome="error"}')).toBe(2);
     expect(text).not.toContain('maria');
   });
 
