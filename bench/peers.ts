@@ -111,7 +111,11 @@ async function startServiceProcess(
     env: {
       ...LIMITS_OFF,
       NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'http://bench.invalid',
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // Background pollers would count as statements of the measured requests.
+      JOB_WORKER: 'off',
+      IDEMPOTENCY_SWEEP_MS: '0',
       LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
       DATABASE_URL: databaseUrl,
       DB_POOL_MAX: '10',
