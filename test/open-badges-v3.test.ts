@@ -270,6 +270,14 @@ describe('status indexes under concurrency', () => {
     const indexes = new Set(credentials.map((credential) => credential.credentialStatus.statusListIndex));
     expect(indexes.size).toBe(50);
   }, 240_000);
+
+  it('reads the credentials of a whole GraphQL page in one query', async () => {
+    service.statements.length = 0;
+    const page = await acme.graphql('{ certificates(first: 50) { nodes { uuid openBadgeCredential } } }');
+    const nodes = page.body.data.certificates.nodes as { openBadgeCredential: { id: string } | null }[];
+    expect(nodes.filter((node) => node.openBadgeCredential).length).toBeGreaterThanOrEqual(40);
+    expect(service.statements.filter((sql) => sql.includes('ob3_credentials'))).toHaveLength(1);
+  });
 });
 
 describe('baked credentials', () => {

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Certificate } from '../certificates/certificate.entity.js';
@@ -34,6 +35,8 @@ export class CertificateBadgeResolver {
       'Open Badges 3.0 OpenBadgeCredential (W3C Verifiable Credential with an eddsa-rdfc-2022 Data Integrity proof), as signed at issuance; revocation shows in its status list. Null for a draft or when the institution issued no badges.',
   })
   openBadgeCredential(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<Record<string, unknown> | null> {
-    return openBadgeCredentials.credential(ctx, certificate.uuid);
+    // One query for every certificate of the response, not one each.
+    const loader = ctx.loaders.cached('ob3:credentials', () => new DataLoader((uuids: readonly string[]) => openBadgeCredentials.credentials(ctx, uuids)));
+    return loader.load(certificate.uuid);
   }
 }

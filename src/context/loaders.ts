@@ -141,7 +141,8 @@ export class Loaders {
     return readRows(this.em, entity, query as never);
   }
 
-  private cached<L extends DataLoader<never, unknown>>(key: string, create: () => L): L {
+  /** This request's loader under `key`, made by `create` on first use (for batch reads outside the generic ones above). */
+  cached<L extends DataLoader<never, unknown>>(key: string, create: () => L): L {
     let loader = this.byKey.get(key);
     if (!loader) this.byKey.set(key, (loader = create() as unknown as DataLoader<unknown, unknown>));
     return loader as unknown as L;

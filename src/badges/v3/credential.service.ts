@@ -107,8 +107,15 @@ export const openBadgeCredentials = {
   /** The credential as signed at issuance; the caller has already found the certificate in its scope or reads publicly by uuid. */
   async credential(ctx: PublicContext, certificateUuid: string): Promise<CredentialDocument | null> {
     if (!isUuid(certificateUuid)) return null;
-    const record = await ctx.em.findOne(OpenBadgeCredentialRecord, { certificateUuid }, { disableIdentityMap: true });
-    return record?.document ?? null;
+    const [document] = await openBadgeCredentials.credentials(ctx, [certificateUuid]);
+    return document ?? null;
+  },
+
+  /** The credentials of several certificates in one query, in the order asked (null where none). */
+  async credentials(ctx: PublicContext, certificateUuids: readonly string[]): Promise<(CredentialDocument | null)[]> {
+    const records = await ctx.em.find(OpenBadgeCredentialRecord, { certificateUuid: { $in: [...certificateUuids] } }, { disableIdentityMap: true });
+    const byCertificate = new Map(records.map((record) => [record.certificateUuid, record.document]));
+    return certificateUuids.map((uuid) => byCertificate.get(uuid) ?? null);
   },
 
   /** The institution's DID document: every key it ever signed with; null before its first credential. */
