@@ -1,9 +1,8 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { toCamel } from '../src/identifier-case.js';
-import { renameKeys, toSnake } from './case.js';
+import { toSnake } from './case.js';
 import { buildOperation } from './operation.js';
-import { argumentInputType } from './query-params.js';
+import { objectInput } from './resource.js';
 import type { RestRoute } from './route.js';
 import { fields } from './selection.js';
 
@@ -34,11 +33,7 @@ function presentJob(result: unknown): unknown {
 function batchInputs(schema: GraphQLSchema, req: Request): unknown {
   const inputs = (req.body as { inputs?: unknown } | undefined)?.inputs;
   if (!Array.isArray(inputs)) return inputs;
-  const known = argumentInputType(schema, 'mutation', 'createCertificate', 'input').getFields();
-  return inputs.map((item: unknown) => {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
-    return Object.fromEntries(Object.entries(renameKeys(item, toCamel) as Record<string, unknown>).filter(([key]) => key in known));
-  });
+  return inputs.map((item: unknown) => (item && typeof item === 'object' && !Array.isArray(item) ? objectInput(item, schema, 'createCertificate') : item));
 }
 
 /** Bulk issuance and the jobs it leaves: `POST /certificates/batch`, `GET /jobs/{uuid}`. */

@@ -40,7 +40,18 @@ export function bodyInput(
   opaque: string[] = [],
   fromPath: Record<string, string> = {},
 ): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as object) : {};
+  return objectInput(body, schema, mutation, opaque, fromPath);
+}
+
+/** One JSON object as the `input` of `mutation` (bodyInput's rule, also for each item of a batch). */
+export function objectInput(
+  body: object,
+  schema: GraphQLSchema,
+  mutation: string,
+  opaque: string[] = [],
+  fromPath: Record<string, string> = {},
+): Record<string, unknown> {
   const known = argumentInputType(schema, 'mutation', mutation, 'input').getFields();
   const renamed = { ...(renameKeys(body, toCamel, new Set(opaque)) as Record<string, unknown>), ...fromPath };
   return Object.fromEntries(Object.entries(renamed).filter(([key]) => key in known));
