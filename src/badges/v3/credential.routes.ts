@@ -167,7 +167,8 @@ export function credentialVerifyRoutes(publicContext: PublicContextOf, config: P
       const ctx = publicContext(req);
       const found = req.is(JSON_TYPES)
         ? { imageType: null, credential: parseCredential(req.body as Buffer) }
-        : bakedCredential(
+        : await bakedCredential(
+            ctx,
             await singleUpload(req, maxBytes, 'Send a credential as JSON, or a baked image as image/png, image/svg+xml or a multipart form file.'),
           );
       const result = await verifyCredential(ctx, found.credential);
