@@ -185,7 +185,7 @@ export const openBadgeCredentials = {
     const found = new Map<string, object>();
     const seen = new Set<string>();
     let lookups = 0;
-    for (let next = documentReferences(credential); next.length > 0; ) {
+    for (let next = documentReferences(credential); next.length > 0;) {
       const round = next;
       next = [];
       for (const url of round) {
