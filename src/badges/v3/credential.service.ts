@@ -14,8 +14,6 @@ import type { BakedImage } from '../badge.service.js';
 import type { BakedImageType } from '../badge-urls.js';
 import { files } from '../../files/file.service.js';
 import { PNG, SVG } from '../../files/file-type.js';
-import { bakePng, CREDENTIAL_KEYWORD } from '../png-baking.js';
-import { bakeSvgCredential } from '../svg-baking.js';
 import { signCredential } from './credential-signing.js';
 import { ob3Urls } from './did-web.js';
 import { documentReferences } from './credential-references.js';
@@ -171,9 +169,8 @@ export const openBadgeCredentials = {
     if (!record || !issuer || issuer.imageType !== type) return null;
     const chunks: Buffer[] = [];
     for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
-    const json = JSON.stringify(record.document);
-    if (type === 'png') return { bytes: bakePng(Buffer.concat(chunks), json, CREDENTIAL_KEYWORD), mimeType: PNG.mimeType };
-    return { bytes: Buffer.from(bakeSvgCredential(Buffer.concat(chunks).toString('utf8'), json), 'utf8'), mimeType: SVG.mimeType };
+    const bytes = await ctx.badgeWorkers.bake({ image: Buffer.concat(chunks), imageType: type, baked: 'credential', json: JSON.stringify(record.document) });
+    return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
   },
 
   /**
