@@ -44,6 +44,8 @@ export interface Config {
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
   graphqlMaxResponseBytes: number;
+  /** Runs after which a client's document executes compiled (graphql-jit); 0: never (GRAPHQL_JIT_AFTER_RUNS). */
+  graphqlJitAfterRuns: number;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
@@ -222,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
     graphqlMaxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
+    graphqlJitAfterRuns: e.GRAPHQL_JIT_AFTER_RUNS,
     uploadMaxFileBytes: e.UPLOAD_MAX_FILE_BYTES,
     uploadMaxFiles: e.UPLOAD_MAX_FILES,
     fileStorage: e.FILE_STORAGE,

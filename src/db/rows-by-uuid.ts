@@ -40,26 +40,49 @@ export function readableAsJson(em: EntityManager, entity: EntityClass<object>): 
 export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]): Promise<Row<object>[][]> {
   const ordered = [...requests].sort((a, b) => a.entity.name.localeCompare(b.entity.name));
   const tenantUuid = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
-  const platform = em.getPlatform();
-  const parts: string[] = [];
   const values: unknown[] = [];
-  ordered.forEach(({ entity, uuids }, index) => {
-    const meta = em.getMetadata().get(entity);
-    const column = (property: string) =>
-      `t.${platform.quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!)}`;
+  for (const { entity, uuids } of ordered) {
     values.push(uuids);
-    const conditions = [`${column('uuid')} = any($${values.length}::uuid[])`];
     if (isTenantScoped(entity)) {
       if (!tenantUuid) throw new Error(`refusing to read ${entity.name} outside a tenant scope`);
       values.push(tenantUuid);
-      conditions.push(`${column('tenant')} = $${values.length}::uuid`);
     }
-    parts.push(`select ${index} as part, row_to_json(t)::text as row from ${platform.quoteIdentifier(meta.tableName)} t where ${conditions.join(' and ')}`);
-  });
-  const found = await queryPrepared<{ part: number; row: string }>(em, parts.join('\nunion all\n'), values);
+  }
+  const found = await queryPrepared<{ part: number; row: string }>(
+    em,
+    statementFor(
+      em,
+      ordered.map(({ entity }) => entity),
+    ),
+    values,
+  );
   const byPart = ordered.map(() => [] as Row<object>[]);
   for (const { part, row } of found) byPart[part]!.push(toRow(em, ordered[part]!.entity, JSON.parse(row) as Record<string, unknown>));
   return requests.map((request) => byPart[ordered.indexOf(request)]!);
+}
+
+/** Statement texts by their entities' names: the combinations selections reach are few, and the cache is capped anyway. */
+const statements = new Map<string, string>();
+const MAX_STATEMENTS = 256;
+
+/** The UNION ALL for these entities, in this order: per part `uuid = any($n)` and, when tenant-scoped, `tenant = $n+1`. */
+function statementFor(em: EntityManager, entities: EntityClass<object>[]): string {
+  const key = entities.map((entity) => entity.name).join();
+  let text = statements.get(key);
+  if (text) return text;
+  const platform = em.getPlatform();
+  let parameter = 0;
+  const parts = entities.map((entity, index) => {
+    const meta = em.getMetadata().get(entity);
+    const column = (property: string) =>
+      `t.${platform.quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!)}`;
+    const conditions = [`${column('uuid')} = any($${++parameter}::uuid[])`];
+    if (isTenantScoped(entity)) conditions.push(`${column('tenant')} = $${++parameter}::uuid`);
+    return `select ${index} as part, row_to_json(t)::text as row from ${platform.quoteIdentifier(meta.tableName)} t where ${conditions.join(' and ')}`;
+  });
+  text = parts.join('\nunion all\n');
+  if (statements.size < MAX_STATEMENTS) statements.set(key, text);
+  return text;
 }
 
 /** As `readRows` maps a row: property names and JS types by the ORM, the entity's prototype, no entity. */
