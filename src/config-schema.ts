@@ -196,6 +196,7 @@ export const ENVIRONMENT = z.object({
   PDF_WORKER_MAX_JOBS: whole(1).default(200),
   VERIFY_MAX_BYTES: whole(1).default(20 * 1024 * 1024),
   BADGE_UNBAKE_MAX_BYTES: whole(1).default(2 * 1024 * 1024),
+  BADGE_VERIFY_TIMEOUT_MS: whole(1).default(2_000),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   CORS_ORIGINS: corsOrigins.default([]),
   // Unset: allowed outside production only (config.ts).
