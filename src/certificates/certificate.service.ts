@@ -9,7 +9,7 @@ import { conflict, invalid, type FieldErrors } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { assignPresent, ResourceBase, type ResourceOperations, type WriteMode } from '../resources/resource.service.js';
+import { assignPresent, type Relation, ResourceBase, type ResourceOperations, type WriteMode } from '../resources/resource.service.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -32,6 +32,16 @@ interface AppliedDraft {
   checked: CheckedDraft;
   newSource?: string;
 }
+
+/** The parties a draft names by uuid in its input. */
+const RELATIONS: Relation<Certificate, CertificateInput>[] = [
+  { property: 'institution', entity: Institution, field: 'institutionUuid' },
+  { property: 'course', entity: Course, field: 'courseUuid' },
+  { property: 'student', entity: Student, field: 'studentUuid' },
+  { property: 'cohort', entity: Cohort, field: 'cohortUuid' },
+  { property: 'enrollment', entity: Enrollment, field: 'enrollmentUuid' },
+  { property: 'template', entity: CertificateTemplate, field: 'templateUuid' },
+];
 
 const SOURCE_TAKEN = { fileUuid: ['The file uuid has already been used.'] };
 
@@ -233,12 +243,9 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    * the rules loaded, which issuance reuses, and the source file to take when it changes.
    */
   private async applyDraft(ctx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<AppliedDraft> {
-    await this.relate(ctx, certificate, 'institution', Institution, input, 'institutionUuid');
-    await this.relate(ctx, certificate, 'course', Course, input, 'courseUuid');
-    await this.relate(ctx, certificate, 'student', Student, input, 'studentUuid');
-    await this.relate(ctx, certificate, 'cohort', Cohort, input, 'cohortUuid');
-    await this.relate(ctx, certificate, 'enrollment', Enrollment, input, 'enrollmentUuid');
-    await this.relate(ctx, certificate, 'template', CertificateTemplate, input, 'templateUuid');
+    const changesSource = input.fileUuid != null && input.fileUuid !== certificate.sourceFile?.uuid;
+    // The new source file is read with the parties: issuance checks it (files.takeable) from the identity map.
+    await this.relateAll(ctx, certificate, input, RELATIONS, changesSource ? [{ entity: StoredFile, uuid: input.fileUuid! }] : []);
     if (mode !== 'update' && !input.templateUuid) {
       const fallback = await certificateTemplates.findDefault(ctx, certificate.institution.uuid);
       certificate.template = fallback ? ref(fallback) : null;
@@ -247,8 +254,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
     certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
     const checked = await this.checkAgreement(ctx, certificate);
-    const changesSource = input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid;
-    return { checked, newSource: changesSource ? input.fileUuid : undefined };
+    return { checked, newSource: input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined };
   }
 
   /** Course of the institution, enrollment of this student in this course, cohort of the course, template of the institution. */
