@@ -25,11 +25,21 @@ export interface NewFileRecord {
   usedByUuid?: string;
 }
 
-const insertSql = (used: boolean) => `insert into "files"
-  ("uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at")
-  values (?, ?, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())
-  on conflict ("tenant_uuid", "hash") where "deleted_at" is null do nothing
-  returning "uuid"`;
+const COLUMNS = `("uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at")`;
+const valuesOf = (used: boolean) => `(?, ?, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())`;
+const UNLESS_DUPLICATE = `on conflict ("tenant_uuid", "hash") where "deleted_at" is null do nothing`;
+
+const parametersOf = (tenant: string, file: NewFileRecord) => [
+  file.uuid,
+  tenant,
+  file.originalName,
+  file.type.mimeType,
+  file.type.extension,
+  file.size,
+  file.hash,
+  file.storage,
+  file.usedByUuid ?? null,
+];
 
 /**
  * Inserts the record unless the tenant already has live content with this hash, and returns the uuid
@@ -38,10 +48,10 @@ const insertSql = (used: boolean) => `insert into "files"
  */
 export async function insertUnlessDuplicate(em: EntityManager, file: NewFileRecord): Promise<string> {
   const tenant = tenantOf(em);
-  const values = [file.uuid, tenant, file.originalName, file.type.mimeType, file.type.extension, file.size, file.hash, file.storage, file.usedByUuid ?? null];
+  const sql = `insert into "files" ${COLUMNS} values ${valuesOf(file.usedByUuid !== undefined)} ${UNLESS_DUPLICATE} returning "uuid"`;
   // A winner soft-deleted between our conflict and our lookup frees the hash again: try once more.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [inserted] = await run<{ uuid: string }>(em, insertSql(file.usedByUuid !== undefined), values);
+    const [inserted] = await run<{ uuid: string }>(em, sql, parametersOf(tenant, file));
     if (inserted) return inserted.uuid;
     const [existing] = await run<{ uuid: string }>(em, 'select "uuid" from "files" where "tenant_uuid" = ? and "hash" = ? and "deleted_at" is null', [
       tenant,
@@ -53,19 +63,35 @@ export async function insertUnlessDuplicate(em: EntityManager, file: NewFileReco
 }
 
 /**
+ * Inserts several records in ONE statement, each unless its content is already stored live in the
+ * tenant, and returns the whole rows inserted (so nothing is read back); a record missing from the
+ * result was a duplicate, for `insertUnlessDuplicate` to resolve.
+ */
+export async function insertAllUnlessDuplicate(em: EntityManager, files: NewFileRecord[]): Promise<Record<string, unknown>[]> {
+  const tenant = tenantOf(em);
+  const values = files.map((file) => valuesOf(file.usedByUuid !== undefined)).join(', ');
+  return run(
+    em,
+    `insert into "files" ${COLUMNS} values ${values} ${UNLESS_DUPLICATE} returning *`,
+    files.flatMap((file) => parametersOf(tenant, file)),
+  );
+}
+
+/**
  * Marks a live, unused PDF as held by `holderUuid` in one conditional UPDATE: of concurrent takers
  * exactly one gets the row. Taking a file its holder already holds is a no-op that succeeds.
+ * Returns the row as it now is (undefined when not taken), so the taker needs no second read.
  */
-export async function markUsed(em: EntityManager, fileUuid: string, holderUuid: string): Promise<boolean> {
-  const rows = await run(
+export async function markUsed(em: EntityManager, fileUuid: string, holderUuid: string): Promise<Record<string, unknown> | undefined> {
+  const rows = await run<Record<string, unknown>>(
     em,
     `update "files" set "used_at" = coalesce("used_at", clock_timestamp()), "used_by_uuid" = ?, "updated_at" = clock_timestamp()
      where "uuid" = ? and "tenant_uuid" = ? and "deleted_at" is null and "mime_type" = 'application/pdf'
        and ("used_at" is null or "used_by_uuid" = ?)
-     returning "uuid"`,
+     returning *`,
     [holderUuid, fileUuid, tenantOf(em), holderUuid],
   );
-  return rows.length === 1;
+  return rows[0];
 }
 
 /** Frees a file; with `holderUuid`, only when that holder has it. */
