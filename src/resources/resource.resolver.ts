@@ -45,8 +45,8 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
 
   @Resolver(() => type)
   abstract class BaseResourceResolver {
-    one(uuid: string, ctx: RequestContext, parent?: string): Promise<T> {
-      return service.get(ctx, uuid, parent);
+    one(uuid: string, ctx: RequestContext, parent?: string): Promise<Row<T>> {
+      return service.getRow(ctx, uuid, parent);
     }
 
     async many(args: ListArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Connection<Row<T>>> {

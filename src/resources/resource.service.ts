@@ -1,4 +1,5 @@
 import { type EntityClass, type Ref, ref, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type RelationValue, uuidOf } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
@@ -29,6 +30,7 @@ export interface ListArgs extends ListOptions {
 export interface ResourceOperations<T extends TenantScopedEntity, Input extends object> {
   list(ctx: RequestContext, args: ListArgs): Promise<Page<Row<T>>>;
   get(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<T>;
+  getRow(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<Row<T>>;
   create(ctx: RequestContext, input: Input): Promise<T>;
   update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T>;
   replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T>;
@@ -68,6 +70,19 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
     const row = await findOrFail(ctx.em, this.entity, uuid, this.label);
     const parent = this.parentField && parentUuid !== undefined && parentUuid !== null ? row[this.parentField] : undefined;
     if (parent !== undefined && (parent as { uuid: string }).uuid !== parentUuid) throw notFound(this.label);
+    return row;
+  }
+
+  /**
+   * `get` for display: the same live row of this tenant (and parent), as a plain row read through the
+   * request's batched loader, so it costs no managed entity and shares its statement with the
+   * relations resolved in the same tick.
+   */
+  async getRow(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<Row<T>> {
+    const row = isUuid(uuid) ? await ctx.loaders.byUuid(this.entity).load(uuid) : null;
+    if (!row || row.deletedAt) throw notFound(this.label);
+    const parent = this.parentField && parentUuid != null ? (row[this.parentField] as RelationValue | null) : undefined;
+    if (parent !== undefined && (parent === null || uuidOf(parent) !== parentUuid)) throw notFound(this.label);
     return row;
   }
 
