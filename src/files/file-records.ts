@@ -2,6 +2,7 @@
 // insert, take, release). Every one names the tenant explicitly: raw SQL bypasses the ORM's filters.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER } from '../db/tenant-scope.js';
+import { StoredFile } from './file.entity.js';
 import type { FileType } from './file-type.js';
 
 export function tenantOf(em: EntityManager): string {
@@ -25,23 +26,31 @@ export interface NewFileRecord {
   usedByUuid?: string;
 }
 
-const insertSql = (used: boolean) => `insert into "files"
-  ("uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at")
-  values (?, ?, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())
+const COLUMNS =
+  '"uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at"';
+
+/** With `lockTenant` the tenant uuid is the first parameter and comes back out of the lock. */
+const insertSql = (
+  used: boolean,
+  lockTenant: boolean,
+) => `${lockTenant ? 'with "tenant" as (select "uuid" from "tenants" where "uuid" = ? for no key update)\n' : ''}insert into "files" (${COLUMNS})
+  values (?, ${lockTenant ? '(select "uuid" from "tenant")' : '?'}, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())
   on conflict ("tenant_uuid", "hash") where "deleted_at" is null do nothing
   returning "uuid"`;
 
 /**
  * Inserts the record unless the tenant already has live content with this hash, and returns the uuid
  * that holds the content: the new one, or the existing one. A concurrent upload of the same bytes
- * waits on the unique index until the first commits, then takes the winner's record.
+ * waits on the unique index until the first commits, then takes the winner's record. With
+ * `lockTenant`, the same statement first locks the tenant row (see storage-quota.ts).
  */
-export async function insertUnlessDuplicate(em: EntityManager, file: NewFileRecord): Promise<string> {
+export async function insertUnlessDuplicate(em: EntityManager, file: NewFileRecord, { lockTenant = false } = {}): Promise<string> {
   const tenant = tenantOf(em);
-  const values = [file.uuid, tenant, file.originalName, file.type.mimeType, file.type.extension, file.size, file.hash, file.storage, file.usedByUuid ?? null];
+  const rest = [file.originalName, file.type.mimeType, file.type.extension, file.size, file.hash, file.storage, file.usedByUuid ?? null];
+  const values = lockTenant ? [tenant, file.uuid, ...rest] : [file.uuid, tenant, ...rest];
   // A winner soft-deleted between our conflict and our lookup frees the hash again: try once more.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [inserted] = await run<{ uuid: string }>(em, insertSql(file.usedByUuid !== undefined), values);
+    const [inserted] = await run<{ uuid: string }>(em, insertSql(file.usedByUuid !== undefined, lockTenant), values);
     if (inserted) return inserted.uuid;
     const [existing] = await run<{ uuid: string }>(em, 'select "uuid" from "files" where "tenant_uuid" = ? and "hash" = ? and "deleted_at" is null', [
       tenant,
@@ -50,6 +59,23 @@ export async function insertUnlessDuplicate(em: EntityManager, file: NewFileReco
     if (existing) return existing.uuid;
   }
   throw new Error(`could not store or find the file with hash ${file.hash}`);
+}
+
+/**
+ * The records `uuids` as entities of `em`, and with `tenantBytes` the bytes of the tenant's live
+ * files, in one statement: read after the records' inserts, it counts them and, past the tenant lock,
+ * every concurrent upload of the tenant that committed first.
+ */
+export async function readRecords(em: EntityManager, uuids: string[], { tenantBytes = false } = {}): Promise<{ records: StoredFile[]; tenantBytes: number }> {
+  const tenant = tenantOf(em);
+  const total = tenantBytes ? '(select coalesce(sum("size"), 0) from "files" where "tenant_uuid" = ? and "deleted_at" is null)::bigint' : '0::bigint';
+  const rows = await run<Record<string, unknown> & { tenant_bytes: string | number }>(
+    em,
+    `select "f".*, ${total} as "tenant_bytes" from "files" as "f" where "f"."tenant_uuid" = ? and "f"."uuid" in (${uuids.map(() => '?').join(', ')})`,
+    [...(tenantBytes ? [tenant] : []), tenant, ...uuids],
+  );
+  const records = rows.map(({ tenant_bytes: _, ...row }) => em.map(StoredFile, row));
+  return { records, tenantBytes: Number(rows[0]?.tenant_bytes ?? 0) };
 }
 
 /**

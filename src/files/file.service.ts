@@ -12,8 +12,8 @@ import { StoredFile } from './file.entity.js';
 import { fileUploadedEvent } from '../webhooks/webhook-events.js';
 import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import type { FileInput } from './file.inputs.js';
-import { intake, type IncomingFile } from './file-intake.js';
-import { insertUnlessDuplicate, markUnused, markUsed } from './file-records.js';
+import { intake, type IncomingFile, type Intake } from './file-intake.js';
+import { insertUnlessDuplicate, markUnused, markUsed, readRecords } from './file-records.js';
 import { enforceQuota } from './storage-quota.js';
 import type { FileRuntime } from './file-runtime.js';
 import { PDF, PNG, SVG, type FileType } from './file-type.js';
@@ -33,30 +33,38 @@ export function cleanFileName(raw: string): string {
 
 interface StoreOptions {
   maxBytes: number;
-  usedByUuid?: string;
   /** Refuse content of any other type (server-generated files state what they are). */
   expected?: FileType;
 }
 
+/** Content in storage under a fresh key, not yet recorded. */
+interface StoredContent extends Intake {
+  key: string;
+  name: string;
+}
+
 /**
- * Streams one file into storage and writes (or finds) its record, inside `em`'s transaction.
- * `written` collects blob keys so a rollback can clean storage outside the database.
+ * Streams one file into storage, inside `em`'s transaction. `written` collects blob keys so a
+ * rollback can clean storage outside the database.
  */
-async function store(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], options: StoreOptions): Promise<string> {
+async function storeContent(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], options: StoreOptions): Promise<StoredContent> {
   const key = uuidv7();
   written.push(key);
-  const { hash, size, type } = await intake(file, await runtime.storage.create(em, key), options.maxBytes);
-  if (options.expected && options.expected !== type) throw new Error(`generated content is ${type.mimeType}, not ${options.expected.mimeType}`);
-  const name = cleanFileName(file.filename) || `file.${type.extension}`;
-  const uuid = await insertUnlessDuplicate(em, {
-    uuid: key,
-    originalName: name,
-    type,
-    size,
-    hash,
-    storage: runtime.storage.name,
-    usedByUuid: options.usedByUuid,
-  });
+  const content = await intake(file, await runtime.storage.create(em, key), options.maxBytes);
+  if (options.expected && options.expected !== content.type) throw new Error(`generated content is ${content.type.mimeType}, not ${options.expected.mimeType}`);
+  return { ...content, key, name: cleanFileName(file.filename) || `file.${content.type.extension}` };
+}
+
+/** Writes (or finds) the record of stored content; a duplicate's copy leaves storage. Returns the uuid holding the content. */
+async function recordContent(
+  em: EntityManager,
+  runtime: FileRuntime,
+  content: StoredContent,
+  options: { usedByUuid?: string; lockTenant?: boolean } = {},
+): Promise<string> {
+  const { key, name, type, size, hash } = content;
+  const record = { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name, usedByUuid: options.usedByUuid };
+  const uuid = await insertUnlessDuplicate(em, record, { lockTenant: options.lockTenant });
   if (uuid !== key) await runtime.storage.remove(em, key);
   return uuid;
 }
@@ -98,16 +106,20 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
     for (const next of incoming) received.push(await next());
     return discardOnFailure(runtime, (written) =>
       ctx.em.transactional(async (tx) => {
+        const contents: StoredContent[] = [];
+        for (const file of received) contents.push(await storeContent(tx, runtime, file, written, { maxBytes: maxFileBytes }));
+        // Records after all content: the first one locks the tenant for the quota, which is held from here to the commit only.
         const uuids: string[] = [];
-        for (const file of received) uuids.push(await store(tx, runtime, file, written, { maxBytes: maxFileBytes }));
-        if (quotaBytes > 0 && uuids.some((uuid) => written.includes(uuid))) await enforceQuota(tx, quotaBytes);
-        const rows = new Map((await tx.find(StoredFile, { uuid: { $in: uuids } })).map((row) => [row.uuid, row]));
-        const stored = [...new Set(uuids)].filter((uuid) => written.includes(uuid));
+        for (const content of contents) uuids.push(await recordContent(tx, runtime, content, { lockTenant: quotaBytes > 0 }));
+        const { records, tenantBytes } = await readRecords(tx, [...new Set(uuids)], { tenantBytes: quotaBytes > 0 });
+        const byUuid = new Map(records.map((record) => [record.uuid, record]));
+        const stored = [...new Set(uuids)].filter((uuid) => written.includes(uuid)).map((uuid) => byUuid.get(uuid)!);
+        if (quotaBytes > 0 && stored.length > 0) enforceQuota(quotaBytes, tenantBytes);
         enqueueWebhookEvents(
           tx,
-          stored.map((uuid) => fileUploadedEvent(rows.get(uuid)!)),
+          stored.map((record) => fileUploadedEvent(record)),
         );
-        return uuids.map((uuid) => rows.get(uuid)!);
+        return uuids.map((uuid) => byUuid.get(uuid)!);
       }),
     );
   }
@@ -123,7 +135,8 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
     if (!ctx.em.isInTransaction()) throw new Error('generated files are stored inside the transaction of the change that produced them');
     const content = { filename: file.originalName, content: [file.bytes] };
     return discardOnFailure(ctx.files, async (written) => {
-      const uuid = await store(ctx.em, ctx.files, content, written, { maxBytes: Number.POSITIVE_INFINITY, usedByUuid: file.usedByUuid, expected });
+      const stored = await storeContent(ctx.em, ctx.files, content, written, { maxBytes: Number.POSITIVE_INFINITY, expected });
+      const uuid = await recordContent(ctx.em, ctx.files, stored, { usedByUuid: file.usedByUuid });
       return ctx.em.findOneOrFail(StoredFile, { uuid });
     });
   }
