@@ -25,7 +25,7 @@ import type { LoadCommand, LoadReply, LoadTarget } from './upload-load.js';
 const MiB = 1024 * 1024;
 const RSS_TARGET_MiB = 64;
 const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS || 3);
-const RSS_RUNS = Number(process.env.BENCH_UPLOAD_RSS_RUNS || 3);
+const RSS_RUNS = Number(process.env.BENCH_UPLOAD_RSS_RUNS || 1);
 
 interface Row {
   case: string;

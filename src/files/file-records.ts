@@ -64,15 +64,21 @@ export async function insertUnlessDuplicate(em: EntityManager, file: NewFileReco
 /**
  * The records `uuids` as entities of `em`, and with `tenantBytes` the bytes of the tenant's live
  * files, in one statement: read after the records' inserts, it counts them and, past the tenant lock,
- * every concurrent upload of the tenant that committed first.
+ * every concurrent upload of the tenant that committed first. `alongside` is a data-modifying
+ * statement that runs in the same round trip (as a CTE; it cannot see the rows read).
  */
-export async function readRecords(em: EntityManager, uuids: string[], { tenantBytes = false } = {}): Promise<{ records: StoredFile[]; tenantBytes: number }> {
+export async function readRecords(
+  em: EntityManager,
+  uuids: string[],
+  { tenantBytes = false, alongside }: { tenantBytes?: boolean; alongside?: { sql: string; params: unknown[] } } = {},
+): Promise<{ records: StoredFile[]; tenantBytes: number }> {
   const tenant = tenantOf(em);
   const total = tenantBytes ? '(select coalesce(sum("size"), 0) from "files" where "tenant_uuid" = ? and "deleted_at" is null)::bigint' : '0::bigint';
   const rows = await run<Record<string, unknown> & { tenant_bytes: string | number }>(
     em,
-    `select "f".*, ${total} as "tenant_bytes" from "files" as "f" where "f"."tenant_uuid" = ? and "f"."uuid" in (${uuids.map(() => '?').join(', ')})`,
-    [...(tenantBytes ? [tenant] : []), tenant, ...uuids],
+    `${alongside ? `with "alongside" as (${alongside.sql}) ` : ''}select "f".*, ${total} as "tenant_bytes"
+     from "files" as "f" where "f"."tenant_uuid" = ? and "f"."uuid" in (${uuids.map(() => '?').join(', ')})`,
+    [...(alongside?.params ?? []), ...(tenantBytes ? [tenant] : []), tenant, ...uuids],
   );
   const records = rows.map(({ tenant_bytes: _, ...row }) => em.map(StoredFile, row));
   return { records, tenantBytes: Number(rows[0]?.tenant_bytes ?? 0) };

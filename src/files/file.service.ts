@@ -10,10 +10,10 @@ import { conflict, invalid } from '../errors/domain-error.js';
 import { ResourceService } from '../resources/resource.service.js';
 import { StoredFile } from './file.entity.js';
 import { fileUploadedEvent } from '../webhooks/webhook-events.js';
-import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
+import { webhookMessagesInsert } from '../webhooks/webhook.outbox.js';
 import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile, type Intake } from './file-intake.js';
-import { insertUnlessDuplicate, markUnused, markUsed, readRecords } from './file-records.js';
+import { insertUnlessDuplicate, markUnused, markUsed, readRecords, tenantOf } from './file-records.js';
 import { enforceQuota } from './storage-quota.js';
 import type { FileRuntime } from './file-runtime.js';
 import { PDF, PNG, SVG, type FileType } from './file-type.js';
@@ -111,14 +111,17 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
         // Records after all content: the first one locks the tenant for the quota, which is held from here to the commit only.
         const uuids: string[] = [];
         for (const content of contents) uuids.push(await recordContent(tx, runtime, content, { lockTenant: quotaBytes > 0 }));
-        const { records, tenantBytes } = await readRecords(tx, [...new Set(uuids)], { tenantBytes: quotaBytes > 0 });
-        const byUuid = new Map(records.map((record) => [record.uuid, record]));
-        const stored = [...new Set(uuids)].filter((uuid) => written.includes(uuid)).map((uuid) => byUuid.get(uuid)!);
-        if (quotaBytes > 0 && stored.length > 0) enforceQuota(quotaBytes, tenantBytes);
-        enqueueWebhookEvents(
-          tx,
-          stored.map((record) => fileUploadedEvent(record)),
+        // The new files' events are known from their content: written in the same round trip as the read.
+        const fresh = contents.filter((content) => uuids.includes(content.key));
+        const events = fresh.map(({ key, name, type, size, hash }) =>
+          fileUploadedEvent({ uuid: key, originalName: name, mimeType: type.mimeType, size, hash }),
         );
+        const { records, tenantBytes } = await readRecords(tx, [...new Set(uuids)], {
+          tenantBytes: quotaBytes > 0,
+          alongside: events.length > 0 ? webhookMessagesInsert(events, tenantOf(tx)) : undefined,
+        });
+        if (quotaBytes > 0 && fresh.length > 0) enforceQuota(quotaBytes, tenantBytes);
+        const byUuid = new Map(records.map((record) => [record.uuid, record]));
         return uuids.map((uuid) => byUuid.get(uuid)!);
       }),
     );
