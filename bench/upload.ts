@@ -43,6 +43,8 @@ interface RssRun {
   /** V8 heap and Buffer memory at the peak: what the growth is made of. */
   heapAtPeakMiB: number;
   buffersAtPeakMiB: number;
+  /** RSS growth still there after a full GC once the uploads are done: what the uploads kept, not garbage awaiting collection. */
+  retainedMiB: number;
 }
 
 export interface UploadBenchResult {
@@ -96,12 +98,15 @@ async function peakRss(work: () => Promise<unknown>): Promise<RssRun> {
   } finally {
     clearInterval(sampler);
   }
+  collectGarbage();
+  const afterGc = process.memoryUsage.rss();
   return {
     baselineMiB: baseline / MiB,
     peakMiB: peak / MiB,
     growthMiB: (peak - baseline) / MiB,
     heapAtPeakMiB: atPeak.heapTotal / MiB,
     buffersAtPeakMiB: atPeak.arrayBuffers / MiB,
+    retainedMiB: (afterGc - baseline) / MiB,
   };
 }
 
@@ -165,7 +170,7 @@ function print(result: UploadBenchResult): void {
     console.log(
       `server RSS while 4 clients upload 20 MiB each, run ${index + 1}: baseline ${run.baselineMiB.toFixed(0)} MiB, peak ${run.peakMiB.toFixed(0)} MiB, ` +
         `growth ${run.growthMiB.toFixed(1)} MiB (${verdict} the ${RSS_TARGET_MiB} MiB target); at the peak V8 heap ${run.heapAtPeakMiB.toFixed(0)} MiB, ` +
-        `Buffers ${run.buffersAtPeakMiB.toFixed(0)} MiB (80 MiB of file content was in flight)`,
+        `Buffers ${run.buffersAtPeakMiB.toFixed(0)} MiB (80 MiB of file content was in flight); after a full GC ${run.retainedMiB.toFixed(1)} MiB above the baseline`,
     );
   }
 }
