@@ -1,4 +1,5 @@
-import { type DocumentNode, execute, type GraphQLSchema } from 'graphql';
+import type { DocumentNode } from 'graphql';
+import type { CompiledExecution } from '../src/graphql/compiled-execution.js';
 import type { RequestContext } from '../src/context/request-context.js';
 import { classifyError, type ClassifiedError } from '../src/errors/classify.js';
 import { summarize } from '../src/errors/domain-error.js';
@@ -19,18 +20,18 @@ export class OperationError extends Error {
  * are the GraphQL ones.
  */
 export async function executeOperation(
-  schema: GraphQLSchema,
+  execution: CompiledExecution,
   context: RequestContext,
   document: DocumentNode,
   variables: Record<string, unknown>,
   maxCost: number,
 ): Promise<Record<string, unknown>> {
   try {
-    guardOperation(maxCost, schema, document, variables);
+    guardOperation(maxCost, execution.schema, document, variables);
   } catch (error) {
     throw new OperationError(classifyError(error), error);
   }
-  const result = await execute({ schema, document, contextValue: context, variableValues: variables });
+  const result = await execution.run({ document, contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const classified = result.errors.map((error) => ({ error, classified: classifyError(error) }));
     // Report the most specific failure: a client error before an internal one; all field errors together.

@@ -8,6 +8,7 @@ import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
 import type { RateLimits } from '../src/rate-limits/rate-limits.js';
 import { executeOperation, OperationError } from './execute.js';
+import { CompiledExecution } from '../src/graphql/compiled-execution.js';
 import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
 import { uploadSlots } from '../src/files/upload-slots.js';
@@ -22,12 +23,12 @@ function parentIsMissing(route: RestRoute, error: OperationError): boolean {
   return route.missingParentField !== undefined && fields.length === 1 && fields[0] === route.missingParentField;
 }
 
-function handler(schema: GraphQLSchema, route: RestRoute, maxCost: number): RequestHandler {
+function handler(execution: CompiledExecution, route: RestRoute, maxCost: number): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const document = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
-      const data = await executeOperation(schema, requestContext(res), document, variables, maxCost);
+      const data = await executeOperation(execution, requestContext(res), document, variables, maxCost);
       if (route.status === 204) {
         res.status(204).end();
         return;
@@ -64,8 +65,10 @@ export function createRestRouter(deps: {
   const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
   const slots = uploadSlots(runtime.files);
+  // Every route's documents are the service's own: compiled on first use (unless compiling is off).
+  const execution = new CompiledExecution(schema, Math.min(config.graphqlJitAfterRuns, 1));
   for (const route of deps.table ?? routes(schema, config.publicBaseUrl))
-    router[route.method](route.path, auth, json, idempotent, slots, multipart, handler(schema, route, config.graphqlMaxCost));
+    router[route.method](route.path, auth, json, idempotent, slots, multipart, handler(execution, route, config.graphqlMaxCost));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
   router.use(restErrorHandler(logger));
   return router;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
@@ -24,6 +23,7 @@ import { fileDownloadRoutes } from './files/file-download.route.js';
 import { graphqlUploadErrors } from './files/file-upload.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
+import { graphqlHandler } from './graphql/express-handler.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
 import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.js';
@@ -102,6 +102,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
     maxResponseBytes: config.graphqlMaxResponseBytes,
+    jitAfterRuns: config.graphqlJitAfterRuns,
     fieldSuggestions: sandbox,
   };
   const apollo = createApolloServer(schema, { sandbox, sandboxTenant: config.seed?.tenant, limits: graphqlLimits });
@@ -150,7 +151,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     graphqlUploadErrors(uploads),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     idempotent,
-    expressMiddleware(apollo, { context: async ({ res }) => linkNotes(requestContext(res), res) }),
+    graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.graphqlMaxResponseBytes),
     graphqlAuthErrors,
   );
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.

@@ -169,6 +169,7 @@ export const ENVIRONMENT = z.object({
   GRAPHQL_MAX_DEPTH: whole(1).default(10),
   GRAPHQL_MAX_COST: whole(1).default(50_000),
   GRAPHQL_MAX_RESPONSE_BYTES: whole(1).default(10 * 1024 * 1024),
+  GRAPHQL_JIT_AFTER_RUNS: whole().default(2),
   // A file's size is stored as a 32-bit integer, so the limit stays below 2 GiB.
   UPLOAD_MAX_FILE_BYTES: whole(1, 2 ** 31 - 1).default(20 * 1024 * 1024),
   UPLOAD_MAX_FILES: whole().default(20),
@@ -195,6 +196,7 @@ export const ENVIRONMENT = z.object({
   PDF_WORKER_MAX_JOBS: whole(1).default(200),
   VERIFY_MAX_BYTES: whole(1).default(20 * 1024 * 1024),
   BADGE_UNBAKE_MAX_BYTES: whole(1).default(2 * 1024 * 1024),
+  BADGE_VERIFY_TIMEOUT_MS: whole(1).default(2_000),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   CORS_ORIGINS: corsOrigins.default([]),
   // Unset: allowed outside production only (config.ts).

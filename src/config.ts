@@ -44,6 +44,8 @@ export interface Config {
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
   graphqlMaxResponseBytes: number;
+  /** Runs after which a client's document executes compiled (graphql-jit); 0: never (GRAPHQL_JIT_AFTER_RUNS). */
+  graphqlJitAfterRuns: number;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
@@ -77,6 +79,8 @@ export interface Config {
   newKeyEncryptionKey?: Buffer;
   /** Untrusted PDF/CMS work runs in worker threads; see src/documents/worker-pool.ts. */
   pdfWorkers: PdfWorkerConfig;
+  /** Unbaking badge images and verifying Open Badges 3.0 credentials run in their own worker threads. */
+  badgeWorkers: WorkerPoolLimits;
   /** Largest body POST /api/v1/verify reads (VERIFY_MAX_BYTES); bigger is a 413. */
   verifyMaxBytes: number;
   /** Largest image POST /api/v1/badges/unbake reads (BADGE_UNBAKE_MAX_BYTES); bigger is a 413. */
@@ -121,19 +125,23 @@ export interface WebhookConfig {
   maxBackoffSeconds: number;
 }
 
-export interface PdfWorkerConfig {
+/** A pool of worker threads for work on untrusted input (src/documents/worker-pool.ts). */
+export interface WorkerPoolLimits {
   /** Worker threads (PDF_WORKERS). */
   size: number;
-  /** Wall-clock limit of one job; the worker is terminated past it (PDF_JOB_TIMEOUT_MS). */
+  /** Wall-clock limit of one job; the worker is terminated past it (PDF_JOB_TIMEOUT_MS, BADGE_VERIFY_TIMEOUT_MS). */
   jobTimeoutMs: number;
-  /** The same for inspecting an uploaded PDF at the public POST /api/v1/verify (PDF_INSPECT_TIMEOUT_MS). */
-  inspectTimeoutMs: number;
   /** V8 old-generation heap of one worker (PDF_WORKER_HEAP_MB). */
   heapMb: number;
   /** Jobs waiting for a worker before requests are refused with 503 (PDF_QUEUE_LIMIT). */
   queueLimit: number;
   /** Jobs a worker runs before it is replaced (PDF_WORKER_MAX_JOBS). */
   maxJobsPerWorker: number;
+}
+
+export interface PdfWorkerConfig extends WorkerPoolLimits {
+  /** The job limit for inspecting an uploaded PDF at the public POST /api/v1/verify (PDF_INSPECT_TIMEOUT_MS). */
+  inspectTimeoutMs: number;
 }
 
 /** Every problem of the environment at once; `message` has one line a problem, each naming its variable. */
@@ -166,6 +174,15 @@ function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
 /** Reads and checks the whole environment; throws one ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parseEnvironment(env);
+  const pdfWorkers: PdfWorkerConfig = {
+    // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
+    size: e.PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1),
+    jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
+    inspectTimeoutMs: e.PDF_INSPECT_TIMEOUT_MS,
+    heapMb: e.PDF_WORKER_HEAP_MB,
+    queueLimit: e.PDF_QUEUE_LIMIT,
+    maxJobsPerWorker: e.PDF_WORKER_MAX_JOBS,
+  };
   const dataDir = path.resolve(e.DATA_DIR);
   const seed = e.SEED_TENANT && e.SEED_CLIENT_ID && e.SEED_CLIENT_SECRET;
   return {
@@ -207,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
     graphqlMaxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
+    graphqlJitAfterRuns: e.GRAPHQL_JIT_AFTER_RUNS,
     uploadMaxFileBytes: e.UPLOAD_MAX_FILE_BYTES,
     uploadMaxFiles: e.UPLOAD_MAX_FILES,
     fileStorage: e.FILE_STORAGE,
@@ -226,14 +244,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filePurgeSweepMs: e.FILE_PURGE_SWEEP_MS,
     keyEncryptionKey: e.KEY_ENCRYPTION_KEY,
     newKeyEncryptionKey: e.NEW_KEY_ENCRYPTION_KEY,
-    pdfWorkers: {
-      // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
-      size: e.PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1),
-      jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
-      inspectTimeoutMs: e.PDF_INSPECT_TIMEOUT_MS,
-      heapMb: e.PDF_WORKER_HEAP_MB,
-      queueLimit: e.PDF_QUEUE_LIMIT,
-      maxJobsPerWorker: e.PDF_WORKER_MAX_JOBS,
+    pdfWorkers,
+    // Sized and recycled like the PDF workers, but a pool of its own: a queue of PDFs never delays a badge, nor the reverse.
+    badgeWorkers: {
+      size: pdfWorkers.size,
+      jobTimeoutMs: e.BADGE_VERIFY_TIMEOUT_MS,
+      heapMb: pdfWorkers.heapMb,
+      queueLimit: pdfWorkers.queueLimit,
+      maxJobsPerWorker: pdfWorkers.maxJobsPerWorker,
     },
     verifyMaxBytes: e.VERIFY_MAX_BYTES,
     badgeUnbakeMaxBytes: e.BADGE_UNBAKE_MAX_BYTES,

@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { openServiceOrm, type Orm } from './db/orm.js';
 import { DocumentWorkers } from './documents/index.js';
+import { BadgeWorkers } from './badges/badge-workers.js';
 import type { Logger } from './logger.js';
 import { certificates } from './certificates/certificate.service.js';
 import { purgeDeletedFiles } from './files/file-purge.js';
@@ -62,20 +63,21 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 
 /**
  * Boot in order: database → migrations → provisioning → app → listen → background jobs (notification
- * worker, expiry sweeper, file purge); the document workers start with the first PDF. Shutdown: drain HTTP
- * first (so refusing new requests is not delayed), then the document workers, background jobs, ORM, database.
+ * worker, expiry sweeper, file purge); the document and badge workers start with their first job. Shutdown: drain HTTP
+ * first (so refusing new requests is not delayed), then the document and badge workers, background jobs, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger);
   let orm: Orm | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
+  const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
   try {
     const opened = await openServiceOrm(database, logger, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
     orm = opened.orm;
     if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
     const signingKeys = await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);
-    const runtime: ServiceRuntime = { documents, files: createFileRuntime(config), signingKeys };
+    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys };
     const { app, apollo } = await createApp({ config, orm, logger, runtime });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
@@ -116,6 +118,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
         await documents.close();
+        await badgeWorkers.close();
         await notificationWorker?.stop();
         await jobWorker?.stop();
         await idempotencySweeper?.stop();
@@ -128,6 +131,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     };
   } catch (error) {
     await documents.close();
+    await badgeWorkers.close();
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);
     throw error;

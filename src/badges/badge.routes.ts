@@ -79,8 +79,12 @@ export const UNBAKE_ROUTE = describeRoute({
     400: jsonError('Unreadable body.'),
     413: jsonError('Over BADGE_UNBAKE_MAX_BYTES.'),
     415: jsonError('Neither PNG, SVG nor a multipart form.'),
-    422: { description: 'No baked assertion in the image.', content: { 'application/json': { $ref: '#/components/schemas/ValidationError' } } },
+    422: {
+      description: 'No baked assertion in the image, or reading it took longer than BADGE_VERIFY_TIMEOUT_MS (`reason: PROCESSING_LIMIT`).',
+      content: { 'application/json': { $ref: '#/components/schemas/ValidationError' } },
+    },
     429: TOO_MANY_REQUESTS,
+    503: jsonError('Every badge worker is busy; `Retry-After` says when to come back.'),
   },
 });
 

@@ -15,8 +15,6 @@ import {
 } from './badge-records.js';
 import { badgeUrls, type BakedImageType } from './badge-urls.js';
 import { assertion, badgeClass, type BadgeDocument, issuerProfile, revocationList, revokedAssertion } from './open-badges.js';
-import { bakePng } from './png-baking.js';
-import { bakeSvg } from './svg-baking.js';
 
 /** A hosted assertion as its id answers it: the document, or (revoked) the stub that goes with 410 Gone. */
 export interface HostedAssertion {
@@ -90,8 +88,8 @@ export const badges = {
     if (answer.revoked) return answer;
     const json = JSON.stringify(answer.document);
     const image = await contentOf(ctx, record);
-    if (type === 'png') return { bytes: bakePng(image, json), mimeType: PNG.mimeType };
-    return { bytes: Buffer.from(bakeSvg(image.toString('utf8'), answer.document.id as string, json), 'utf8'), mimeType: SVG.mimeType };
+    const bytes = await ctx.badgeWorkers.bake({ image, imageType: type, baked: { assertionId: answer.document.id as string }, json });
+    return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
   },
 
   /** Where the baked badge of an issued certificate downloads, when its institution issues badges. */

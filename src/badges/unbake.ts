@@ -8,8 +8,6 @@ import { nestsDeeperThan } from '../http/json-body.js';
 import { badges } from './badge.service.js';
 import { badgeUrls } from './badge-urls.js';
 import type { BadgeDocument } from './open-badges.js';
-import { BakingError, extractFromPng } from './png-baking.js';
-import { extractFromSvg } from './svg-baking.js';
 
 /** Nesting a baked assertion may have; ours is three levels deep. */
 const MAX_DEPTH = 16;
@@ -33,16 +31,12 @@ export interface UnbakeResult {
 
 const unbakeable = (message: string) => invalid({ file: [message] });
 
-function bakedContent(image: Buffer): { imageType: 'png' | 'svg'; found: { json: string } | { url: string } | null } {
+/** What the image carries, read on a badge worker. */
+async function bakedContent(ctx: PublicContext, image: Buffer): Promise<{ imageType: 'png' | 'svg'; found: { json: string } | { url: string } | null }> {
   const type = detectFileType(image);
-  try {
-    if (type === PNG) return { imageType: 'png', found: extractFromPng(image) };
-    if (type === SVG) return { imageType: 'svg', found: extractFromSvg(image.toString('utf8')) };
-  } catch (error) {
-    if (error instanceof BakingError) throw unbakeable(error.message);
-    throw error;
-  }
-  throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send a baked badge: a PNG or SVG image.');
+  if (type !== PNG && type !== SVG) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send a baked badge: a PNG or SVG image.');
+  const imageType = type === PNG ? 'png' : 'svg';
+  return { imageType, found: await ctx.badgeWorkers.unbake({ image, imageType, baked: 'assertion' }) };
 }
 
 function parseAssertion(json: string): BadgeDocument {
@@ -68,7 +62,7 @@ function differences(baked: BadgeDocument, hosted: BadgeDocument): string[] {
  * The baked copy only names the hosted assertion (hosted verification); any difference is reported.
  */
 export async function unbake(ctx: PublicContext, image: Buffer): Promise<UnbakeResult> {
-  const { imageType, found } = bakedContent(image);
+  const { imageType, found } = await bakedContent(ctx, image);
   if (!found) throw unbakeable('No Open Badges assertion is baked into this image.');
   const bakedAssertion = 'json' in found ? parseAssertion(found.json) : null;
   const assertionId = bakedAssertion ? (bakedAssertion.id as string) : (found as { url: string }).url;

@@ -3,7 +3,7 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -39,6 +39,7 @@ registerEnumType(CertificateStatus, {
   description: 'A credential issued to a student for a course: a draft until issued, then signed and verifiable.',
 })
 @Entity({ tableName: 'certificates' })
+@Index(liveListIndex('certificates'))
 @Index({
   name: 'certificates_source_file_unique',
   expression: `create unique index "certificates_source_file_unique" on "certificates" ("source_file_uuid") where "deleted_at" is null and "status" <> 'revoked'`,

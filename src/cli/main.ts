@@ -28,6 +28,7 @@ import { diagnose } from './doctor.js';
 import { defaultResultsPath, importCertificates } from './certificate-import.js';
 import { createRequestContext } from '../context/request-context.js';
 import { DocumentWorkers } from '../documents/index.js';
+import { BadgeWorkers } from '../badges/badge-workers.js';
 import { createFileRuntime } from '../files/file-runtime.js';
 
 /** What a command works with: the ORM (migrations applied) and the key ring opened under KEY_ENCRYPTION_KEY. */
@@ -244,9 +245,11 @@ program
       const tenant = await new TenantService(orm.em.fork()).findByIdentifier(options.tenant);
       if (!tenant) throw new DomainError('NOT_FOUND', `No tenant "${options.tenant}".`);
       const documents = new DocumentWorkers(config.pdfWorkers);
+      // Never started by an import (no badge is verified); the runtime every context carries has it.
+      const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
       try {
         const principal = { clientId: 'cli', tenant: { uuid: tenant.uuid, identifier: tenant.identifier, name: tenant.name } };
-        const runtime = { documents, files: createFileRuntime(config), signingKeys };
+        const runtime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys };
         const ctx = createRequestContext(orm.em, principal, 'cli-import', logger, config.publicBaseUrl, runtime);
         const results = options.results ?? defaultResultsPath(file);
         const { created, failed } = await importCertificates(ctx, file, results);
@@ -254,6 +257,7 @@ program
         if (failed > 0) process.exitCode = 1;
       } finally {
         await documents.close();
+        await badgeWorkers.close();
       }
     }),
   );

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../auth/token.service.js';
+import type { BadgeWorkers } from '../badges/badge-workers.js';
 import type { SigningKeys } from '../certificates/signing-keys.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
 import type { DocumentWorkers } from '../documents/index.js';
@@ -11,6 +12,8 @@ import { Loaders } from './loaders.js';
 export interface ServiceRuntime {
   /** Where untrusted PDFs are parsed: worker threads with time and heap limits. */
   documents: DocumentWorkers;
+  /** Where badge images from the public are unbaked and credential proofs checked: worker threads with time and heap limits. */
+  badgeWorkers: BadgeWorkers;
   /** Upload limits, storage drivers and the per-tenant upload slots. */
   files: FileRuntime;
   /** Seals and opens the institutions' private signing keys (one cache of opened signers). */

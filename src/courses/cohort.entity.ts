@@ -1,7 +1,7 @@
 import { type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { Course } from './course.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -19,6 +19,7 @@ registerEnumType(CohortModality, {
 /** An intake of a course; its code is unique within the course. */
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A class of a course that runs between two dates.' })
 @Entity({ tableName: 'cohorts' })
+@Index(liveListIndex('cohorts'))
 @Index({
   name: 'cohorts_code_unique',
   expression: 'create unique index "cohorts_code_unique" on "cohorts" ("course_uuid", lower("code")) where "deleted_at" is null',

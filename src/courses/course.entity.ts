@@ -1,13 +1,14 @@
 import { type Opt, type Ref } from '@mikro-orm/core';
-import { Entity, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Node } from '../graphql/node.js';
 
 /** A programme of an institution; its modules are attached in groups and order (CourseModule). */
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A programme an institution offers; certificates are issued for completing it.' })
 @Entity({ tableName: 'courses' })
+@Index(liveListIndex('courses'))
 export class Course extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;

@@ -40,3 +40,12 @@ export abstract class TenantScopedEntity extends BaseEntity {
   @Formula(() => 'null', { lazy: true, hidden: true, persist: false })
   listTotal?: number | string;
 }
+
+/**
+ * The index a tenant's list reads through: its live rows in uuid order (the default order and every
+ * sort's tie-break), so a page stops after its rows and the list's total is an index-only count.
+ */
+export const liveListIndex = (table: string) => ({
+  name: `${table}_live_index`,
+  expression: `create index "${table}_live_index" on "${table}" ("tenant_uuid", "uuid") where "deleted_at" is null`,
+});

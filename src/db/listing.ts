@@ -1,7 +1,8 @@
 import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, type SortOrder } from './paging.js';
+import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, SortOrder } from './paging.js';
+import { type PageRequest, readPageStatement } from './page-statement.js';
 import { toCamel } from '../identifier-case.js';
 import type { TenantScopedEntity } from './base.entity.js';
 import { readRows, type Row } from './rows.js';
@@ -14,10 +15,13 @@ export interface ListOptions<Column extends string = string> {
   /** Relay's backward paging: the last rows of the window, ending before `before` (or at the list's end). */
   last?: number;
   before?: string;
+  /** Count the whole filtered list (default); without, one row more is read to tell whether rows follow. */
+  withTotal?: boolean;
 }
 
 /**
- * One page of a filtered, sorted list in one statement: the total is a scalar count subquery with
+ * One page of a filtered, sorted list in one statement: a prepared one for plain equality filters
+ * (db/page-statement.ts), else built by the query builder. The total is a scalar count subquery with
  * the same conditions (PostgreSQL runs it once), so the page itself can stop after `limit` rows in
  * index order — unlike `count(*) over()`, which materialises and sorts every matching row. uuid
  * (time-ordered) breaks ties so pages never overlap. Both parts apply the default filters (tenant,
@@ -27,12 +31,30 @@ export async function findPage<T extends TenantScopedEntity>(
   em: EntityManager,
   entity: EntityClass<T>,
   filter: FilterQuery<T>,
-  { sort, first, after, last, before }: ListOptions,
+  { sort, first, after, last, before, withTotal = true }: ListOptions,
 ): Promise<Page<Row<T>>> {
   const { offset, limit } = await window(first, after, last, before, () => em.count(entity, filter));
-  const orderBy: Record<string, string>[] = [];
-  if (sort) orderBy.push({ [toCamel(sort.column)]: sort.order ?? 'asc' });
-  orderBy.push({ uuid: 'asc' });
+  const request: PageRequest = {
+    filter: filter as Record<string, unknown>,
+    sort: sort && { property: toCamel(sort.column), order: sort.order ?? SortOrder.asc },
+    limit: withTotal ? limit : limit + 1,
+    offset,
+    withTotal,
+  };
+  const { rows, total } = (await readPageStatement(em, entity, request)) ?? (await readPageWithQueryBuilder(em, entity, request));
+  if (!withTotal) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, offset };
+  // No row carries the total when the window is empty: past the end, or asked for no rows.
+  const counted = total ?? (offset === 0 && limit > 0 ? 0 : await em.count(entity, filter));
+  return { rows, total: counted, hasMore: offset + rows.length < counted, offset };
+}
+
+/** The page and its total through the ORM's query builder and default filters: any filter the ORM understands. */
+export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  { filter, sort, limit, offset, withTotal }: PageRequest,
+): Promise<{ rows: Row<T>[]; total: number | undefined }> {
+  const orderBy = [...(sort ? [{ [sort.property]: sort.order }] : []), { uuid: 'asc' }];
   const counting = em
     .createQueryBuilder(entity, 'counted')
     .count()
@@ -45,11 +67,10 @@ export async function findPage<T extends TenantScopedEntity>(
     .limit(limit)
     .offset(offset);
   await Promise.all([counting.applyFilters(), page.applyFilters()]);
-  page.addSelect(counting.as(entity, 'listTotal' as never) as never);
+  if (withTotal) page.addSelect(counting.as(entity, 'listTotal' as never) as never);
   const rows = await readRows(em, entity, page as never);
   const counted = rows[0]?.listTotal;
-  const total = counted !== undefined ? Number(counted) : offset === 0 ? 0 : await em.count(entity, filter);
-  return { rows, total, offset };
+  return { rows, total: counted !== undefined ? Number(counted) : undefined };
 }
 
 /**

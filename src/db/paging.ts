@@ -21,9 +21,12 @@ export function decodeCursor(cursor: string | undefined): number | undefined {
   return position <= MAX_CURSOR_POSITION ? position : Number.NaN;
 }
 
-/** One page of rows plus the total the whole filtered list has. */
+/** One page of rows plus the total the whole filtered list has (when asked), or whether rows follow. */
 export interface Page<T> {
   rows: T[];
-  total: number;
+  /** Rows in the whole filtered list; not counted when the caller did not ask (`withTotal: false`). */
+  total?: number;
+  /** Whether rows follow the page, known without the total. */
+  hasMore: boolean;
   offset: number;
 }

@@ -11,7 +11,8 @@ export async function queryPrepared<R extends object>(em: EntityManager, text: s
   em.config.get('onQuery')?.(text, values);
   const pool = await em.getConnection().getNativeClient();
   try {
-    return (await pool.query<R>({ name: statementName(text), text, values })).rows;
+    const name = statementName(text);
+    return (await pool.query<R>(name ? { name, text, values } : { text, values })).rows;
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }
@@ -19,9 +20,15 @@ export async function queryPrepared<R extends object>(em: EntityManager, text: s
 
 const names = new Map<string, string>();
 
+/**
+ * Every connection keeps each named statement (and its plan) until it closes, so the service names
+ * at most this many texts; any further text runs unnamed (parsed and planned each time).
+ */
+const MAX_NAMED_STATEMENTS = 256;
+
 /** PostgreSQL truncates names to 63 bytes, so a name is a digest of its text (one text, one name). */
-function statementName(text: string): string {
+function statementName(text: string): string | undefined {
   let name = names.get(text);
-  if (!name) names.set(text, (name = `q_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+  if (!name && names.size < MAX_NAMED_STATEMENTS) names.set(text, (name = `q_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
   return name;
 }

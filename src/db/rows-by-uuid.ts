@@ -2,7 +2,7 @@ import { DecimalType, type EntityClass, type EntityMetadata } from '@mikro-orm/c
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared } from './prepared.js';
 import type { Row } from './rows.js';
-import { isTenantScoped, TENANT_FILTER } from './tenant-scope.js';
+import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
 
 /** What one entity's part of a combined read asks for. */
 export interface RowRequest {
@@ -39,31 +39,44 @@ export function readableAsJson(em: EntityManager, entity: EntityClass<object>): 
  */
 export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]): Promise<Row<object>[][]> {
   const ordered = [...requests].sort((a, b) => a.entity.name.localeCompare(b.entity.name));
-  const tenantUuid = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
-  const platform = em.getPlatform();
-  const parts: string[] = [];
-  const values: unknown[] = [];
-  ordered.forEach(({ entity, uuids }, index) => {
-    const meta = em.getMetadata().get(entity);
-    const column = (property: string) =>
-      `t.${platform.quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!)}`;
-    values.push(uuids);
-    const conditions = [`${column('uuid')} = any($${values.length}::uuid[])`];
-    if (isTenantScoped(entity)) {
-      if (!tenantUuid) throw new Error(`refusing to read ${entity.name} outside a tenant scope`);
-      values.push(tenantUuid);
-      conditions.push(`${column('tenant')} = $${values.length}::uuid`);
-    }
-    parts.push(`select ${index} as part, row_to_json(t)::text as row from ${platform.quoteIdentifier(meta.tableName)} t where ${conditions.join(' and ')}`);
-  });
-  const found = await queryPrepared<{ part: number; row: string }>(em, parts.join('\nunion all\n'), values);
+  const scopes = ordered.map(({ entity }) => tenantScopeOf(em, entity, { live: false }));
+  const values = ordered.flatMap(({ uuids }, index) => [uuids, ...scopes[index]!.values]);
+  const text = statementFor(
+    em,
+    ordered.map(({ entity }) => entity),
+    scopes,
+  );
+  const found = await queryPrepared<{ part: number; row: string }>(em, text, values);
   const byPart = ordered.map(() => [] as Row<object>[]);
-  for (const { part, row } of found) byPart[part]!.push(toRow(em, ordered[part]!.entity, JSON.parse(row) as Record<string, unknown>));
+  for (const { part, row } of found) byPart[part]!.push(jsonRowToRow(em, ordered[part]!.entity, JSON.parse(row) as Record<string, unknown>));
   return requests.map((request) => byPart[ordered.indexOf(request)]!);
 }
 
-/** As `readRows` maps a row: property names and JS types by the ORM, the entity's prototype, no entity. */
-function toRow(em: EntityManager, entity: EntityClass<object>, raw: Record<string, unknown>): Row<object> {
+/** Statement texts by their entities' names: the combinations selections reach are few, and the cache is capped anyway. */
+const statements = new Map<string, string>();
+const MAX_STATEMENTS = 256;
+
+/** The UNION ALL for these entities, in this order: per part `uuid = any($n)` and the part's tenant scope. */
+function statementFor(em: EntityManager, entities: EntityClass<object>[], scopes: TenantScope[]): string {
+  const key = entities.map((entity) => entity.name).join();
+  let text = statements.get(key);
+  if (text) return text;
+  const platform = em.getPlatform();
+  let parameter = 0;
+  const parts = entities.map((entity, index) => {
+    const meta = em.getMetadata().get(entity);
+    const uuid = `t.${platform.quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)['uuid']!.fieldNames[0]!)}`;
+    const conditions = [`${uuid} = any($${++parameter}::uuid[])`, ...scopes[index]!.conditions('t', parameter + 1)];
+    parameter += scopes[index]!.values.length;
+    return `select ${index} as part, row_to_json(t)::text as row from ${platform.quoteIdentifier(meta.tableName)} t where ${conditions.join(' and ')}`;
+  });
+  text = parts.join('\nunion all\n');
+  if (statements.size < MAX_STATEMENTS) statements.set(key, text);
+  return text;
+}
+
+/** A row as `row_to_json` gave it, mapped as `readRows` maps a row: property names and JS types by the ORM, the entity's prototype, no entity. */
+export function jsonRowToRow(em: EntityManager, entity: EntityClass<object>, raw: Record<string, unknown>): Row<object> {
   const meta = em.getMetadata().get(entity) as EntityMetadata<object>;
   const mapped = em.getDriver().mapResult(raw as never, meta) as Record<string, unknown>;
   return Object.assign(Object.create((entity as unknown as { prototype: object }).prototype), mapped) as Row<object>;

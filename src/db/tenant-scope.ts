@@ -22,6 +22,31 @@ export function scopeFilters(entities: EntityClass<object>[]) {
   };
 }
 
+/** The default filters as SQL, for the few statements written by hand (db/rows-by-uuid.ts, db/page-statement.ts). */
+export interface TenantScope {
+  /** Bind values of the conditions, first in the statement's parameters. */
+  values: unknown[];
+  /** The conditions on the table under `alias`, numbering their parameters from `first`. */
+  conditions(alias: string, first: number): string[];
+}
+
+/**
+ * What the tenant filter (and, with `live`, the live filter) adds to a query on `entity`, for the
+ * EntityManager's tenant. Like the filter itself, it refuses to read tenant data outside a tenant scope.
+ */
+export function tenantScopeOf(em: EntityManager, entity: EntityClass<object>, { live }: { live: boolean }): TenantScope {
+  if (!isTenantScoped(entity)) return { values: [], conditions: () => [] };
+  const tenantUuid = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
+  if (!tenantUuid) throw new Error(`refusing to read ${entity.name} outside a tenant scope`);
+  const meta = em.getMetadata().get(entity);
+  const column = (alias: string, property: string) =>
+    `${alias}.${em.getPlatform().quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!)}`;
+  return {
+    values: [tenantUuid],
+    conditions: (alias, first) => [`${column(alias, 'tenant')} = $${first}::uuid`, ...(live ? [`${column(alias, 'deletedAt')} is null`] : [])],
+  };
+}
+
 /** Scopes an EntityManager fork to one tenant. */
 export function scopeToTenant<T extends EntityManager>(em: T, tenantUuid: string): T {
   em.setFilterParams(TENANT_FILTER, { id: tenantUuid });

@@ -2,18 +2,9 @@ import type { PdfWorkerConfig } from '../config.js';
 import { DocumentError, type DocumentErrorReason } from './document-error.js';
 import type { DocumentJob, DocumentJobResult, IssuanceDocumentsInput, IssuedDocuments } from './document-jobs.js';
 import type { SignatureInspection } from './signature-inspector.js';
-import { WorkerJobError, WorkerPool, type WorkerReply } from './worker-pool.js';
+import { threadEntry, WorkerJobError, WorkerPool, type WorkerReply } from './worker-pool.js';
 
-/**
- * Where the worker thread's code is. Compiled, it sits beside this module. Under Jest this module
- * runs from src/*.ts, which a bare thread cannot load, so it uses the compiled twin in dist/
- * (`npm test` builds before it runs).
- */
-export function documentThreadEntry(): URL {
-  const here = new URL(import.meta.url);
-  if (here.pathname.endsWith('.js')) return new URL('./document-thread.js', here);
-  return new URL(here.href.replace(/\/src\/documents\/[^/]+\.ts$/, '/dist/src/documents/document-thread.js'));
-}
+export const documentThreadEntry = (): URL => threadEntry(import.meta.url, 'document-thread.js');
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 

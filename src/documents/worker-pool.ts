@@ -1,5 +1,16 @@
 import { Worker } from 'node:worker_threads';
-import type { PdfWorkerConfig } from '../config.js';
+import type { WorkerPoolLimits } from '../config.js';
+
+/**
+ * Where a worker thread's code is: `file` beside the module at `moduleUrl` once compiled. Under Jest
+ * the modules run from src/*.ts, which a bare thread cannot load, so the compiled twin in dist/ is
+ * used (`npm test` builds before it runs).
+ */
+export function threadEntry(moduleUrl: string, file: string): URL {
+  if (moduleUrl.endsWith('.js')) return new URL(`./${file}`, moduleUrl);
+  const src = moduleUrl.lastIndexOf('/src/');
+  return new URL(`${moduleUrl.slice(0, src)}/dist${moduleUrl.slice(src, moduleUrl.lastIndexOf('/') + 1)}${file}`);
+}
 
 /** Why a job got no answer from a worker. */
 export type WorkerFailureKind = 'timeout' | 'crashed' | 'busy' | 'closed';
@@ -46,7 +57,7 @@ export class WorkerPool<Job, Result> {
 
   constructor(
     private readonly entry: URL,
-    private readonly limits: PdfWorkerConfig,
+    private readonly limits: WorkerPoolLimits,
   ) {}
 
   /** Runs a job on a worker (at most `timeoutMs` of it); rejects with WorkerJobError when no worker answered it. */

@@ -1,9 +1,9 @@
 import { DecimalType, type Opt, type Ref } from '@mikro-orm/core';
-import { Entity, Enum, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { Student } from '../students/student.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -29,6 +29,7 @@ registerEnumType(CompletionStatus, {
   description: "A student's registration in a course (optionally in one of its cohorts), with the final grade.",
 })
 @Entity({ tableName: 'enrollments' })
+@Index(liveListIndex('enrollments'))
 export class Enrollment extends TenantScopedEntity {
   @ManyToOne(() => Student, { ref: true, index: true })
   student!: Ref<Student>;

@@ -1,8 +1,9 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { type FileUpload, GraphQLUpload } from 'graphql-upload-ts';
 import type { Readable, Row } from '../db/rows.js';
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Info } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
-import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
+import { asksForTotal, type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
 import type { ListArgs } from '../resources/resource.service.js';
 import { registerNodeType } from '../graphql/node.js';
 import { StoredFile } from './file.entity.js';
@@ -24,8 +25,8 @@ export class FileResolver {
   }
 
   @Query(() => FileConnection, { name: 'files', description: 'Files of this tenant, filtered, sorted and paged.' })
-  async many(@Args(() => FileListArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<Row<StoredFile>>> {
-    return toConnection(await files.list(ctx, args));
+  async many(@Args(() => FileListArgs) args: ListArgs, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<Connection<Row<StoredFile>>> {
+    return toConnection(await files.list(ctx, { ...args, withTotal: asksForTotal(info) }));
   }
 
   @Mutation(() => [StoredFile], {

@@ -9,6 +9,8 @@ import { classifyError } from '../errors/classify.js';
 import { RETRY_AFTER_SECONDS } from '../errors/unavailable.js';
 import { type GraphqlLimits, graphqlLimits, withoutSuggestions } from './limits.js';
 import { noteOperations } from './operation-notes.js';
+import { compiledGateway } from './apollo-executor.js';
+import { CompiledExecution } from './compiled-execution.js';
 
 /** Logs failures that are our bug with the request id; the client only sees a generic message. */
 const logInternalErrors: ApolloServerPlugin<RequestContext> = {
@@ -72,7 +74,8 @@ export function createApolloServer(
 ): ApolloServer<RequestContext> {
   const limits = graphqlLimits(schema, options.limits);
   return new ApolloServer<RequestContext>({
-    schema,
+    // Clients' repeated documents run compiled (graphql-jit), from their `jitAfterRuns`th run on.
+    gateway: compiledGateway(new CompiledExecution(schema, options.limits.jitAfterRuns)),
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     allowBatchedHttpRequests: false,

@@ -1,3 +1,4 @@
+import { type GraphQLResolveInfo, Kind, type SelectionNode } from 'graphql';
 import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
@@ -65,16 +66,33 @@ export interface Connection<T> {
   nodes: T[];
   edges: { cursor: string; node: T }[];
   pageInfo: PageInfo;
-  totalCount: number;
+  /** Absent only when the operation did not select it (see `asksForTotal`). */
+  totalCount?: number;
 }
 
-export function toConnection<T>({ rows, total, offset }: Page<T>): Connection<T> {
+/**
+ * Whether the operation selects `totalCount` of the connection being resolved (directly, or through
+ * fragments; `@skip`/`@include` are not evaluated, so a conditional selection counts as asked). Only
+ * then does a list count its rows.
+ */
+export function asksForTotal(info: GraphQLResolveInfo): boolean {
+  const selects = (selections: readonly SelectionNode[]): boolean =>
+    selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) return selection.name.value === 'totalCount';
+      if (selection.kind === Kind.INLINE_FRAGMENT) return selects(selection.selectionSet.selections);
+      const fragment = info.fragments[selection.name.value];
+      return fragment ? selects(fragment.selectionSet.selections) : false;
+    });
+  return info.fieldNodes.some((node) => selects(node.selectionSet?.selections ?? []));
+}
+
+export function toConnection<T>({ rows, total, hasMore, offset }: Page<T>): Connection<T> {
   const edges = rows.map((node, index) => ({ cursor: encodeCursor(offset + index), node }));
   return {
     nodes: rows,
     edges,
     pageInfo: {
-      hasNextPage: offset + rows.length < total,
+      hasNextPage: hasMore,
       hasPreviousPage: offset > 0,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,

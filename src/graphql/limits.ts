@@ -9,8 +9,10 @@ export interface GraphqlLimits {
   maxDepth: number;
   /** Rows an operation may make the service load (GRAPHQL_MAX_COST, see cost.ts). */
   maxCost: number;
-  /** Bytes of one JSON response (GRAPHQL_MAX_RESPONSE_BYTES). */
+  /** Bytes of one JSON response (GRAPHQL_MAX_RESPONSE_BYTES); enforced where the response is sent (express-handler.ts). */
   maxResponseBytes: number;
+  /** Runs of a document after which it executes compiled (GRAPHQL_JIT_AFTER_RUNS; 0: never). */
+  jitAfterRuns: number;
   /** "Did you mean …" hints name fields a client did not ask for; off in production. */
   fieldSuggestions: boolean;
 }
@@ -33,26 +35,10 @@ function guardPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin
   };
 }
 
-/** A response above the cap is replaced by one error; the cost limit keeps this rare (large text fields). */
-function responseSizePlugin(maxBytes: number): ApolloServerPlugin<RequestContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ response }) {
-          if (response.body.kind !== 'single' || Buffer.byteLength(JSON.stringify(response.body.singleResult)) <= maxBytes) return;
-          const message = `The response would exceed ${maxBytes} bytes. Ask for fewer rows with first: or fewer fields.`;
-          response.body.singleResult = { errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE' } }] };
-          response.http.status = 400;
-        },
-      };
-    },
-  };
-}
-
 /** "Cannot query field "nam" on type "Student". Did you mean "name"?" without its hint. */
 export const withoutSuggestions = (message: string): string => message.replace(/ ?Did you mean [^?]*\?/g, '');
 
-/** graphql-armor's depth, alias and directive limits, graphql-js's token limit, plus the service's own cost, text and size checks. */
+/** graphql-armor's depth, alias and directive limits, graphql-js's token limit, plus the service's own cost and text checks. */
 export function graphqlLimits(
   schema: GraphQLSchema,
   limits: GraphqlLimits,
@@ -69,7 +55,7 @@ export function graphqlLimits(
     costLimit: { enabled: false },
   }).protect();
   return {
-    plugins: [...(armor.plugins as ApolloServerPlugin<RequestContext>[]), guardPlugin(schema, limits.maxCost), responseSizePlugin(limits.maxResponseBytes)],
+    plugins: [...(armor.plugins as ApolloServerPlugin<RequestContext>[]), guardPlugin(schema, limits.maxCost)],
     validationRules: armor.validationRules,
     parseOptions: { maxTokens: MAX_TOKENS },
   };

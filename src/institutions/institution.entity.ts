@@ -1,7 +1,7 @@
 import { type Opt } from '@mikro-orm/core';
-import { Entity, Enum, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { Node } from '../graphql/node.js';
 
 export enum InstitutionStatus {
@@ -26,6 +26,7 @@ registerEnumType(InstitutionStatus, {
   description: 'A school, university or training provider that issues certificates; it signs them with its own key.',
 })
 @Entity({ tableName: 'institutions' })
+@Index(liveListIndex('institutions'))
 export class Institution extends TenantScopedEntity {
   @Field({ description: 'Display name, printed on certificates.' })
   @Property({ length: 255 })

@@ -1,7 +1,7 @@
 import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -36,6 +36,7 @@ registerEnumType(ModuleLevel, {
 /** A subject an institution teaches; attached to courses through CourseModule. */
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A unit of study an institution teaches; courses attach modules.' })
 @Entity({ tableName: 'modules' })
+@Index(liveListIndex('modules'))
 @Index({
   name: 'modules_code_unique',
   expression: 'create unique index "modules_code_unique" on "modules" ("institution_uuid", lower("code")) where "deleted_at" is null and "code" is not null',

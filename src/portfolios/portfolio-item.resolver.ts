@@ -1,8 +1,9 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Info } from 'type-graphql';
 import { Certificate } from '../certificates/certificate.entity.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { Readable, Row } from '../db/rows.js';
-import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
+import { asksForTotal, type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
 import type { ListArgs } from '../resources/resource.service.js';
 import { registerNodeType } from '../graphql/node.js';
 import { PortfolioItem } from './portfolio-item.entity.js';
@@ -29,8 +30,12 @@ export class PortfolioItemResolver {
   }
 
   @Query(() => PortfolioItemConnection, { description: 'PortfolioItems of this tenant, filtered, sorted and paged.' })
-  async portfolioItems(@Args(() => PortfolioItemListArgs) args: ListArgs, @Ctx() ctx: RequestContext): Promise<Connection<Row<PortfolioItem>>> {
-    return toConnection(await portfolioItems.list(ctx, args));
+  async portfolioItems(
+    @Args(() => PortfolioItemListArgs) args: ListArgs,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<Row<PortfolioItem>>> {
+    return toConnection(await portfolioItems.list(ctx, { ...args, withTotal: asksForTotal(info) }));
   }
 
   @Mutation(() => PortfolioItem, { description: 'Adds an issued certificate of the page’s student to the page; last unless `sortOrder` is given.' })

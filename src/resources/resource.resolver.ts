@@ -1,8 +1,9 @@
-import { Arg, Args, type ClassType, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, type ClassType, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import type { Row } from '../db/rows.js';
-import { type Connection, toConnection } from '../graphql/connection.js';
+import { asksForTotal, type Connection, toConnection } from '../graphql/connection.js';
 import { lowerFirst } from '../identifier-case.js';
 import { registerNodeType } from '../graphql/node.js';
 import type { ListArgs, ResourceOperations } from './resource.service.js';
@@ -48,8 +49,8 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
       return service.get(ctx, uuid, parent);
     }
 
-    async many(args: ListArgs, ctx: RequestContext): Promise<Connection<Row<T>>> {
-      return toConnection(await service.list(ctx, args));
+    async many(args: ListArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Connection<Row<T>>> {
+      return toConnection(await service.list(ctx, { ...args, withTotal: asksForTotal(info) }));
     }
 
     create(input: Input, ctx: RequestContext): Promise<T> {
@@ -95,6 +96,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     Query(() => api.connection, { name: lowerFirst(pluralName), description: `${pluralName} of this tenant, filtered, sorted and paged.` }),
     Args(() => api.listArgs),
     Ctx(),
+    Info(),
   );
   define(
     proto,

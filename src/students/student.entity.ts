@@ -1,12 +1,13 @@
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { DateScalar } from '../graphql/scalars.js';
 import { Node } from '../graphql/node.js';
 
 /** A certificate recipient, registered per tenant; the email (kept lowercase) is unique among live students. */
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A person who enrolls in courses and receives certificates.' })
 @Entity({ tableName: 'students' })
+@Index(liveListIndex('students'))
 @Index({
   name: 'students_email_unique',
   expression: 'create unique index "students_email_unique" on "students" ("tenant_uuid", "email") where "deleted_at" is null',

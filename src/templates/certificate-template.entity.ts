@@ -2,7 +2,7 @@ import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -23,6 +23,7 @@ registerEnumType(TemplateStatus, {
   description: 'The visual design certificates of an institution use; at most one per institution is the default.',
 })
 @Entity({ tableName: 'certificate_templates' })
+@Index(liveListIndex('certificate_templates'))
 @Index({
   name: 'certificate_templates_default_unique',
   expression:

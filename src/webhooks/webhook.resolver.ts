@@ -1,8 +1,9 @@
-import { Arg, Args, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root, Info } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
 import { uuidOf } from '../context/loaders.js';
 import type { Readable, Row } from '../db/rows.js';
-import { type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
+import { asksForTotal, type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -51,8 +52,12 @@ export class WebhookResolver extends ResourceResolver({
   }
 
   @Query(() => WebhookDeliveryConnection, { description: 'The delivery log of one webhook endpoint, newest first.' })
-  async webhookDeliveries(@Args(() => WebhookDeliveryArgs) args: WebhookDeliveryArgs, @Ctx() ctx: RequestContext): Promise<Connection<Row<WebhookDelivery>>> {
-    return toConnection(await webhooks.deliveries(ctx, args));
+  async webhookDeliveries(
+    @Args(() => WebhookDeliveryArgs) args: WebhookDeliveryArgs,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<Row<WebhookDelivery>>> {
+    return toConnection(await webhooks.deliveries(ctx, { ...args, withTotal: asksForTotal(info) }));
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Sends a delivery’s event again (a new delivery with the same `webhook-id`).' })

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context/request-context.js';
-import { findPage } from '../db/listing.js';
+import { findPage, type ListOptions } from '../db/listing.js';
 import { findOrFail } from '../db/lookup.js';
 import type { Page } from '../db/paging.js';
 import type { Row } from '../db/rows.js';
@@ -28,7 +28,10 @@ export class WebhookService extends ResourceService<WebhookEndpoint, WebhookInpu
   }
 
   /** The endpoint's deliveries, newest first, each with its attempts. */
-  async deliveries(ctx: RequestContext, { webhookUuid, status, ...page }: WebhookDeliveryArgs): Promise<Page<Row<WebhookDelivery>>> {
+  async deliveries(
+    ctx: RequestContext,
+    { webhookUuid, status, ...page }: WebhookDeliveryArgs & Pick<ListOptions, 'withTotal'>,
+  ): Promise<Page<Row<WebhookDelivery>>> {
     const endpoint = await this.get(ctx, webhookUuid);
     return findPage(
       ctx.em,

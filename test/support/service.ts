@@ -23,6 +23,12 @@ export const PUBLIC_BASE_URL = 'http://credentials.test';
 /** Suites that send many requests measure behaviour, not throttles; rate-limit tests turn these back on. */
 const PER_MINUTE_LIMITS_OFF = { RATE_LIMIT_API_PER_MINUTE: '0', RATE_LIMIT_PUBLIC_PER_MINUTE: '0', RATE_LIMIT_VERIFY_PER_MINUTE: '0' };
 
+/**
+ * Clients' GraphQL documents run compiled (graphql-jit) from their first run, so every suite checks
+ * the execution repeated production traffic gets; test/compiled-execution.test.ts compares the two.
+ */
+const COMPILED_FROM_FIRST_RUN = { GRAPHQL_JIT_AFTER_RUNS: '1' };
+
 /** The real service (HTTP server, Apollo, REST, ORM) on a fresh database and a free port. */
 export async function startTestService(env: Record<string, string> = {}, database?: TestDatabase, logger?: Logger): Promise<TestService> {
   const db = database ?? (await createTestDatabase());
@@ -34,6 +40,7 @@ export async function startTestService(env: Record<string, string> = {}, databas
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL,
     ...PER_MINUTE_LIMITS_OFF,
+    ...COMPILED_FROM_FIRST_RUN,
     ...env,
   });
   const statements: string[] = [];

@@ -1,12 +1,8 @@
-import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
-import * as vc from '@digitalbazaar/vc';
 import type { PublicContext } from '../../context/request-context.js';
 import { DomainError, invalid } from '../../errors/domain-error.js';
 import { detectFileType, PNG, SVG } from '../../files/file-type.js';
 import { nestsDeeperThan } from '../../http/json-body.js';
-import { BakingError, CREDENTIAL_KEYWORD, extractFromPng } from '../png-baking.js';
-import { extractCredentialFromSvg } from '../svg-baking.js';
-import { verifyingSuite } from './credential-signing.js';
+import type { CredentialCheck, ProofAndStatus } from './credential-proof.js';
 import { credentialIssuerId } from './credential-facts.js';
 import { openBadgeCredentials } from './credential.service.js';
 import { ob3Urls } from './did-web.js';
@@ -16,20 +12,11 @@ const MAX_DEPTH = 24;
 /** Canonicalisation costs CPU in proportion to the document; ours are about 4 KB. */
 const MAX_CREDENTIAL_BYTES = 64 * 1024;
 
-export interface CredentialCheck {
-  passed: boolean;
-  message: string | null;
-}
-
 export interface CredentialVerification {
   verified: boolean;
   credentialId: string | null;
   imageType: 'png' | 'svg' | null;
-  checks: {
-    /** The Data Integrity proof, by a key the issuer's DID document lists for assertions. */
-    proof: CredentialCheck;
-    /** The revocation entry of the issuer's Bitstring Status List. */
-    status: CredentialCheck & { revoked: boolean | null };
+  checks: ProofAndStatus & {
     /** validFrom ≤ now ≤ validUntil. */
     validityPeriod: CredentialCheck;
     /** The issuer is a DID of this service. */
@@ -53,37 +40,28 @@ export function parseCredential(json: Buffer | string): Record<string, unknown> 
   return parsed as Record<string, unknown>;
 }
 
-/** The credential baked into a PNG (iTXt `openbadgecredential`) or SVG (`<openbadges:credential>`). */
-export function bakedCredential(image: Buffer): { imageType: 'png' | 'svg'; credential: Record<string, unknown> } {
+/** The credential baked into a PNG (iTXt `openbadgecredential`) or SVG (`<openbadges:credential>`), read on a badge worker. */
+export async function bakedCredential(ctx: PublicContext, image: Buffer): Promise<{ imageType: 'png' | 'svg'; credential: Record<string, unknown> }> {
   const type = detectFileType(image);
-  let json: string | null = null;
-  try {
-    if (type === PNG) {
-      const found = extractFromPng(image, CREDENTIAL_KEYWORD);
-      json = found && 'json' in found ? found.json : null;
-    } else if (type === SVG) json = extractCredentialFromSvg(image.toString('utf8'));
-    else throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send a credential as JSON, or baked into a PNG or SVG image.');
-  } catch (error) {
-    if (error instanceof BakingError) throw invalid({ file: [error.message] });
-    throw error;
-  }
-  if (!json) throw invalid({ file: ['No Open Badges 3.0 credential is baked into this image.'] });
-  return { imageType: type === PNG ? 'png' : 'svg', credential: parseCredential(json) };
+  if (type !== PNG && type !== SVG) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send a credential as JSON, or baked into a PNG or SVG image.');
+  const imageType = type === PNG ? 'png' : 'svg';
+  const found = await ctx.badgeWorkers.unbake({ image, imageType, baked: 'credential' });
+  if (!found || !('json' in found)) throw invalid({ file: ['No Open Badges 3.0 credential is baked into this image.'] });
+  return { imageType, credential: parseCredential(found.json) };
 }
-
-const passed = (passed: boolean, message: string | null = null): CredentialCheck => ({ passed, message });
 
 function validityPeriod(credential: Record<string, unknown>, now: Date): CredentialCheck {
   const from = typeof credential.validFrom === 'string' ? new Date(credential.validFrom) : null;
   const until = typeof credential.validUntil === 'string' ? new Date(credential.validUntil) : null;
-  if (from && !(from <= now)) return passed(false, `Not valid before ${credential.validFrom as string}.`);
-  if (until && !(now <= until)) return passed(false, `Expired at ${credential.validUntil as string}.`);
-  return passed(true);
+  if (from && !(from <= now)) return { passed: false, message: `Not valid before ${credential.validFrom as string}.` };
+  if (until && !(now <= until)) return { passed: false, message: `Expired at ${credential.validUntil as string}.` };
+  return { passed: true, message: null };
 }
 
 /**
  * Checks a credential with the reference libraries against this service's own DID documents and
- * status lists (nothing is fetched): proof, revocation status, validity period, issuer.
+ * status lists (nothing is fetched): proof, revocation status, validity period, issuer. The documents
+ * are read here; canonicalisation and signatures run on a badge worker.
  */
 export async function verifyCredential(
   ctx: PublicContext,
@@ -91,22 +69,13 @@ export async function verifyCredential(
   now = new Date(),
 ): Promise<Omit<CredentialVerification, 'imageType'>> {
   const issuerKnown = ob3Urls(ctx.publicBaseUrl).institutionOfDid(credentialIssuerId(credential) ?? '') !== null;
-  const documentLoader = openBadgeCredentials.loader(ctx);
-  const suite = verifyingSuite();
-  // Proof first, at validFrom: the validity period is its own check below.
-  const at = typeof credential.validFrom === 'string' && !Number.isNaN(Date.parse(credential.validFrom)) ? new Date(credential.validFrom) : now;
-  const proof = await vc.verifyCredential({ credential, suite, documentLoader, now: at, checkStatus: async () => ({ verified: true }) });
-  const proofError = proof.error?.errors?.[0] ?? proof.error ?? proof.results?.find((result) => !result.verified)?.error;
-  const status = proof.verified ? await checkStatus({ credential, documentLoader, suite }) : null;
-  const revoked = status?.verified ? (status.results?.some((result) => result.status) ?? false) : null;
+  const documents = await openBadgeCredentials.referencedDocuments(ctx, credential);
+  const { proof, status } = await ctx.badgeWorkers.checkProofAndStatus({ credential, documents, now });
   const checks = {
-    proof: passed(proof.verified, proof.verified ? null : (proofError?.message ?? 'The proof does not verify.')),
-    status: {
-      ...passed(revoked === false, revoked ? 'Revoked by the issuer.' : revoked === null ? (status?.error?.message ?? 'Not checked: the proof failed.') : null),
-      revoked,
-    },
+    proof,
+    status,
     validityPeriod: validityPeriod(credential, now),
-    issuerKnown: passed(issuerKnown, issuerKnown ? null : 'The issuer is not an issuer of this service.'),
+    issuerKnown: { passed: issuerKnown, message: issuerKnown ? null : 'The issuer is not an issuer of this service.' },
   };
   const verified = Object.values(checks).every((check) => check.passed);
   return { verified, credentialId: typeof credential.id === 'string' ? credential.id : null, checks };

@@ -87,7 +87,13 @@ export const CREDENTIAL_VERIFY_ROUTE = describeRoute({
     400: jsonError('Not a credential, or unreadable.'),
     413: jsonError('Larger than BADGE_UNBAKE_MAX_BYTES.'),
     415: jsonError('Neither JSON nor a PNG/SVG.'),
+    422: {
+      description:
+        'Not a credential (`errors.credential`), no credential baked into the image (`errors.file`), or unbaking or checking it took longer than BADGE_VERIFY_TIMEOUT_MS (`reason: PROCESSING_LIMIT`).',
+      content: { 'application/json': { $ref: '#/components/schemas/ValidationError' } },
+    },
     429: TOO_MANY_REQUESTS,
+    503: jsonError('Every badge worker is busy; `Retry-After` says when to come back.'),
   },
 });
 
@@ -167,7 +173,8 @@ export function credentialVerifyRoutes(publicContext: PublicContextOf, config: P
       const ctx = publicContext(req);
       const found = req.is(JSON_TYPES)
         ? { imageType: null, credential: parseCredential(req.body as Buffer) }
-        : bakedCredential(
+        : await bakedCredential(
+            ctx,
             await singleUpload(req, maxBytes, 'Send a credential as JSON, or a baked image as image/png, image/svg+xml or a multipart form file.'),
           );
       const result = await verifyCredential(ctx, found.credential);

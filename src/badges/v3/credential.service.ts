@@ -14,11 +14,10 @@ import type { BakedImage } from '../badge.service.js';
 import type { BakedImageType } from '../badge-urls.js';
 import { files } from '../../files/file.service.js';
 import { PNG, SVG } from '../../files/file-type.js';
-import { bakePng, CREDENTIAL_KEYWORD } from '../png-baking.js';
-import { bakeSvgCredential } from '../svg-baking.js';
 import { signCredential } from './credential-signing.js';
 import { ob3Urls } from './did-web.js';
-import { dereferenceDid, documentLoader, type DocumentLoader } from './document-loader.js';
+import { documentReferences } from './credential-references.js';
+import { dereferenceDid } from './document-loader.js';
 import { activeIssuerSigner, publishedIssuerKeys } from './issuer-keys.js';
 import { OpenBadgeCredentialRecord } from './open-badge-credential.entity.js';
 import { type CredentialDocument, didDocument, type ProfileFacts, profileDocument, unsignedCredential } from './open-badge-credential.js';
@@ -99,6 +98,23 @@ async function institutionOf(ctx: PublicContext, institutionUuid: string): Promi
   return isUuid(institutionUuid) ? ctx.em.findOne(Institution, { uuid: institutionUuid }, ACROSS_TENANTS) : null;
 }
 
+/** A genuine credential names three: its key, the key's DID document, its status list (signed by the same key). */
+const MAX_REFERENCED_DOCUMENTS = 8;
+
+/**
+ * The lookup of the DID document, verification method or status list of this service at `url`
+ * (null when none is there), or undefined for a URL that is not ours.
+ */
+function ownDocument(ctx: PublicContext, url: string): (() => Promise<object | null>) | undefined {
+  const urls = ob3Urls(ctx.publicBaseUrl);
+  const institutionUuid = urls.institutionOfDid(url);
+  if (institutionUuid) return async () => dereferenceDidOrNull(await openBadgeCredentials.didDocument(ctx, institutionUuid), url);
+  const list = urls.statusListOf(url);
+  return list ? () => openBadgeCredentials.statusList(ctx, list.institutionUuid, list.listNumber) : undefined;
+}
+
+const dereferenceDidOrNull = (document: Parameters<typeof dereferenceDid>[0] | null, url: string) => document && dereferenceDid(document, url);
+
 /**
  * The Open Badges 3.0 documents this service publishes: stored credentials, issuer DID documents and
  * profiles, signed status lists. Public by unguessable uuid; null for whatever does not exist.
@@ -153,22 +169,32 @@ export const openBadgeCredentials = {
     if (!record || !issuer || issuer.imageType !== type) return null;
     const chunks: Buffer[] = [];
     for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
-    const json = JSON.stringify(record.document);
-    if (type === 'png') return { bytes: bakePng(Buffer.concat(chunks), json, CREDENTIAL_KEYWORD), mimeType: PNG.mimeType };
-    return { bytes: Buffer.from(bakeSvgCredential(Buffer.concat(chunks).toString('utf8'), json), 'utf8'), mimeType: SVG.mimeType };
+    const bytes = await ctx.badgeWorkers.bake({ image: Buffer.concat(chunks), imageType: type, baked: 'credential', json: JSON.stringify(record.document) });
+    return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
   },
 
-  /** The document loader verification uses: bundled contexts and this service's own DIDs and status lists. */
-  loader(ctx: PublicContext): DocumentLoader {
-    const urls = ob3Urls(ctx.publicBaseUrl);
-    return documentLoader(async (url) => {
-      const institutionUuid = urls.institutionOfDid(url);
-      if (institutionUuid) {
-        const document = await this.didDocument(ctx, institutionUuid);
-        return document && dereferenceDid(document, url);
+  /**
+   * The documents of this service verifying `credential` loads (DID documents, verification methods,
+   * status lists), by URL, read before the CPU-heavy checks run on a worker. Anything not ours is left
+   * out (the worker's loader refuses it); at most MAX_REFERENCED_DOCUMENTS are looked up, whatever a credential names.
+   */
+  async referencedDocuments(ctx: PublicContext, credential: CredentialDocument): Promise<Map<string, object>> {
+    const found = new Map<string, object>();
+    const seen = new Set<string>();
+    let lookups = 0;
+    for (let next = documentReferences(credential); next.length > 0;) {
+      const round = next;
+      next = [];
+      for (const url of round) {
+        const lookup = seen.has(url) ? undefined : ownDocument(ctx, url);
+        seen.add(url);
+        if (!lookup || lookups++ >= MAX_REFERENCED_DOCUMENTS) continue;
+        const document = await lookup();
+        if (!document) continue;
+        found.set(url, document);
+        next.push(...documentReferences(document as CredentialDocument));
       }
-      const list = urls.statusListOf(url);
-      return list && this.statusList(ctx, list.institutionUuid, list.listNumber);
-    });
+    }
+    return found;
   },
 };

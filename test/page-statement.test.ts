@@ -1,0 +1,114 @@
+import type { EntityClass } from '@mikro-orm/core';
+import { readPageWithQueryBuilder } from '../src/db/listing.js';
+import { type PageRequest, readPageStatement } from '../src/db/page-statement.js';
+import { SortOrder } from '../src/db/paging.js';
+import type { TenantScopedEntity } from '../src/db/base.entity.js';
+import { scopeToTenant } from '../src/db/tenant-scope.js';
+import { Enrollment } from '../src/enrollments/enrollment.entity.js';
+import { Student } from '../src/students/student.entity.js';
+import { factories } from './support/factories.js';
+import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+
+/**
+ * The prepared page statement (db/page-statement.ts) must read exactly what the query builder with
+ * the ORM's default filters reads: same rows, same order, same values, same total, same tenant.
+ */
+let service: TestService;
+let acme: ApiClient;
+let courseUuid: string;
+let cohortUuid: string;
+let deletedUuid: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  acme = await signIn(service, 'acme');
+  const globex = await signIn(service, 'globex');
+  const make = factories(acme);
+  const course = await make.course();
+  courseUuid = course.uuid;
+  cohortUuid = (await make.cohort({ course_uuid: course.uuid, start_date: '2025-02-01', end_date: '2025-12-01' })).uuid;
+  for (let index = 0; index < 4; index++) await make.enrollment({ course_uuid: course.uuid, grade: index === 0 ? 7.25 : undefined });
+  for (let index = 0; index < 2; index++) await make.enrollment({ course_uuid: course.uuid, cohort_uuid: cohortUuid });
+  for (let index = 0; index < 3; index++) await make.enrollment();
+  deletedUuid = (await make.enrollment({ course_uuid: course.uuid })).uuid;
+  expect((await acme.rest('DELETE', `/enrollments/${deletedUuid}`)).status).toBe(204);
+  const other = factories(globex);
+  for (let index = 0; index < 3; index++) await other.enrollment();
+}, 120_000);
+afterAll(() => service.stop());
+
+async function scopedTo(identifier: string) {
+  const [{ uuid }] = await service.orm.em.getConnection().execute<{ uuid: string }[]>('select uuid from tenants where identifier = ?', [identifier]);
+  return scopeToTenant(service.orm.em.fork(), uuid!);
+}
+
+const withoutTotal = (rows: object[]) => rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => key !== 'listTotal')));
+
+async function bothWays<T extends TenantScopedEntity>(entity: EntityClass<T>, request: PageRequest) {
+  const em = await scopedTo('acme');
+  const prepared = await readPageStatement(em, entity, request);
+  const built = await readPageWithQueryBuilder(em, entity, request);
+  return { prepared, built };
+}
+
+describe('the prepared page statement', () => {
+  const page = (filter: Record<string, unknown>, extra: Partial<PageRequest> = {}): PageRequest => ({
+    filter,
+    limit: 50,
+    offset: 0,
+    withTotal: true,
+    ...extra,
+  });
+
+  it.each([
+    ['every live row', () => page({})],
+    ['equality on a many-to-one', () => page({ course: courseUuid })],
+    ['IS NULL for an explicit null', () => page({ course: courseUuid, cohort: null })],
+    ['equality on an enum and a second relation', () => page({ completionStatus: 'enrolled', cohort: cohortUuid })],
+    ['a sort column, descending, then uuid', () => page({}, { sort: { property: 'createdAt', order: SortOrder.desc } })],
+    ['a window inside the list', () => page({ course: courseUuid }, { limit: 2, offset: 1 })],
+    ['a window past the end', () => page({}, { limit: 5, offset: 500 })],
+    ['a page without its total', () => page({ course: courseUuid }, { withTotal: false })],
+  ])('reads %s exactly as the query builder does', async (_name, request) => {
+    const { prepared, built } = await bothWays(Enrollment, request());
+    expect(prepared).toBeDefined();
+    expect(prepared!.total).toEqual(built.total);
+    expect(withoutTotal(prepared!.rows)).toEqual(withoutTotal(built.rows));
+    expect(prepared!.rows.every((row) => row instanceof Enrollment)).toBe(true);
+  });
+
+  it('holds live rows of the request’s tenant only', async () => {
+    const { prepared } = await bothWays(Enrollment, page({}));
+    expect(prepared!.total).toBe(9);
+    expect(prepared!.rows.map((row) => row.uuid)).not.toContain(deletedUuid);
+    const globex = await readPageStatement(await scopedTo('globex'), Enrollment, page({}));
+    expect(globex!.total).toBe(3);
+    expect(globex!.rows.map((row) => row.uuid)).not.toEqual(expect.arrayContaining(prepared!.rows.map((row) => row.uuid)));
+  });
+
+  it('leaves operators, unknown properties and transactions to the query builder', async () => {
+    const em = await scopedTo('acme');
+    expect(await readPageStatement(em, Student, page({ email: { $ilike: '%example%' } }))).toBeUndefined();
+    expect(await readPageStatement(em, Student, page({ nickname: 'x' }))).toBeUndefined();
+    await em.transactional(async (tx) => expect(await readPageStatement(tx, Student, page({}))).toBeUndefined());
+  });
+
+  it('refuses to read outside a tenant scope', async () => {
+    await expect(readPageStatement(service.orm.em.fork(), Enrollment, page({}))).rejects.toThrow(/outside a tenant scope/);
+  });
+
+  it('counts the list only when the operation selects totalCount, and still tells whether rows follow', async () => {
+    const statementsOf = async (query: string) => {
+      const before = service.statements.length;
+      const response = await acme.graphql(query);
+      expect(response.body.errors).toBeUndefined();
+      return { data: response.body.data.enrollments, counted: service.statements.slice(before).some((sql) => /count\(/i.test(sql)) };
+    };
+    const first = await statementsOf('{ enrollments(first: 2) { pageInfo { hasNextPage } nodes { uuid } } }');
+    expect(first).toEqual({ data: { pageInfo: { hasNextPage: true }, nodes: [expect.anything(), expect.anything()] }, counted: false });
+    const whole = await statementsOf('{ enrollments(first: 9) { pageInfo { hasNextPage } } }');
+    expect(whole).toEqual({ data: { pageInfo: { hasNextPage: false } }, counted: false });
+    const fragment = await statementsOf('{ enrollments(first: 2) { ...Total } } fragment Total on EnrollmentConnection { totalCount }');
+    expect(fragment).toEqual({ data: { totalCount: 9 }, counted: true });
+  });
+});
