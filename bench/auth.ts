@@ -5,7 +5,7 @@
  */
 import express from 'express';
 import pg from 'pg';
-import { pinoHttp } from 'pino-http';
+import { requestLogger } from '../src/http/request-logger.js';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { createRateLimits } from '../src/rate-limits/rate-limits.js';
@@ -33,15 +33,10 @@ function breakdownApp(env: BenchEnv, pool: pg.Pool): express.Express {
     res.json({ clientId: rows[0]?.client_id });
   });
   // As the service mounts it: request logging (silent) first, then the middleware under test.
-  app.get(
-    '/authenticated',
-    pinoHttp({ logger: env.logger }),
-    authenticate(env.orm, env.config, env.runtime, createRateLimits(env.orm, env.config)),
-    (_req, res) => {
-      const { principal } = requestContext(res);
-      res.json({ clientId: principal.clientId, tenant: { identifier: principal.tenant.identifier, name: principal.tenant.name } });
-    },
-  );
+  app.get('/authenticated', requestLogger(env.logger), authenticate(env.orm, env.config, env.runtime, createRateLimits(env.orm, env.config)), (_req, res) => {
+    const { principal } = requestContext(res);
+    res.json({ clientId: principal.clientId, tenant: { identifier: principal.tenant.identifier, name: principal.tenant.name } });
+  });
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(500).json({ message: String(error) });
   });

@@ -2,7 +2,7 @@
  * `npm run bench [-- auth lists upload issuance badges credentials hostile peers]`: prints figures, asserts nothing; without
  * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS) and `peers` (bench/peers.ts) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
- * BENCH_CONNECTIONS (16), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
+ * BENCH_CONNECTIONS (16), BENCH_ISSUANCE_CLIENTS (8), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
  * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
  */
 import os from 'node:os';

@@ -32,6 +32,15 @@ const SERVICE_QUERY = `{ enrollments(first: 50) { totalCount nodes { uuid comple
   student { uuid name email dateOfBirth gender socialName createdAt updatedAt }
   course { uuid name code description workload isActive createdAt updatedAt }
   cohort { uuid code modality startDate endDate createdAt updatedAt } } } }`;
+// One record with two relations. The seeded database has enrollments, not certificates: an enrollment
+// with its student and course has the shape of the issue's "certificate with student and course".
+const ONE_REST_PATH = (uuid: string) => `/api/v1/enrollments/${uuid}?includes[student]=1&includes[course]=1`;
+const ONE_SERVICE_QUERY = (uuid: string) => `{ enrollment(uuid: "${uuid}") { uuid completionStatus grade enrolledAt completedAt createdAt updatedAt
+  student { uuid name email dateOfBirth gender socialName createdAt updatedAt }
+  course { uuid name code description workload isActive createdAt updatedAt } } }`;
+const ONE_POSTGRAPHILE_QUERY = (uuid: string) => `{ enrollmentByUuid(uuid: "${uuid}") { uuid completionStatus grade enrolledAt completedAt createdAt updatedAt
+  studentByStudentUuid { uuid name email dateOfBirth gender socialName createdAt updatedAt }
+  courseByCourseUuid { uuid name code description workload isActive createdAt updatedAt } } }`;
 const POSTGRAPHILE_QUERY = (tenantUuid: string) =>
   `{ allEnrollments(first: 50, orderBy: PRIMARY_KEY_ASC, condition: {tenantUuid: "${tenantUuid}", deletedAt: null}) { totalCount nodes { uuid completionStatus grade enrolledAt completedAt createdAt updatedAt
   studentByStudentUuid { uuid name email dateOfBirth gender socialName createdAt updatedAt }
@@ -40,6 +49,8 @@ const POSTGRAPHILE_QUERY = (tenantUuid: string) =>
 
 interface Target {
   name: string;
+  /** The list page, or one record with two relations (issue 14's single-resource GET). */
+  kind: 'list' | 'one';
   process: Server;
   url: string;
   method: 'GET' | 'POST';
@@ -175,10 +186,16 @@ async function checkSamePage(targets: Target[]): Promise<void> {
       return { name: target.name, status: response.status, ...target.page(body) };
     }),
   );
-  const expected = pages[0]!.uuids.join();
-  for (const page of pages) {
-    const same = page.uuids.length === 50 && page.uuids.join() === expected && Number(page.total) === ENROLLMENTS;
-    console.log(`page check ${page.name}: HTTP ${page.status}, ${page.uuids.length} rows, total ${String(page.total)}, same uuids: ${same ? 'yes' : 'NO'}`);
+  for (const kind of ['list', 'one'] as const) {
+    const ofKind = pages.filter((_page, index) => targets[index]!.kind === kind);
+    const expected = ofKind[0]?.uuids.join();
+    for (const page of ofKind) {
+      const complete = kind === 'list' ? page.uuids.length === 50 && Number(page.total) === ENROLLMENTS : page.uuids.length === 1;
+      const same = complete && page.uuids.join() === expected;
+      console.log(
+        `${kind} check ${page.name}: HTTP ${page.status}, ${page.uuids.length} rows, total ${String(page.total)}, same uuids: ${same ? 'yes' : 'NO'}`,
+      );
+    }
   }
 }
 
@@ -300,6 +317,41 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** The single-record GET of each list target's server: the first enrollment of the tenant, with student and course. */
+async function singleRecordTargets(databaseUrl: string, tenantUuid: string, lists: Target[]): Promise<Target[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const uuid = (await db.query<{ uuid: string }>('select uuid from enrollments where tenant_uuid = $1 order by uuid limit 1', [tenantUuid])).rows[0]!.uuid;
+  await db.end();
+  const one = (data: { uuid?: string } | undefined) => ({ uuids: data?.uuid ? [data.uuid] : [], total: '-' });
+  return lists.flatMap((list): Target[] => {
+    const origin = list.process.url;
+    if (list.name.endsWith('REST'))
+      return [{ ...list, name: `${list.name} one`, kind: 'one', url: `${origin}${ONE_REST_PATH(uuid)}`, page: (body) => one(body.data) }];
+    if (list.name.endsWith('GraphQL'))
+      return [
+        {
+          ...list,
+          name: `${list.name} one`,
+          kind: 'one',
+          body: JSON.stringify({ query: ONE_SERVICE_QUERY(uuid) }),
+          page: (body) => one(body.data?.enrollment),
+        },
+      ];
+    if (list.name === 'PostGraphile 5')
+      return [
+        {
+          ...list,
+          name: 'PostGraphile 5 one',
+          kind: 'one',
+          body: JSON.stringify({ query: ONE_POSTGRAPHILE_QUERY(uuid) }),
+          page: (body) => one(body.data?.enrollmentByUuid),
+        },
+      ];
+    return [];
+  });
+}
+
 export async function runPeersBench(): Promise<Measured[]> {
   const logger = createLogger('silent');
   const server = await openScratchServer(process.env.DATABASE_URL, logger, 'bench', { statementStats: true });
@@ -333,6 +385,7 @@ export async function runPeersBench(): Promise<Measured[]> {
     const targets: Target[] = [
       {
         name: 'service REST',
+        kind: 'list',
         process: service,
         url: `${service.url}${REST_PATH}`,
         method: 'GET',
@@ -341,6 +394,7 @@ export async function runPeersBench(): Promise<Measured[]> {
       },
       {
         name: 'service GraphQL',
+        kind: 'list',
         process: service,
         url: `${service.url}/graphql`,
         method: 'POST',
@@ -360,6 +414,7 @@ export async function runPeersBench(): Promise<Measured[]> {
     if (postgraphile) {
       targets.push({
         name: 'PostGraphile 5',
+        kind: 'list',
         process: postgraphile,
         url: `${postgraphile.url}/graphql`,
         method: 'POST',
@@ -371,6 +426,7 @@ export async function runPeersBench(): Promise<Measured[]> {
     if (raw) {
       targets.push({
         name: 'one SQL statement (raw)',
+        kind: 'list',
         process: raw,
         url: `${raw.url}/`,
         method: 'GET',
@@ -378,6 +434,7 @@ export async function runPeersBench(): Promise<Measured[]> {
         page: (body) => ({ uuids: uuids(body.data?.enrollments?.nodes), total: body.data?.enrollments?.totalCount }),
       });
     }
+    targets.push(...(await singleRecordTargets(databaseUrl, tenantUuid, targets)));
     await checkSamePage(targets);
 
     stats = new pg.Client({ connectionString: databaseUrl });
@@ -392,7 +449,15 @@ export async function runPeersBench(): Promise<Measured[]> {
       stats = undefined;
     }
 
-    const reference = postgraphile ? 'PostGraphile 5' : 'service REST';
+    const reference = (kind: Target['kind']) =>
+      postgraphile ? `PostGraphile 5${kind === 'one' ? ' one' : ''}` : `service REST${kind === 'one' ? ' one' : ''}`;
+    const print = (rows: Measured[]) => {
+      for (const kind of ['list', 'one'] as const)
+        printRound(
+          rows.filter((row) => targets.find((t) => t.name === row.target)!.kind === kind),
+          reference(kind),
+        );
+    };
     console.log(`\n${loadgen()}, ${CONNECTIONS} connections, ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds`);
     const all: Measured[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -402,11 +467,11 @@ export async function runPeersBench(): Promise<Measured[]> {
       for (const target of ordered) rows.push(await measureOnce(target, round, stats, server.postgresPid, scriptDir));
       rows.sort((a, b) => targets.findIndex((t) => t.name === a.target) - targets.findIndex((t) => t.name === b.target));
       console.log(`\nround ${round}`);
-      printRound(rows, reference);
+      print(rows);
       all.push(...rows);
     }
     console.log(`\nmedian of ${ROUNDS} rounds`);
-    printRound(
+    print(
       targets.map((target) => {
         const rows = all.filter((row) => row.target === target.name);
         const mid = (pick: (row: Measured) => number | undefined) => {
@@ -426,7 +491,6 @@ export async function runPeersBench(): Promise<Measured[]> {
           postgresUs: mid((row) => row.postgresUs),
         };
       }),
-      reference,
     );
     return all;
   } finally {

@@ -40,8 +40,7 @@ export async function executeOperation(
       const fieldErrors = Object.assign({}, ...classified.map((entry) => entry.classified.fieldErrors ?? {}));
       chosen.classified = { ...chosen.classified, fieldErrors, message: summarize(fieldErrors, chosen.classified.message) };
     }
-    if (chosen.classified.internal)
-      context.logger.error({ err: chosen.error.originalError ?? chosen.error, requestId: context.requestId }, 'REST operation failed');
+    if (chosen.classified.internal) context.logger.error({ err: chosen.error.originalError ?? chosen.error }, 'REST operation failed');
     throw new OperationError(chosen.classified, chosen.error);
   }
   return result.data as Record<string, unknown>;

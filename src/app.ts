@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { ApolloServer } from '@apollo/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
-import { pinoHttp } from 'pino-http';
 import { createRestRouter } from '../rest-compat/router.js';
 import { routes } from '../rest-compat/routes.js';
 import { methodNotAllowed } from '../rest-compat/method-not-allowed.js';
@@ -33,6 +31,7 @@ import { jsonBody } from './http/json-body.js';
 import { idempotency } from './http/idempotency.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { logRequest } from './http/request-log.js';
+import { requestLogger } from './http/request-logger.js';
 import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
 import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';
@@ -49,15 +48,6 @@ import type { Logger } from './logger.js';
 export interface AppParts {
   app: Express;
   apollo: ApolloServer<RequestContext>;
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-function requestId(req: Request, res: Response): string {
-  const given = req.get('x-request-id');
-  const id = given && REQUEST_ID.test(given) ? given : randomUUID();
-  res.setHeader('X-Request-Id', id);
-  return id;
 }
 
 /**
@@ -117,7 +107,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   const cors = corsPolicy(config);
   // Before authentication: a preflight carries no token.
   if (cors) app.use(['/api', '/graphql'], cors);
-  app.use(pinoHttp({ logger, genReqId: requestId, autoLogging: false }));
+  app.use(requestLogger(logger));
   const metrics = createServiceMetrics(orm, config.dbPoolMax);
   app.use(
     recordRequests((record) => {

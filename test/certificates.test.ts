@@ -209,6 +209,19 @@ describe('the source file', () => {
     expect(list.body.meta.total).toBe(1);
   });
 
+  it('can be taken by exactly one of 6 concurrent issuances, whose documents are signed before their transactions', async () => {
+    const { body } = await scenario();
+    const responses = await Promise.all(Array.from({ length: 6 }, () => acme.rest('POST', '/certificates', { ...body, finish: true })));
+    expect(responses.map((response) => response.status).sort()).toEqual([201, ...Array(5).fill(422)]);
+    const winner = responses.find((response) => response.status === 201)!.body.data;
+    expect(winner.files.map((file: { type: string }) => file.type)).toEqual(['source', 'certificate', 'transcript']);
+    for (const refused of responses.filter((response) => response.status === 422)) {
+      expect(refused.body.errors).toEqual({ file_uuid: [`The file uuid has already been used by certificate ${winner.uuid}.`] });
+    }
+    const list = await acme.rest('GET', `/certificates?where[student_uuid]=${body.student_uuid}`);
+    expect(list.body.meta.total).toBe(1);
+  });
+
   it('is refused when it is not a PDF, and a used file cannot be deleted', async () => {
     const { body, fileUuid } = await scenario();
     const image = (await upload(acme, [[Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]), 'badge.png']])).body.data[0].uuid;
@@ -290,6 +303,27 @@ describe('issuance', () => {
     expect(mails).toHaveLength(1);
     expect(header(mails[0]!.raw, 'Subject')).toBe('Your certificate for Data Engineering from Instituto Federal');
     expect(mails[0]!.raw).toContain(certificate.public_verification_url);
+  });
+
+  it('issues a draft once when two requests issue it at the same time: the other answers 409', async () => {
+    const { body } = await scenario();
+    const draft = (await acme.rest('POST', '/certificates', body)).body.data;
+    const responses = await Promise.all([
+      acme.rest('POST', `/certificates/${draft.uuid}/issue`),
+      acme.rest('PATCH', `/certificates/${draft.uuid}`, { finish: true }),
+    ]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    const read = await acme.rest('GET', `/certificates/${draft.uuid}?includes[files]=1`);
+    expect(read.body.data.status).toBe('issued');
+    expect(read.body.data.files.map((file: { type: string }) => file.type)).toEqual(['source', 'certificate', 'transcript']);
+  });
+
+  it('names every unknown party of a draft at once', async () => {
+    const { body } = await scenario();
+    const unknown = '01900000-0000-7000-8000-000000000000';
+    const refused = await acme.rest('POST', '/certificates', { ...body, course_uuid: unknown, student_uuid: unknown, finish: true });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ course_uuid: ['The selected course uuid is invalid.'], student_uuid: ['The selected student uuid is invalid.'] });
   });
 
   it('issues a draft through PATCH finish, issueCertificate, or POST /issue — and only once', async () => {

@@ -12,6 +12,11 @@ describe('uuidv7', () => {
     }
   });
 
+  it('sorts in creation order within one millisecond too', () => {
+    const ids = Array.from({ length: 1000 }, () => uuidv7(Date.UTC(2026, 10, 22)));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('sorts by creation time', () => {
     const earlier = uuidv7(1_000_000);
     const later = uuidv7(1_000_001);

@@ -7,12 +7,13 @@ import { Course } from '../courses/course.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
-import { ConnectionType, MAX_RELATION_SIZE } from '../graphql/connection.js';
+import { ConnectionType } from '../graphql/connection.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
-import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
+import { CertificateFileType } from './certificate-document.entity.js';
+import { certificateDocuments } from './certificate-documents.js';
 import { displayName, effectiveStatus } from './certificate-rules.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
 import { CertificateInput, CertificateListArgs, UpdateCertificateInput } from './certificate.inputs.js';
@@ -98,7 +99,7 @@ export class CertificateResolver extends ResourceResolver({
 
   @FieldResolver(() => [CertificateFile], { description: 'The uploaded source, then (once issued) the signed certificate and transcript.' })
   async files(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<CertificateFile[]> {
-    const documents = await ctx.loaders.manyBy(CertificateDocument, 'certificate', MAX_RELATION_SIZE).load(certificate.uuid);
+    const documents = await certificateDocuments(ctx).load(certificate.uuid);
     const stored = await Promise.all([certificate.sourceFile, ...documents.map((doc) => doc.file)].map((file) => ctx.loaders.one(StoredFile, file)));
     const types = [CertificateFileType.source, ...documents.map((doc) => doc.type)];
     return stored.map((file, index) => fileView(types[index]!, file, ctx));

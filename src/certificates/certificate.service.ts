@@ -9,7 +9,7 @@ import { conflict, invalid, type FieldErrors } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { assignPresent, ResourceBase, type ResourceOperations, type WriteMode } from '../resources/resource.service.js';
+import { assignPresent, type Relation, ResourceBase, type ResourceOperations, type WriteMode } from '../resources/resource.service.js';
 import { Student } from '../students/student.entity.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -18,11 +18,30 @@ import { Certificate, CertificateStatus } from './certificate.entity.js';
 import { effectiveStatus, notPastExpiryWhere, PAST_EXPIRY_SQL, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
 import type { CertificateInput } from './certificate.inputs.js';
 import { revokeStatus } from '../badges/v3/status-list.js';
-import { issueDraft, type CheckedDraft } from './issuance.js';
+import { prepareIssuance, recordIssuance, type CheckedDraft } from './issuance.js';
+import { certificateDocuments } from './certificate-documents.js';
+import type { CertificateDocument } from './certificate-document.entity.js';
+import type { Row } from '../db/rows.js';
 import { CERTIFICATE_FACT_COLUMNS, certificateFacts, certificateFactsOfRow } from './certificate-events.js';
 import { certificateEvent } from '../webhooks/webhook-events.js';
 import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { verificationLinkProblem } from './verification-link.js';
+
+/** What the draft's rules decided: the parties they checked, and the source file to take when it changes. */
+interface AppliedDraft {
+  checked: CheckedDraft;
+  newSource?: string;
+}
+
+/** The parties a draft names by uuid in its input. */
+const RELATIONS: Relation<Certificate, CertificateInput>[] = [
+  { property: 'institution', entity: Institution, field: 'institutionUuid' },
+  { property: 'course', entity: Course, field: 'courseUuid' },
+  { property: 'student', entity: Student, field: 'studentUuid' },
+  { property: 'cohort', entity: Cohort, field: 'cohortUuid' },
+  { property: 'enrollment', entity: Enrollment, field: 'enrollmentUuid' },
+  { property: 'template', entity: CertificateTemplate, field: 'templateUuid' },
+];
 
 const SOURCE_TAKEN = { fileUuid: ['The file uuid has already been used.'] };
 
@@ -84,13 +103,13 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    * an item it finds already created after a restart is not created twice.
    */
   create(ctx: RequestContext, input: CertificateInput, uuid?: string): Promise<Certificate> {
+    const certificate = new Certificate();
+    if (uuid) certificate.uuid = uuid;
+    if (input.finish) return this.issueAfter(ctx, certificate, true, () => this.applyDraft(ctx, certificate, { ...DRAFT_DEFAULTS, ...input }, 'create'));
     return this.write(ctx, async (tx) => {
-      const certificate = new Certificate();
-      if (uuid) certificate.uuid = uuid;
-      const checked = await this.createDraft(tx, certificate, input);
-      if (input.finish) await issueDraft(tx, certificate, checked);
+      await this.createDraft(tx, certificate, input);
       return certificate;
-    }).then(counted);
+    });
   }
 
   /** The rules of `create` without creating: the draft is written in a transaction that is rolled back. Throws what `create` would. */
@@ -105,32 +124,64 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
   }
 
   /** PATCH: changes the fields sent on a draft, then issues it when `finish` is set. */
-  update(ctx: RequestContext, uuid: string, input: Partial<CertificateInput>): Promise<Certificate> {
+  async update(ctx: RequestContext, uuid: string, input: Partial<CertificateInput>): Promise<Certificate> {
+    if (input.finish) {
+      const certificate = await this.draft(ctx, uuid);
+      return this.issueAfter(ctx, certificate, false, () => this.applyDraft(ctx, certificate, input, 'update'));
+    }
     return this.write(ctx, async (tx) => {
       const certificate = await this.draft(tx, uuid);
-      const checked = await this.updateDraft(tx, certificate, input, 'update');
-      if (input.finish) await issueDraft(tx, certificate, checked);
+      await this.updateDraft(tx, certificate, input, 'update');
       return certificate;
-    }).then(counted);
+    });
   }
 
   /** PUT: like PATCH, with optional fields not sent back to their defaults. */
-  replace(ctx: RequestContext, uuid: string, input: CertificateInput): Promise<Certificate> {
+  async replace(ctx: RequestContext, uuid: string, input: CertificateInput): Promise<Certificate> {
+    const replacement = { ...DRAFT_DEFAULTS, ...input };
+    if (input.finish) {
+      const certificate = await this.draft(ctx, uuid);
+      return this.issueAfter(ctx, certificate, false, () => this.applyDraft(ctx, certificate, replacement, 'replace'));
+    }
     return this.write(ctx, async (tx) => {
       const certificate = await this.draft(tx, uuid);
-      const checked = await this.updateDraft(tx, certificate, { ...DRAFT_DEFAULTS, ...input }, 'replace');
-      if (input.finish) await issueDraft(tx, certificate, checked);
+      await this.updateDraft(tx, certificate, replacement, 'replace');
       return certificate;
-    }).then(counted);
+    });
   }
 
   /** draft → issued (`issueCertificate`): the draft as it stands, checked again, then signed and frozen. */
-  issue(ctx: RequestContext, uuid: string): Promise<Certificate> {
-    return this.write(ctx, async (tx) => {
-      const certificate = await this.draft(tx, uuid);
-      await issueDraft(tx, certificate, await this.checkAgreement(tx, certificate));
-      return certificate;
-    }).then(counted);
+  async issue(ctx: RequestContext, uuid: string): Promise<Certificate> {
+    const certificate = await this.draft(ctx, uuid);
+    return this.issueAfter(ctx, certificate, false, async () => ({ checked: await this.checkAgreement(ctx, certificate) }));
+  }
+
+  /**
+   * Issuance in two steps. First, with no transaction open: the draft's rules (`rules` reads and
+   * changes the certificate in memory only), the source file checked, the documents signed
+   * (issuance.ts). Then one short transaction writes it all: the draft claimed (one winner among
+   * concurrent issuers), the source taken (one winner among certificates racing for it), the signed
+   * files, the certificate and its outbox rows. The response reads the documents it just wrote.
+   */
+  private async issueAfter(ctx: RequestContext, certificate: Certificate, isNew: boolean, rules: () => Promise<AppliedDraft>): Promise<Certificate> {
+    const { checked, newSource } = await rules();
+    const source =
+      newSource === undefined ? await referenced(ctx.em, StoredFile, certificate.sourceFile) : await files.takeable(ctx, newSource, certificate.uuid);
+    const prepared = await prepareIssuance(ctx, certificate, checked, source);
+    const documents = await this.write(ctx, async (tx) => {
+      if (isNew) tx.em.persist(certificate);
+      else await this.claimDraft(tx, certificate);
+      if (newSource !== undefined) await this.takeSource(tx, certificate, newSource);
+      return recordIssuance(tx, certificate, prepared);
+    });
+    certificateDocuments(ctx).prime(certificate.uuid, documents as unknown as Row<CertificateDocument>[]);
+    return counted(certificate);
+  }
+
+  /** Of concurrent writers issuing one draft exactly one gets it; the others see what it became (409). */
+  private async claimDraft(tx: RequestContext, certificate: Certificate): Promise<void> {
+    const claimed = await tx.em.nativeUpdate(Certificate, { uuid: certificate.uuid, status: CertificateStatus.draft }, { status: CertificateStatus.issued });
+    if (claimed === 0) throw conflict('The certificate is no longer a draft; only drafts can be changed.');
   }
 
   /** issued → revoked, with the reason shown publicly; the uploaded source file is released. */
@@ -179,28 +230,31 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     return checked;
   }
 
-  /**
-   * Writes the fields present in `input` onto a draft: related rows of this tenant, the template
-   * (the institution's default unless named), the verification link, the source file. Returns the
-   * parties the rules loaded, which issuance reuses.
-   */
+  /** `applyDraft`, then the source file it names taken. */
   private async updateDraft(tx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<CheckedDraft> {
-    await this.relate(tx, certificate, 'institution', Institution, input, 'institutionUuid');
-    await this.relate(tx, certificate, 'course', Course, input, 'courseUuid');
-    await this.relate(tx, certificate, 'student', Student, input, 'studentUuid');
-    await this.relate(tx, certificate, 'cohort', Cohort, input, 'cohortUuid');
-    await this.relate(tx, certificate, 'enrollment', Enrollment, input, 'enrollmentUuid');
-    await this.relate(tx, certificate, 'template', CertificateTemplate, input, 'templateUuid');
+    const { checked, newSource } = await this.applyDraft(tx, certificate, input, mode);
+    if (newSource !== undefined) await this.takeSource(tx, certificate, newSource);
+    return checked;
+  }
+
+  /**
+   * Writes the fields present in `input` onto a draft, in memory: related rows of this tenant, the
+   * template (the institution's default unless named), the verification link. Returns the parties
+   * the rules loaded, which issuance reuses, and the source file to take when it changes.
+   */
+  private async applyDraft(ctx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<AppliedDraft> {
+    const changesSource = input.fileUuid != null && input.fileUuid !== certificate.sourceFile?.uuid;
+    // The new source file is read with the parties: issuance checks it (files.takeable) from the identity map.
+    await this.relateAll(ctx, certificate, input, RELATIONS, changesSource ? [{ entity: StoredFile, uuid: input.fileUuid! }] : []);
     if (mode !== 'update' && !input.templateUuid) {
-      const fallback = await certificateTemplates.findDefault(tx, certificate.institution.uuid);
+      const fallback = await certificateTemplates.findDefault(ctx, certificate.institution.uuid);
       certificate.template = fallback ? ref(fallback) : null;
     }
-    if (input.publicVerificationUrl) await this.checkVerificationLink(tx, input.publicVerificationUrl);
+    if (input.publicVerificationUrl) await this.checkVerificationLink(ctx, input.publicVerificationUrl);
     assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
-    certificate.publicVerificationUrl = verificationUrl(certificate, tx.publicBaseUrl);
-    const checked = await this.checkAgreement(tx, certificate);
-    if (input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid) await this.takeSource(tx, certificate, input.fileUuid);
-    return checked;
+    certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
+    const checked = await this.checkAgreement(ctx, certificate);
+    return { checked, newSource: input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined };
   }
 
   /** Course of the institution, enrollment of this student in this course, cohort of the course, template of the institution. */
@@ -230,8 +284,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
   /** Takes the new source file atomically (one winner among concurrent requests) and frees the previous one. */
   private async takeSource(tx: RequestContext, certificate: Certificate, fileUuid: string): Promise<void> {
     const previous = certificate.sourceFile?.uuid;
-    await files.take(tx, fileUuid, certificate.uuid);
-    certificate.sourceFile = ref(await tx.em.findOneOrFail(StoredFile, { uuid: fileUuid }));
+    certificate.sourceFile = ref(await files.take(tx, fileUuid, certificate.uuid));
     if (previous) await files.release(tx, previous, certificate.uuid);
   }
 }

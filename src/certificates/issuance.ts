@@ -33,27 +33,28 @@ export interface CheckedDraft {
 }
 
 /** A party issuance names on the documents: it must still be live now, whatever it was when the draft was written. */
-async function liveParty<T extends TenantScopedEntity>(tx: RequestContext, entity: EntityClass<T>, reference: Ref<T>, field: string): Promise<T> {
-  const row = await referenced(tx.em, entity, reference);
+async function liveParty<T extends TenantScopedEntity>(ctx: RequestContext, entity: EntityClass<T>, reference: Ref<T>, field: string): Promise<T> {
+  const row = await referenced(ctx.em, entity, reference);
   if (row.deletedAt) throw invalidReference(field);
   return row;
 }
 
-/** What issuance reads beyond the checked draft: the parties as they are now (live), the course's modules, the upload. */
-async function gather(tx: RequestContext, certificate: Certificate, checked: CheckedDraft) {
-  const em = tx.em;
-  const institution = await liveParty(tx, Institution, certificate.institution, 'institutionUuid');
-  const student = await liveParty(tx, Student, certificate.student, 'studentUuid');
+/** What issuance reads beyond the checked draft: the parties as they are now (live), the course's modules. */
+async function gather(ctx: RequestContext, certificate: Certificate, checked: CheckedDraft, source: StoredFile) {
+  const em = ctx.em;
+  const institution = await liveParty(ctx, Institution, certificate.institution, 'institutionUuid');
+  const student = await liveParty(ctx, Student, certificate.student, 'studentUuid');
   const course = checked.course;
   if (course.deletedAt) throw invalidReference('courseUuid');
   if (checked.enrollment?.deletedAt) throw invalidReference('enrollmentUuid');
   const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
   const attachments = await em.find(CourseModule, { course }, { populate: ['module', 'group'], orderBy: { order: 'asc' } });
-  const source = await referenced(em, StoredFile, certificate.sourceFile);
   return { institution, course, student, enrollment, attachments, source, template: checked.template };
 }
 
-function transcriptOf(parts: Awaited<ReturnType<typeof gather>>, certificate: Certificate, url: string, issuedAt: Date): TranscriptData {
+type Parties = Awaited<ReturnType<typeof gather>>;
+
+function transcriptOf(parts: Parties, certificate: Certificate, url: string, issuedAt: Date): TranscriptData {
   const groups = new Map(parts.attachments.flatMap((row) => (row.group ? [[row.group.uuid, row.group.getEntity()] as const] : [])));
   return {
     institutionName: parts.institution.name,
@@ -70,14 +71,7 @@ function transcriptOf(parts: Awaited<ReturnType<typeof gather>>, certificate: Ce
 }
 
 /** Stamps and signs the upload and the transcript on a document worker: the upload is untrusted input. */
-async function signedDocuments(
-  tx: RequestContext,
-  signer: PreparedSigner,
-  source: Buffer,
-  transcript: TranscriptData,
-  parts: Awaited<ReturnType<typeof gather>>,
-  url: string,
-) {
+async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, source: Buffer, transcript: TranscriptData, parts: Parties, url: string) {
   const reference = {
     credentialUuid: transcript.certificate.uuid,
     verificationUrl: url,
@@ -86,7 +80,7 @@ async function signedDocuments(
   };
   const signing = signingSeconds.startTimer();
   try {
-    const documents = await tx.documents.issue({
+    const documents = await ctx.documents.issue({
       source,
       transcript,
       signing: signer.material,
@@ -103,33 +97,48 @@ async function signedDocuments(
   }
 }
 
-/**
- * Issues a draft inside the caller's transaction: freezes the recipient snapshot, signs the uploaded
- * PDF and a generated transcript with the institution's key, stores both as files of the certificate,
- * and queues the student's notification. Any failure rolls all of it back.
- */
-export async function issueDraft(tx: RequestContext, certificate: Certificate, checked: CheckedDraft): Promise<void> {
-  const parts = await gather(tx, certificate, checked);
-  const issuedAt = new Date();
-  const url = verificationUrl(certificate, tx.publicBaseUrl);
-  const signer = await institutionSigner(tx, parts.institution);
-  const { certificatePdf, transcriptPdf } = await signedDocuments(
-    tx,
-    signer,
-    await files.read(tx, parts.source),
-    { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(tx, parts.institution, parts.template) },
-    parts,
-    url,
-  );
+/** What issuance made before its transaction: the parties it read, its time and link, the signed PDFs. */
+export interface PreparedIssuance {
+  parts: Parties;
+  issuedAt: Date;
+  url: string;
+  certificatePdf: Buffer;
+  transcriptPdf: Buffer;
+}
 
+/**
+ * Everything issuance reads and makes, before any transaction opens (so none is held while PDFs are
+ * signed): the parties as they are now, the institution's signer (made on first use in its own short
+ * transaction), the signed upload and the signed transcript. `source` is the file the certificate
+ * holds or is about to take.
+ */
+export async function prepareIssuance(ctx: RequestContext, certificate: Certificate, checked: CheckedDraft, source: StoredFile): Promise<PreparedIssuance> {
+  const parts = await gather(ctx, certificate, checked, source);
+  const issuedAt = new Date();
+  const url = verificationUrl(certificate, ctx.publicBaseUrl);
+  const signer = await institutionSigner(ctx, parts.institution);
+  const transcript = { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(ctx, parts.institution, parts.template) };
+  const documents = await signedDocuments(ctx, signer, await files.read(ctx, source), transcript, parts, url);
+  return { parts, issuedAt, url, ...documents };
+}
+
+/**
+ * Issues a draft inside the caller's transaction from what `prepareIssuance` made: stores the signed
+ * PDFs as files of the certificate, freezes the recipient snapshot, queues the student's notification
+ * and the webhook event. Any failure rolls all of it back. Returns the certificate's new documents.
+ */
+export async function recordIssuance(tx: RequestContext, certificate: Certificate, prepared: PreparedIssuance): Promise<CertificateDocument[]> {
+  const { parts, issuedAt, url } = prepared;
   const stem = parts.source.originalName.replace(/\.pdf$/i, '');
-  for (const [type, bytes, name] of [
-    [CertificateFileType.certificate, certificatePdf, `${stem}-signed.pdf`],
-    [CertificateFileType.transcript, transcriptPdf, `transcript-${certificate.uuid}.pdf`],
-  ] as const) {
-    const file = await files.storeGenerated(tx, { bytes, originalName: name, mimeType: 'application/pdf', usedByUuid: certificate.uuid });
-    tx.em.create(CertificateDocument, { certificate, file, type });
-  }
+  const kinds = [
+    { type: CertificateFileType.certificate, bytes: prepared.certificatePdf, originalName: `${stem}-signed.pdf` },
+    { type: CertificateFileType.transcript, bytes: prepared.transcriptPdf, originalName: `transcript-${certificate.uuid}.pdf` },
+  ];
+  const stored = await files.storeGenerated(
+    tx,
+    kinds.map(({ bytes, originalName }) => ({ bytes, originalName, mimeType: 'application/pdf', usedByUuid: certificate.uuid })),
+  );
+  const documents = kinds.map(({ type }, index) => tx.em.create(CertificateDocument, { certificate, file: stored[index]!, type }));
 
   Object.assign(certificate, {
     status: CertificateStatus.issued,
@@ -147,4 +156,5 @@ export async function issueDraft(tx: RequestContext, certificate: Certificate, c
   enqueueWebhookEvents(tx.em, [certificateEvent('certificate.issued', certificateFacts(certificate))]);
   // Open Badges 3.0: last, because the status index it draws holds the institution's list row until commit.
   if (parts.institution.isBadgesEnabled) await issueOpenBadgeCredential(tx, { certificate, ...parts });
+  return documents;
 }

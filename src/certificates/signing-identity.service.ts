@@ -17,11 +17,13 @@ async function sealedIdentity(keys: SigningKeys, institution: Institution, opene
 }
 
 /**
- * The signer of an institution: its current identity, generated (self-signed) on first use. The
- * first use runs in its own short transaction on the context's tenant, so two concurrent first issuances
- * settle on one identity (a unique index decides) without rolling back either issuance.
+ * The signer of an institution: its current identity, generated (self-signed) on first use. Called
+ * before the issuance transaction opens: the first use writes the identity in its own short
+ * transaction, the only connection this request holds, so a burst of first issuances never needs two
+ * connections each. Two concurrent first uses settle on one identity (a unique index decides).
  */
 export async function institutionSigner({ em, signingKeys }: SigningContext, institution: Institution): Promise<PreparedSigner> {
+  if (em.isInTransaction()) throw new Error('the institution signer is resolved before the issuing transaction opens');
   const current = await em.findOne(SigningIdentity, { institution });
   if (current) return signingKeys.signerFor(current);
   const generated = generateSigningIdentity({ institutionName: institution.name, country: institution.country });
@@ -30,6 +32,7 @@ export async function institutionSigner({ em, signingKeys }: SigningContext, ins
     await em.fork().transactional(async (tx) => {
       tx.create(SigningIdentity, row);
     });
+    return signingKeys.signerFor(row);
   } catch (error) {
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }

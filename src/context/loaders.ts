@@ -1,4 +1,4 @@
-import { type EntityClass, raw } from '@mikro-orm/core';
+import { type EntityClass, raw, type Reference } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { readRows, type Row } from '../db/rows.js';
@@ -14,6 +14,15 @@ interface RowKey {
 export type RelationValue = string | { uuid: string };
 
 export const uuidOf = (value: RelationValue): string => (typeof value === 'string' ? value : value.uuid);
+
+/**
+ * The entity behind a reference this request already loaded (a write's result holds its parties):
+ * it is the row, read in this request's tenant-scoped EntityManager, so it is not read again.
+ */
+function loadedEntity(value: RelationValue): object | undefined {
+  const reference = value as Partial<Reference<object>>;
+  return typeof value === 'object' && reference.isInitialized?.() ? reference.getEntity!() : undefined;
+}
 
 /**
  * The DataLoaders of one request. Created per request (never module level) so a cached row can
@@ -77,14 +86,16 @@ export class Loaders {
 
   /** The row a many-to-one points at, through the batched loader (one query per batch). */
   async one<T extends object>(entity: EntityClass<T>, reference: RelationValue): Promise<Row<T>> {
-    const row = await this.byUuid(entity).load(uuidOf(reference));
+    const row = (loadedEntity(reference) as Row<T> | undefined) ?? (await this.byUuid(entity).load(uuidOf(reference)));
     if (!row) throw new Error(`${entity.name} ${uuidOf(reference)} referenced but missing`);
     return row;
   }
 
   /** The row an optional many-to-one points at, or null. */
   optional<T extends object>(entity: EntityClass<T>, reference: RelationValue | null | undefined): Promise<Row<T> | null> {
-    return reference ? this.byUuid(entity).load(uuidOf(reference)) : Promise.resolve(null);
+    if (!reference) return Promise.resolve(null);
+    const loaded = loadedEntity(reference) as Row<T> | undefined;
+    return loaded ? Promise.resolve(loaded) : this.byUuid(entity).load(uuidOf(reference));
   }
 
   /**

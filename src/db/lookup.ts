@@ -13,8 +13,12 @@ export async function findOrFail<T extends TenantScopedEntity>(em: EntityManager
   return row;
 }
 
+/** The 422 for input fields (`courseUuid`) that name no live row of the tenant, every one listed. */
+export const invalidReferences = (fields: string[]) =>
+  invalid(Object.fromEntries(fields.map((field) => [field, [`The selected ${humanize(field)} is invalid.`]])));
+
 /** The 422 for an input field (`courseUuid`) that names no live row of the tenant. */
-export const invalidReference = (field: string) => invalid({ [field]: [`The selected ${humanize(field)} is invalid.`] });
+export const invalidReference = (field: string) => invalidReferences([field]);
 
 /** A related row named in an input (`courseUuid`), or a 422 on that field. */
 export async function requireRelated<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, uuid: string, field: string): Promise<T> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DocumentError } from './document-error.js';
 import { signPdf, type SignatureDetails } from './pdf-signer.js';
 import { checkPdfStructure } from './pdf-structure.js';
@@ -32,13 +33,30 @@ export function runDocumentJob(job: DocumentJob): Promise<DocumentJobResult> {
   return job.kind === 'inspect' ? inspectSignedPdf(job.pdf) : buildIssuedDocuments(job.input);
 }
 
+const MAX_CACHED_SIGNERS = 32;
+const signers = new Map<string, PreparedSigner>();
+
+/**
+ * The signer for key material a job brought, kept by this thread: preparing one costs milliseconds
+ * (more than both signatures), and a worker signs for the same few institutions over and over. A
+ * cached signer is reused only for the very same key and certificates.
+ */
+function signerOf({ privateKey, certificate, chain }: SigningKeyMaterial): PreparedSigner {
+  const key = [certificate, ...chain].reduce((hash, der) => hash.update(`${der.length}:`).update(der), createHash('sha256')).digest('hex');
+  const cached = signers.get(key);
+  if (cached?.material.privateKey.equals(privateKey)) return cached;
+  const signer = new PreparedSigner({ privateKey, certificate: Buffer.from(certificate), chain: chain.map((der) => Buffer.from(der)) });
+  if (signers.size >= MAX_CACHED_SIGNERS) signers.delete(signers.keys().next().value!);
+  signers.set(key, signer);
+  return signer;
+}
+
 /** Stamps and signs the uploaded PDF, renders and signs the transcript; DocumentError when the upload cannot be used. */
 export async function buildIssuedDocuments(input: IssuanceDocumentsInput): Promise<IssuedDocuments> {
   const source = Buffer.from(input.source.buffer, input.source.byteOffset, input.source.byteLength);
   const refused = checkPdfStructure(source);
   if (refused) throw new DocumentError('PDF_UNREADABLE', `The PDF cannot be read: ${refused}`);
-  const { privateKey, certificate, chain } = input.signing;
-  const signer = new PreparedSigner({ privateKey, certificate: Buffer.from(certificate), chain: chain.map((der) => Buffer.from(der)) });
+  const signer = signerOf(input.signing);
   const certificatePdf = await signPdf(source, signer, input.certificateDetails);
   const transcriptPdf = await signPdf(await renderTranscript(input.transcript), signer, input.transcriptDetails);
   return { certificatePdf, transcriptPdf };

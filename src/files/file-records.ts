@@ -26,17 +26,24 @@ export interface NewFileRecord {
   usedByUuid?: string;
 }
 
-const COLUMNS =
-  '"uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at"';
+const COLUMNS = `("uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at")`;
+/** With `tenantFromLock` the tenant column comes out of the `"tenant"` lock CTE (see `insertUnlessDuplicate`). */
+const valuesOf = (used: boolean, tenantFromLock = false) =>
+  `(?, ${tenantFromLock ? '(select "uuid" from "tenant")' : '?'}, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())`;
+const LOCK_TENANT = 'with "tenant" as (select "uuid" from "tenants" where "uuid" = ? for no key update)';
+const UNLESS_DUPLICATE = `on conflict ("tenant_uuid", "hash") where "deleted_at" is null do nothing`;
 
-/** With `lockTenant` the tenant uuid is the first parameter and comes back out of the lock. */
-const insertSql = (
-  used: boolean,
-  lockTenant: boolean,
-) => `${lockTenant ? 'with "tenant" as (select "uuid" from "tenants" where "uuid" = ? for no key update)\n' : ''}insert into "files" (${COLUMNS})
-  values (?, ${lockTenant ? '(select "uuid" from "tenant")' : '?'}, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())
-  on conflict ("tenant_uuid", "hash") where "deleted_at" is null do nothing
-  returning "uuid"`;
+const parametersOf = (tenant: string, file: NewFileRecord) => [
+  file.uuid,
+  tenant,
+  file.originalName,
+  file.type.mimeType,
+  file.type.extension,
+  file.size,
+  file.hash,
+  file.storage,
+  file.usedByUuid ?? null,
+];
 
 /**
  * Inserts the record unless the tenant already has live content with this hash, and returns the uuid
@@ -46,11 +53,13 @@ const insertSql = (
  */
 export async function insertUnlessDuplicate(em: EntityManager, file: NewFileRecord, { lockTenant = false } = {}): Promise<string> {
   const tenant = tenantOf(em);
-  const rest = [file.originalName, file.type.mimeType, file.type.extension, file.size, file.hash, file.storage, file.usedByUuid ?? null];
-  const values = lockTenant ? [tenant, file.uuid, ...rest] : [file.uuid, tenant, ...rest];
+  const insert = `insert into "files" ${COLUMNS} values ${valuesOf(file.usedByUuid !== undefined, lockTenant)} ${UNLESS_DUPLICATE} returning "uuid"`;
+  const sql = lockTenant ? `${LOCK_TENANT} ${insert}` : insert;
+  const [uuid, , ...rest] = parametersOf(tenant, file);
+  const parameters = lockTenant ? [tenant, uuid, ...rest] : parametersOf(tenant, file);
   // A winner soft-deleted between our conflict and our lookup frees the hash again: try once more.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [inserted] = await run<{ uuid: string }>(em, insertSql(file.usedByUuid !== undefined, lockTenant), values);
+    const [inserted] = await run<{ uuid: string }>(em, sql, parameters);
     if (inserted) return inserted.uuid;
     const [existing] = await run<{ uuid: string }>(em, 'select "uuid" from "files" where "tenant_uuid" = ? and "hash" = ? and "deleted_at" is null', [
       tenant,
@@ -59,6 +68,21 @@ export async function insertUnlessDuplicate(em: EntityManager, file: NewFileReco
     if (existing) return existing.uuid;
   }
   throw new Error(`could not store or find the file with hash ${file.hash}`);
+}
+
+/**
+ * Inserts several records in ONE statement, each unless its content is already stored live in the
+ * tenant, and returns the whole rows inserted (so nothing is read back); a record missing from the
+ * result was a duplicate, for `insertUnlessDuplicate` to resolve.
+ */
+export async function insertAllUnlessDuplicate(em: EntityManager, files: NewFileRecord[]): Promise<Record<string, unknown>[]> {
+  const tenant = tenantOf(em);
+  const values = files.map((file) => valuesOf(file.usedByUuid !== undefined)).join(', ');
+  return run(
+    em,
+    `insert into "files" ${COLUMNS} values ${values} ${UNLESS_DUPLICATE} returning *`,
+    files.flatMap((file) => parametersOf(tenant, file)),
+  );
 }
 
 /**
@@ -87,17 +111,18 @@ export async function readRecords(
 /**
  * Marks a live, unused PDF as held by `holderUuid` in one conditional UPDATE: of concurrent takers
  * exactly one gets the row. Taking a file its holder already holds is a no-op that succeeds.
+ * Returns the row as it now is (undefined when not taken), so the taker needs no second read.
  */
-export async function markUsed(em: EntityManager, fileUuid: string, holderUuid: string): Promise<boolean> {
-  const rows = await run(
+export async function markUsed(em: EntityManager, fileUuid: string, holderUuid: string): Promise<Record<string, unknown> | undefined> {
+  const rows = await run<Record<string, unknown>>(
     em,
     `update "files" set "used_at" = coalesce("used_at", clock_timestamp()), "used_by_uuid" = ?, "updated_at" = clock_timestamp()
      where "uuid" = ? and "tenant_uuid" = ? and "deleted_at" is null and "mime_type" = 'application/pdf'
        and ("used_at" is null or "used_by_uuid" = ?)
-     returning "uuid"`,
+     returning *`,
     [holderUuid, fileUuid, tenantOf(em), holderUuid],
   );
-  return rows.length === 1;
+  return rows[0];
 }
 
 /** Frees a file; with `holderUuid`, only when that holder has it. */

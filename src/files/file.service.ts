@@ -13,10 +13,10 @@ import { fileUploadedEvent } from '../webhooks/webhook-events.js';
 import { webhookMessagesInsert } from '../webhooks/webhook.outbox.js';
 import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile, type Intake } from './file-intake.js';
-import { insertUnlessDuplicate, markUnused, markUsed, readRecords, tenantOf } from './file-records.js';
+import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, type NewFileRecord, readRecords, tenantOf } from './file-records.js';
 import { enforceQuota } from './storage-quota.js';
 import type { FileRuntime } from './file-runtime.js';
-import { PDF, PNG, SVG, type FileType } from './file-type.js';
+import { PDF, PNG, SVG } from './file-type.js';
 import { tooManyFiles } from './upload-limits.js';
 
 /** What the file operations need of a context: the transaction's EntityManager and the file runtime. */
@@ -31,12 +31,6 @@ export function cleanFileName(raw: string): string {
     .join('');
 }
 
-interface StoreOptions {
-  maxBytes: number;
-  /** Refuse content of any other type (server-generated files state what they are). */
-  expected?: FileType;
-}
-
 /** Content in storage under a fresh key, not yet recorded. */
 interface StoredContent extends Intake {
   key: string;
@@ -47,24 +41,20 @@ interface StoredContent extends Intake {
  * Streams one file into storage, inside `em`'s transaction. `written` collects blob keys so a
  * rollback can clean storage outside the database.
  */
-async function storeContent(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], options: StoreOptions): Promise<StoredContent> {
+async function storeContent(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], maxBytes: number): Promise<StoredContent> {
   const key = uuidv7();
   written.push(key);
-  const content = await intake(file, await runtime.storage.create(em, key), options.maxBytes);
-  if (options.expected && options.expected !== content.type) throw new Error(`generated content is ${content.type.mimeType}, not ${options.expected.mimeType}`);
+  const content = await intake(file, await runtime.storage.create(em, key), maxBytes);
   return { ...content, key, name: cleanFileName(file.filename) || `file.${content.type.extension}` };
 }
 
-/** Writes (or finds) the record of stored content; a duplicate's copy leaves storage. Returns the uuid holding the content. */
-async function recordContent(
-  em: EntityManager,
-  runtime: FileRuntime,
-  content: StoredContent,
-  options: { usedByUuid?: string; lockTenant?: boolean } = {},
-): Promise<string> {
+/**
+ * Writes (or finds) the record of stored content; a duplicate's copy leaves storage. Returns the uuid
+ * holding the content. With `lockTenant` the insert takes the quota's tenant lock first.
+ */
+async function recordContent(em: EntityManager, runtime: FileRuntime, content: StoredContent, lockTenant: boolean): Promise<string> {
   const { key, name, type, size, hash } = content;
-  const record = { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name, usedByUuid: options.usedByUuid };
-  const uuid = await insertUnlessDuplicate(em, record, { lockTenant: options.lockTenant });
+  const uuid = await insertUnlessDuplicate(em, { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name }, { lockTenant });
   if (uuid !== key) await runtime.storage.remove(em, key);
   return uuid;
 }
@@ -78,6 +68,23 @@ async function discardOnFailure<T>(runtime: FileRuntime, work: (written: string[
     await runtime.storage.discard(written).catch(() => undefined);
     throw error;
   }
+}
+
+/** Bytes the service made, to be stored as a file (see `FileService.storeGenerated`). */
+export interface GeneratedFile {
+  bytes: Uint8Array;
+  originalName: string;
+  mimeType: string;
+  usedByUuid?: string;
+}
+
+/** Why a file cannot be taken by a certificate: not a live file of the tenant, not a PDF, or held by another. */
+function takeRefusal(file: StoredFile | null): Error {
+  if (!file) return invalid({ fileUuid: ['The selected file uuid is invalid.'] });
+  if (file.mimeType !== PDF.mimeType) return invalid({ fileUuid: ['The file uuid must be a file of type: pdf.'] });
+  const holder = file.usedByUuid;
+  if (!holder) return invalid({ fileUuid: ['The file uuid has already been used.'] });
+  return invalid({ fileUuid: [`The file uuid has already been used by certificate ${holder}.`] }, 'FILE_ALREADY_USED', { usedByCertificateUuid: holder });
 }
 
 /** Files: uploads (typed by content, deduplicated per tenant, all or nothing), metadata edits, use by certificates. */
@@ -107,10 +114,10 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
     return discardOnFailure(runtime, (written) =>
       ctx.em.transactional(async (tx) => {
         const contents: StoredContent[] = [];
-        for (const file of received) contents.push(await storeContent(tx, runtime, file, written, { maxBytes: maxFileBytes }));
+        for (const file of received) contents.push(await storeContent(tx, runtime, file, written, maxFileBytes));
         // Records after all content: the first one locks the tenant for the quota, which is held from here to the commit only.
         const uuids: string[] = [];
-        for (const content of contents) uuids.push(await recordContent(tx, runtime, content, { lockTenant: quotaBytes > 0 }));
+        for (const content of contents) uuids.push(await recordContent(tx, runtime, content, quotaBytes > 0));
         // The new files' events are known from their content: written in the same round trip as the read.
         const fresh = contents.filter((content) => uuids.includes(content.key));
         const events = fresh.map(({ key, name, type, size, hash }) =>
@@ -128,34 +135,71 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
   }
 
   /**
-   * Stores bytes the service produced (signed PDFs, transcripts) as a file of the tenant `ctx.em` is
+   * Stores bytes the service produced (signed PDFs, transcripts) as files of the tenant `ctx.em` is
    * scoped to, in the caller's transaction (no savepoint: the caller's failure rolls it back with the
-   * rest). With `usedByUuid` it is born in use.
+   * rest), their records in one statement that returns them (nothing is read back). With
+   * `usedByUuid` they are born in use.
    */
-  storeGenerated(ctx: FileContext, file: { bytes: Uint8Array; originalName: string; mimeType: string; usedByUuid?: string }): Promise<StoredFile> {
-    const expected = [PDF, PNG, SVG].find((type) => type.mimeType === file.mimeType);
-    if (!expected) throw new Error(`cannot store generated ${file.mimeType}`);
+  storeGenerated(ctx: FileContext, generated: GeneratedFile[]): Promise<StoredFile[]> {
     if (!ctx.em.isInTransaction()) throw new Error('generated files are stored inside the transaction of the change that produced them');
-    const content = { filename: file.originalName, content: [file.bytes] };
     return discardOnFailure(ctx.files, async (written) => {
-      const stored = await storeContent(ctx.em, ctx.files, content, written, { maxBytes: Number.POSITIVE_INFINITY, expected });
-      const uuid = await recordContent(ctx.em, ctx.files, stored, { usedByUuid: file.usedByUuid });
-      return ctx.em.findOneOrFail(StoredFile, { uuid });
+      const records: NewFileRecord[] = [];
+      for (const file of generated) {
+        const expected = [PDF, PNG, SVG].find((type) => type.mimeType === file.mimeType);
+        if (!expected) throw new Error(`cannot store generated ${file.mimeType}`);
+        const key = uuidv7();
+        written.push(key);
+        const { hash, size, type } = await intake(
+          { filename: file.originalName, content: [file.bytes] },
+          await ctx.files.storage.create(ctx.em, key),
+          Infinity,
+        );
+        if (type !== expected) throw new Error(`generated content is ${type.mimeType}, not ${expected.mimeType}`);
+        records.push({
+          uuid: key,
+          originalName: cleanFileName(file.originalName),
+          type,
+          size,
+          hash,
+          storage: ctx.files.storage.name,
+          usedByUuid: file.usedByUuid,
+        });
+      }
+      const inserted = new Map((await insertAllUnlessDuplicate(ctx.em, records)).map((row) => [row.uuid as string, row]));
+      const stored: StoredFile[] = [];
+      for (const record of records) {
+        const row = inserted.get(record.uuid);
+        if (row) {
+          stored.push(ctx.em.map(StoredFile, row));
+          continue;
+        }
+        // The same bytes already stored live in the tenant (never for signed documents, which carry their own time).
+        await ctx.files.storage.remove(ctx.em, record.uuid);
+        stored.push(await ctx.em.findOneOrFail(StoredFile, { uuid: await insertUnlessDuplicate(ctx.em, record) }));
+      }
+      return stored;
     });
   }
 
   /**
-   * Attaches an unused live PDF of the tenant to a certificate; of concurrent takers exactly one wins,
-   * the others get a 422 on `fileUuid`. Idempotent for the certificate already holding it.
+   * Attaches an unused live PDF of the tenant to a certificate and returns it as it now is; of
+   * concurrent takers exactly one wins, the others get a 422 on `fileUuid`. Idempotent for the
+   * certificate already holding it.
    */
-  async take({ em }: Pick<PublicContext, 'em'>, fileUuid: string, certificateUuid: string): Promise<void> {
-    if (isUuid(fileUuid) && (await markUsed(em, fileUuid, certificateUuid))) return this.refreshManaged(em, fileUuid);
-    const file = isUuid(fileUuid) ? await em.findOne(StoredFile, { uuid: fileUuid }, { refresh: true }) : null;
-    if (!file) throw invalid({ fileUuid: ['The selected file uuid is invalid.'] });
-    if (file.mimeType !== PDF.mimeType) throw invalid({ fileUuid: ['The file uuid must be a file of type: pdf.'] });
-    const holder = file.usedByUuid;
-    if (!holder) throw invalid({ fileUuid: ['The file uuid has already been used.'] });
-    throw invalid({ fileUuid: [`The file uuid has already been used by certificate ${holder}.`] }, 'FILE_ALREADY_USED', { usedByCertificateUuid: holder });
+  async take({ em }: Pick<PublicContext, 'em'>, fileUuid: string, certificateUuid: string): Promise<StoredFile> {
+    const taken = isUuid(fileUuid) ? await markUsed(em, fileUuid, certificateUuid) : undefined;
+    if (taken) return em.map(StoredFile, taken);
+    throw takeRefusal(isUuid(fileUuid) ? await em.findOne(StoredFile, { uuid: fileUuid }, { refresh: true }) : null);
+  }
+
+  /**
+   * The file `take` would attach, read without taking it, with the same 422s: issuance checks it
+   * before making documents. Only `take`, in the writing transaction, decides between racing takers.
+   */
+  async takeable({ em }: Pick<PublicContext, 'em'>, fileUuid: string, certificateUuid: string): Promise<StoredFile> {
+    const file = isUuid(fileUuid) ? await em.findOne(StoredFile, { uuid: fileUuid }) : null;
+    if (file && file.mimeType === PDF.mimeType && (!file.usedAt || file.usedByUuid === certificateUuid)) return file;
+    throw takeRefusal(file);
   }
 
   /** Frees a file again (certificate deleted or revoked); with `certificateUuid`, only if that certificate holds it. */

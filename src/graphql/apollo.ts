@@ -19,7 +19,7 @@ const logInternalErrors: ApolloServerPlugin<RequestContext> = {
       async didEncounterErrors({ contextValue, errors }) {
         for (const error of errors) {
           if (classifyError(error).internal) {
-            contextValue.logger.error({ err: error.originalError ?? error, requestId: contextValue.requestId, path: error.path }, 'GraphQL operation failed');
+            contextValue.logger.error({ err: error.originalError ?? error, path: error.path }, 'GraphQL operation failed');
           }
         }
       },

@@ -2,7 +2,8 @@ import { type EntityClass, type Ref, ref, UniqueConstraintViolationException } f
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
-import { findOrFail, requireRelated, softDeleteMany } from '../db/lookup.js';
+import { findOrFail, invalidReferences, requireRelated, softDeleteMany } from '../db/lookup.js';
+import { type EntityRequest, findLiveByUuids } from '../db/live-by-uuid.js';
 import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../db/paging.js';
@@ -12,6 +13,13 @@ export type WriteMode = 'create' | 'update' | 'replace';
 
 /** The properties of `T` that hold a reference to an `R` (`'institution'` of a Course). */
 export type RelationOf<T, R extends object> = { [K in keyof T]-?: NonNullable<T[K]> extends Ref<R> ? K : never }[keyof T];
+
+/** A many-to-one of `T` set from an input field naming the related row's uuid (`courseUuid` → `course`). */
+export interface Relation<T, Input> {
+  property: keyof T;
+  entity: EntityClass<TenantScopedEntity>;
+  field: keyof Input & string;
+}
 
 export interface ListArgs extends ListOptions {
   where?: object;
@@ -115,6 +123,30 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
     const related = uuid == null ? null : await requireRelated(ctx.em, entity, uuid, field);
     (row as Record<keyof T, unknown>)[property] = related ? ref(related) : null;
     return related;
+  }
+
+  /**
+   * `relate` for several fields at once: every related row named in `input` read in one statement
+   * (db/live-by-uuid.ts), and every field naming no live row of this tenant reported in one 422.
+   * `alongside` rows are read in the same statement into the identity map (null where none).
+   */
+  protected async relateAll<Input extends object>(
+    ctx: RequestContext,
+    row: T,
+    input: Partial<Input>,
+    relations: Relation<T, Input>[],
+    alongside: EntityRequest[] = [],
+  ): Promise<(object | null)[]> {
+    const present = relations.filter(({ field }) => field in input);
+    const named = present.filter(({ field }) => input[field] != null);
+    const rows = await findLiveByUuids(ctx.em, [...named.map(({ entity, field }) => ({ entity, uuid: input[field] as string })), ...alongside]);
+    const missing = named.filter((_, index) => !rows[index]).map(({ field }) => field);
+    if (missing.length > 0) throw invalidReferences(missing);
+    for (const { property, field } of present) {
+      const related = input[field] == null ? null : rows[named.findIndex((relation) => relation.field === field)]!;
+      (row as Record<keyof T, unknown>)[property] = related ? ref(related) : null;
+    }
+    return rows.slice(named.length);
   }
 }
 
