@@ -1,141 +1,82 @@
 /**
- * Upload benchmark: throughput of POST /api/v1/files over real HTTP for 1 MiB and 20 MiB files, the
- * server's RSS growth while 4 clients upload 20 MiB files at once, and, as the ceiling, the same
- * bytes written straight into PostgreSQL by a plain pg client. The service runs in this process on a
- * fresh embedded PostgreSQL; clients stream their bodies from one reused block, so the RSS measured
- * is the server's, not the clients' request bodies.
+ * Upload benchmark: throughput of POST /api/v1/files over real HTTP for 1 MiB and 20 MiB files against,
+ * as the ceiling, the same bytes inserted into a copy of `file_chunks` by a plain pg client; and the
+ * server's RSS growth while 4 clients upload 20 MiB files at once. The service runs in this process on
+ * a fresh embedded PostgreSQL. The clients and the baseline run in a forked process (upload-load.ts):
+ * inside this one they would take event-loop time from the server they measure and add their own
+ * buffers to its RSS. Service and baseline alternate over BENCH_UPLOAD_ROUNDS rounds, so a change in
+ * the machine's load touches both sides of a ratio.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { CHUNK_BYTES } from '../src/files/storage/postgres-storage.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
+import { profiled, shouldProfile } from './profile.js';
+import type { LoadCommand, LoadReply, LoadTarget } from './upload-load.js';
 
 const MiB = 1024 * 1024;
-const BLOCK = randomBytes(256 * 1024);
 const RSS_TARGET_MiB = 64;
+const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS || 3);
+const RSS_RUNS = Number(process.env.BENCH_UPLOAD_RSS_RUNS || 1);
 
-interface Target {
-  url: string;
-  token: string;
-  tenant: string;
+interface Row {
+  case: string;
+  files: number;
+  mib: number;
+  seconds: number;
+  /** CPU of this process (the server) while the case ran; undefined for the baseline, which runs elsewhere. */
+  serverCpuMs?: number;
+}
+
+interface RssRun {
+  baselineMiB: number;
+  peakMiB: number;
+  growthMiB: number;
+  /** V8 heap and Buffer memory at the peak: what the growth is made of. */
+  heapAtPeakMiB: number;
+  /** Growth of the V8 heap's resident pages: the young generation is touched again after the full GC of the baseline. */
+  heapGrowthMiB: number;
+  buffersAtPeakMiB: number;
+  /** RSS growth still there after a full GC once the uploads are done: what the uploads kept, not garbage awaiting collection. */
+  retainedMiB: number;
 }
 
 export interface UploadBenchResult {
-  rows: { case: string; files: number; mib: number; seconds: number; mibPerSecond: number }[];
-  rssBaselineMiB: number;
-  rssPeakMiB: number;
-  rssGrowthMiB: number;
-  /** V8 heap and Buffer memory at the peak: what the growth is made of. */
-  heapAtPeakMiB: number;
-  buffersAtPeakMiB: number;
+  rows: Row[];
+  rss: RssRun[];
 }
 
-/** The file's bytes, generated as they are sent: a unique PDF header, then the shared block repeated. */
-function* content(size: number, label: string): Generator<Buffer> {
-  const head = Buffer.from(`%PDF-1.7\n% bench ${label}\n`);
-  yield head;
-  for (let left = size - head.length; left > 0; left -= BLOCK.length) yield left >= BLOCK.length ? BLOCK : BLOCK.subarray(0, left);
-}
-
-/** POST /files with one `files[]` part, streamed with backpressure; resolves with the status. */
-function uploadOne(target: Target, size: number, label: string): Promise<number> {
-  const boundary = `----bench${randomBytes(12).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="${label}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${target.url}/api/v1/files`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${target.token}`,
-        'x-tenant': target.tenant,
-        accept: 'application/json',
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': head.length + size + tail.length,
-      },
-    });
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    (async () => {
-      req.write(head);
-      for (const chunk of content(size, label)) {
-        if (!req.write(chunk)) await new Promise((drained) => req.once('drain', drained));
-      }
-      req.end(tail);
-    })().catch(reject);
-  });
-}
-
-async function timed(work: () => Promise<void>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-async function httpCase(target: Target, name: string, size: number, count: number, concurrency = 1): Promise<UploadBenchResult['rows'][number]> {
-  let next = 0;
-  const seconds = await timed(async () => {
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < count) {
-          const label = `${name}-${next++}-${randomBytes(4).toString('hex')}`;
-          const status = await uploadOne(target, size, label);
-          if (status !== 201) throw new Error(`upload ${label} answered ${status}`);
-        }
+/** The load process, driven one command at a time. */
+function startLoad(target: LoadTarget): { run(command: LoadCommand): Promise<number>; stop(): Promise<void> } {
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'upload-load.js');
+  const child: ChildProcess = fork(script, [], { execArgv: [], env: { ...process.env, UPLOAD_LOAD_TARGET: JSON.stringify(target) }, stdio: 'inherit' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    run: (command) =>
+      new Promise((resolve, reject) => {
+        const gone = () => reject(new Error('the upload load process exited'));
+        child.once('exit', gone);
+        child.once('message', (reply: LoadReply) => {
+          child.off('exit', gone);
+          if (reply.ok) resolve(reply.seconds);
+          else reject(new Error(`load process: ${reply.error}`));
+        });
+        child.send(command);
       }),
-    );
-  });
-  const mib = (size * count) / MiB;
-  return { case: name, files: count, mib, seconds, mibPerSecond: mib / seconds };
-}
-
-/** The ceiling: the same bytes into a chunk table by a plain pg client, one transaction a file. */
-async function baselineCase(databaseUrl: string, name: string, size: number, count: number): Promise<UploadBenchResult['rows'][number]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  client.on('error', () => undefined); // a connection ended by the server surfaces as the failed query instead
-  await client.connect();
-  await client.query('create table bench_chunks (file_uuid uuid, seq int, data bytea, primary key (file_uuid, seq))');
-  await client.query('alter table bench_chunks alter column data set storage external');
-  try {
-    const seconds = await timed(async () => {
-      for (let file = 0; file < count; file++) {
-        await client.query('begin');
-        const key = (await client.query<{ uuid: string }>('select gen_random_uuid() as uuid')).rows[0]!.uuid;
-        let seq = 0;
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
-        const flush = async (bytes: Buffer) => void (await client.query('insert into bench_chunks values ($1, $2, $3)', [key, seq++, bytes]));
-        for (const chunk of content(size, `${name}-${file}`)) {
-          pending.push(chunk);
-          pendingBytes += chunk.length;
-          while (pendingBytes >= CHUNK_BYTES) {
-            const all = Buffer.concat(pending, pendingBytes);
-            await flush(all.subarray(0, CHUNK_BYTES));
-            pending = [all.subarray(CHUNK_BYTES)];
-            pendingBytes -= CHUNK_BYTES;
-          }
-        }
-        if (pendingBytes > 0) await flush(Buffer.concat(pending, pendingBytes));
-        await client.query('commit');
-      }
-    });
-    const mib = (size * count) / MiB;
-    return { case: name, files: count, mib, seconds, mibPerSecond: mib / seconds };
-  } finally {
-    await client.query('drop table bench_chunks');
-    await client.end();
-  }
+    async stop() {
+      if (child.connected) child.send({ kind: 'exit' } satisfies LoadCommand);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      if (child.exitCode === null) child.kill();
+    },
+  };
 }
 
 /** A full garbage collection, so the baseline RSS holds only what is live. */
@@ -145,21 +86,59 @@ function collectGarbage(): void {
 }
 
 /** Peak RSS while `work` runs, sampled every 5 ms, from a baseline taken right after a full GC. */
-async function peakRss(work: () => Promise<unknown>): Promise<{ baseline: number; peak: number; heapAtPeak: number; buffersAtPeak: number }> {
+async function peakRss(work: () => Promise<unknown>): Promise<RssRun> {
   collectGarbage();
   const baseline = process.memoryUsage.rss();
+  const heapBaseline = v8.getHeapStatistics().total_physical_size;
   let peak = baseline;
   let atPeak = process.memoryUsage();
+  let heapAtPeak = heapBaseline;
   const sampler = setInterval(() => {
     const usage = process.memoryUsage();
-    if (usage.rss > peak) [peak, atPeak] = [usage.rss, usage];
+    if (usage.rss > peak) [peak, atPeak, heapAtPeak] = [usage.rss, usage, v8.getHeapStatistics().total_physical_size];
   }, 5);
   try {
     await work();
   } finally {
     clearInterval(sampler);
   }
-  return { baseline, peak, heapAtPeak: atPeak.heapTotal, buffersAtPeak: atPeak.arrayBuffers };
+  collectGarbage();
+  const afterGc = process.memoryUsage.rss();
+  return {
+    baselineMiB: baseline / MiB,
+    peakMiB: peak / MiB,
+    growthMiB: (peak - baseline) / MiB,
+    heapAtPeakMiB: atPeak.heapTotal / MiB,
+    heapGrowthMiB: (heapAtPeak - heapBaseline) / MiB,
+    buffersAtPeakMiB: atPeak.arrayBuffers / MiB,
+    retainedMiB: (afterGc - baseline) / MiB,
+  };
+}
+
+/** Runs one command in the load process; for HTTP cases also this (the server's) process's CPU time. */
+async function measured(load: ReturnType<typeof startLoad>, command: Exclude<LoadCommand, { kind: 'exit' }>): Promise<Row> {
+  const cpu = process.cpuUsage();
+  const run = () => load.run(command);
+  const seconds = command.kind === 'http' && shouldProfile(command.name) ? await profiled(command.name, run) : await run();
+  const used = process.cpuUsage(cpu);
+  const serverCpuMs = command.kind === 'http' ? (used.user + used.system) / 1000 : undefined;
+  return { case: command.name, files: command.count, mib: (command.size * command.count) / MiB, seconds, serverCpuMs };
+}
+
+/** Rows of the same case summed over the rounds. */
+function summed(rows: Row[]): Row[] {
+  const byCase = new Map<string, Row>();
+  for (const row of rows) {
+    const total = byCase.get(row.case);
+    if (!total) byCase.set(row.case, { ...row });
+    else {
+      total.files += row.files;
+      total.mib += row.mib;
+      total.seconds += row.seconds;
+      if (row.serverCpuMs !== undefined) total.serverCpuMs = (total.serverCpuMs ?? 0) + row.serverCpuMs;
+    }
+  }
+  return [...byCase.values()];
 }
 
 async function signIn(url: string, clientId: string, clientSecret: string): Promise<string> {
@@ -171,21 +150,34 @@ async function signIn(url: string, clientId: string, clientSecret: string): Prom
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
+const BASELINE_OF: Record<string, string> = {
+  'HTTP upload, 1 MiB files': 'plain pg insert, 1 MiB files',
+  'HTTP upload, 20 MiB files': 'plain pg insert, 20 MiB files',
+};
+
 function print(result: UploadBenchResult): void {
-  const table = result.rows.map((row) => ({
-    case: row.case,
-    files: row.files,
-    'MiB total': row.mib.toFixed(0),
-    seconds: row.seconds.toFixed(2),
-    'MiB/s': row.mibPerSecond.toFixed(1),
-  }));
+  const rate = (row: Row) => row.mib / row.seconds;
+  const table = result.rows.map((row) => {
+    const baseline = result.rows.find((other) => other.case === BASELINE_OF[row.case]);
+    return {
+      case: row.case,
+      files: row.files,
+      'MiB total': row.mib.toFixed(0),
+      seconds: row.seconds.toFixed(2),
+      'MiB/s': rate(row).toFixed(1),
+      'x baseline': baseline ? (rate(row) / rate(baseline)).toFixed(2) : '',
+      'server CPU ms/MiB': row.serverCpuMs === undefined ? '-' : (row.serverCpuMs / row.mib).toFixed(1),
+    };
+  });
   console.table(table);
-  const verdict = result.rssGrowthMiB < RSS_TARGET_MiB ? 'within' : 'OVER';
-  console.log(
-    `server RSS while 4 clients upload 20 MiB each: baseline ${result.rssBaselineMiB.toFixed(0)} MiB, peak ${result.rssPeakMiB.toFixed(0)} MiB, ` +
-      `growth ${result.rssGrowthMiB.toFixed(1)} MiB (${verdict} the ${RSS_TARGET_MiB} MiB target); at the peak V8 heap ${result.heapAtPeakMiB.toFixed(0)} MiB, ` +
-      `Buffers ${result.buffersAtPeakMiB.toFixed(0)} MiB (80 MiB of file content was in flight)`,
-  );
+  for (const [index, run] of result.rss.entries()) {
+    const verdict = run.growthMiB < RSS_TARGET_MiB ? 'within' : 'OVER';
+    console.log(
+      `server RSS while 4 clients upload 20 MiB each, run ${index + 1}: baseline ${run.baselineMiB.toFixed(0)} MiB, peak ${run.peakMiB.toFixed(0)} MiB, ` +
+        `growth ${run.growthMiB.toFixed(1)} MiB (${verdict} the ${RSS_TARGET_MiB} MiB target), of which V8 heap pages ${run.heapGrowthMiB.toFixed(1)} MiB; at the peak V8 heap ${run.heapAtPeakMiB.toFixed(0)} MiB, ` +
+        `Buffers ${run.buffersAtPeakMiB.toFixed(0)} MiB (80 MiB of file content was in flight); after a full GC ${run.retainedMiB.toFixed(1)} MiB above the baseline`,
+    );
+  }
 }
 
 export async function runUploadBench(): Promise<UploadBenchResult> {
@@ -207,30 +199,29 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
     RATE_LIMIT_API_PER_MINUTE: '0', // measures uploads, not the throttle
   });
   const service = await startService(config, createLogger('warn'));
+  let load: ReturnType<typeof startLoad> | undefined;
   try {
-    const target = { url: service.url, token: await signIn(service.url, clientId, clientSecret), tenant: 'bench' };
-    await httpCase(target, 'warm-up', MiB, 4);
+    const token = await signIn(service.url, clientId, clientSecret);
+    load = startLoad({ url: service.url, token, tenant: 'bench', ownerDatabaseUrl: service.ownerDatabaseUrl, chunkBytes: CHUNK_BYTES });
+    const http = (name: string, size: number, count: number, concurrency = 1) => measured(load!, { kind: 'http', name, size, count, concurrency });
+    const insert = (name: string, size: number, count: number) => measured(load!, { kind: 'insert', name, size, count });
+    await http('warm-up', MiB, 4);
+    await insert('warm-up', MiB, 4);
     // Memory first, before the other cases have grown the heap: growth is measured from a warm, idle server.
-    let concurrent: UploadBenchResult['rows'][number] | undefined;
-    const rss = await peakRss(async () => (concurrent = await httpCase(target, 'HTTP upload, 20 MiB x 4 clients', 20 * MiB, 8, 4)));
-    const rows = [await httpCase(target, 'HTTP upload, 1 MiB files', MiB, 32), await httpCase(target, 'HTTP upload, 20 MiB files', 20 * MiB, 5), concurrent!];
-    // The baseline makes its own table, which the service's app role may not.
-    const databaseUrl = service.ownerDatabaseUrl;
-    rows.push(
-      await baselineCase(databaseUrl, 'plain pg insert, 1 MiB files', MiB, 32),
-      await baselineCase(databaseUrl, 'plain pg insert, 20 MiB files', 20 * MiB, 5),
-    );
-    const result = {
-      rows,
-      rssBaselineMiB: rss.baseline / MiB,
-      rssPeakMiB: rss.peak / MiB,
-      rssGrowthMiB: (rss.peak - rss.baseline) / MiB,
-      heapAtPeakMiB: rss.heapAtPeak / MiB,
-      buffersAtPeakMiB: rss.buffersAtPeak / MiB,
-    };
+    const rss: RssRun[] = [];
+    const concurrent: Row[] = [];
+    for (let run = 0; run < RSS_RUNS; run++)
+      rss.push(await peakRss(async () => concurrent.push(await http('HTTP upload, 20 MiB x 4 clients', 20 * MiB, 8, 4))));
+    const rounds: Row[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.push(await insert('plain pg insert, 1 MiB files', MiB, 16), await http('HTTP upload, 1 MiB files', MiB, 16));
+      rounds.push(await insert('plain pg insert, 20 MiB files', 20 * MiB, 2), await http('HTTP upload, 20 MiB files', 20 * MiB, 2));
+    }
+    const result = { rows: [...summed(rounds), ...summed(concurrent)], rss };
     print(result);
     return result;
   } finally {
+    await load?.stop();
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });
   }

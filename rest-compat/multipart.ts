@@ -1,7 +1,8 @@
 import busboy from 'busboy';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { type FileUpload, Upload, WriteStream } from 'graphql-upload-ts';
+import { type FileUpload, Upload } from 'graphql-upload-ts';
 import { DomainError } from '../src/errors/domain-error.js';
+import { FileSpool, type SpooledUpload } from '../src/files/file-spool.js';
 import { fileTooLarge, tooManyFiles } from '../src/files/upload-limits.js';
 
 export interface MultipartLimits {
@@ -25,11 +26,14 @@ function collect(body: Record<string, unknown>, field: string, value: unknown): 
   (list as unknown[]).push(value);
 }
 
-/** The `Upload` scalar's value for one file part: content spools to a temporary file as it arrives, never to memory. */
-function uploadOf(field: string, filename: string, mimetype: string, encoding: string, capacitor: WriteStream): Upload {
+/**
+ * The `Upload` scalar's value for one file part: content spools to a temporary file as it arrives, never
+ * to memory. The scalar only passes the value on; the upload resolver reads a `SpooledUpload` as such.
+ */
+function uploadOf(filename: string, spool: FileSpool): Upload {
   const upload = new Upload();
-  const file: FileUpload = { fieldName: field, filename, mimetype, encoding, capacitor, createReadStream: (options) => capacitor.createReadStream(options) };
-  upload.resolve(file);
+  const file: SpooledUpload = { filename, spool };
+  upload.resolve(file as unknown as FileUpload);
   return upload;
 }
 
@@ -54,9 +58,9 @@ export function multipartBody(limits: MultipartLimits): RequestHandler {
       return next(new DomainError('BAD_REQUEST', 'The multipart body could not be read.'));
     }
     const body: Record<string, unknown> = {};
-    const capacitors: WriteStream[] = [];
+    const spools: FileSpool[] = [];
     let settled = false;
-    res.once('close', () => capacitors.forEach((capacitor) => capacitor.release()));
+    res.once('close', () => spools.forEach((spool) => spool.destroy()));
 
     const fail = (error: DomainError) => {
       if (settled) return;
@@ -65,22 +69,23 @@ export function multipartBody(limits: MultipartLimits): RequestHandler {
       // Limits are reported from inside busboy's parsing loop, which must not see its parser destroyed under it.
       setImmediate(() => {
         parser.destroy();
-        capacitors.forEach((capacitor) => capacitor.destroy());
+        spools.forEach((spool) => spool.destroy());
       });
       // Read the rest of the body away so the client, still sending, gets to read the answer.
       req.resume();
       next(error);
     };
 
-    parser.on('file', (field, stream, { filename, mimeType, encoding }) => {
+    parser.on('file', (field, stream, { filename }) => {
       if (settled) return stream.resume();
-      const capacitor = new WriteStream();
-      capacitors.push(capacitor);
-      capacitor.on('error', () => stream.resume());
+      const spool = new FileSpool();
+      spools.push(spool);
+      // A spool that cannot write (disk full) fails the upload when it is read; the part is read away meanwhile.
+      spool.on('error', () => stream.resume());
       stream.on('error', () => fail(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
       stream.on('limit', () => fail(fileTooLarge(limits.maxFileBytes)));
-      stream.pipe(capacitor);
-      collect(body, field, uploadOf(field, filename ?? '', mimeType, encoding, capacitor));
+      stream.pipe(spool);
+      collect(body, field, uploadOf(filename ?? '', spool));
     });
     parser.on('field', (field, value, { valueTruncated }) => {
       if (valueTruncated) fail(new DomainError('PAYLOAD_TOO_LARGE', `The ${field} field is too large.`));

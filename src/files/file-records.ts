@@ -2,6 +2,7 @@
 // insert, take, release). Every one names the tenant explicitly: raw SQL bypasses the ORM's filters.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER } from '../db/tenant-scope.js';
+import { StoredFile } from './file.entity.js';
 import type { FileType } from './file-type.js';
 
 export function tenantOf(em: EntityManager): string {
@@ -26,7 +27,10 @@ export interface NewFileRecord {
 }
 
 const COLUMNS = `("uuid", "tenant_uuid", "original_name", "mime_type", "extension", "size", "hash", "storage", "used_at", "used_by_uuid", "created_at", "updated_at")`;
-const valuesOf = (used: boolean) => `(?, ?, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())`;
+/** With `tenantFromLock` the tenant column comes out of the `"tenant"` lock CTE (see `insertUnlessDuplicate`). */
+const valuesOf = (used: boolean, tenantFromLock = false) =>
+  `(?, ${tenantFromLock ? '(select "uuid" from "tenant")' : '?'}, ?, ?, ?, ?, ?, ?, ${used ? 'clock_timestamp()' : 'null'}, ?, clock_timestamp(), clock_timestamp())`;
+const LOCK_TENANT = 'with "tenant" as (select "uuid" from "tenants" where "uuid" = ? for no key update)';
 const UNLESS_DUPLICATE = `on conflict ("tenant_uuid", "hash") where "deleted_at" is null do nothing`;
 
 const parametersOf = (tenant: string, file: NewFileRecord) => [
@@ -44,14 +48,18 @@ const parametersOf = (tenant: string, file: NewFileRecord) => [
 /**
  * Inserts the record unless the tenant already has live content with this hash, and returns the uuid
  * that holds the content: the new one, or the existing one. A concurrent upload of the same bytes
- * waits on the unique index until the first commits, then takes the winner's record.
+ * waits on the unique index until the first commits, then takes the winner's record. With
+ * `lockTenant`, the same statement first locks the tenant row (see storage-quota.ts).
  */
-export async function insertUnlessDuplicate(em: EntityManager, file: NewFileRecord): Promise<string> {
+export async function insertUnlessDuplicate(em: EntityManager, file: NewFileRecord, { lockTenant = false } = {}): Promise<string> {
   const tenant = tenantOf(em);
-  const sql = `insert into "files" ${COLUMNS} values ${valuesOf(file.usedByUuid !== undefined)} ${UNLESS_DUPLICATE} returning "uuid"`;
+  const insert = `insert into "files" ${COLUMNS} values ${valuesOf(file.usedByUuid !== undefined, lockTenant)} ${UNLESS_DUPLICATE} returning "uuid"`;
+  const sql = lockTenant ? `${LOCK_TENANT} ${insert}` : insert;
+  const [uuid, , ...rest] = parametersOf(tenant, file);
+  const parameters = lockTenant ? [tenant, uuid, ...rest] : parametersOf(tenant, file);
   // A winner soft-deleted between our conflict and our lookup frees the hash again: try once more.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [inserted] = await run<{ uuid: string }>(em, sql, parametersOf(tenant, file));
+    const [inserted] = await run<{ uuid: string }>(em, sql, parameters);
     if (inserted) return inserted.uuid;
     const [existing] = await run<{ uuid: string }>(em, 'select "uuid" from "files" where "tenant_uuid" = ? and "hash" = ? and "deleted_at" is null', [
       tenant,
@@ -75,6 +83,29 @@ export async function insertAllUnlessDuplicate(em: EntityManager, files: NewFile
     `insert into "files" ${COLUMNS} values ${values} ${UNLESS_DUPLICATE} returning *`,
     files.flatMap((file) => parametersOf(tenant, file)),
   );
+}
+
+/**
+ * The records `uuids` as entities of `em`, and with `tenantBytes` the bytes of the tenant's live
+ * files, in one statement: read after the records' inserts, it counts them and, past the tenant lock,
+ * every concurrent upload of the tenant that committed first. `alongside` is a data-modifying
+ * statement that runs in the same round trip (as a CTE; it cannot see the rows read).
+ */
+export async function readRecords(
+  em: EntityManager,
+  uuids: string[],
+  { tenantBytes = false, alongside }: { tenantBytes?: boolean; alongside?: { sql: string; params: unknown[] } } = {},
+): Promise<{ records: StoredFile[]; tenantBytes: number }> {
+  const tenant = tenantOf(em);
+  const total = tenantBytes ? '(select coalesce(sum("size"), 0) from "files" where "tenant_uuid" = ? and "deleted_at" is null)::bigint' : '0::bigint';
+  const rows = await run<Record<string, unknown> & { tenant_bytes: string | number }>(
+    em,
+    `${alongside ? `with "alongside" as (${alongside.sql}) ` : ''}select "f".*, ${total} as "tenant_bytes"
+     from "files" as "f" where "f"."tenant_uuid" = ? and "f"."uuid" in (${uuids.map(() => '?').join(', ')})`,
+    [...(alongside?.params ?? []), ...(tenantBytes ? [tenant] : []), tenant, ...uuids],
+  );
+  const records = rows.map(({ tenant_bytes: _, ...row }) => em.map(StoredFile, row));
+  return { records, tenantBytes: Number(rows[0]?.tenant_bytes ?? 0) };
 }
 
 /**

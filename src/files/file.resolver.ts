@@ -10,6 +10,7 @@ import { StoredFile } from './file.entity.js';
 import { FileInput, FileListArgs, UpdateFileInput } from './file.inputs.js';
 import { files } from './file.service.js';
 import { downloadUrl } from './file-runtime.js';
+import type { SpooledUpload } from './file-spool.js';
 import { incomingUpload } from './file-upload.js';
 
 const FileConnection = ConnectionType(StoredFile, 'File');
@@ -33,7 +34,7 @@ export class FileResolver {
       'Stores PDF, PNG or SVG files, all or none; content already stored in this tenant returns its existing File. Send as a GraphQL multipart request.',
   })
   uploadFiles(
-    @Arg('files', () => [GraphQLUpload], { description: 'The files, as multipart request parts.' }) uploads: Promise<FileUpload>[],
+    @Arg('files', () => [GraphQLUpload], { description: 'The files, as multipart request parts.' }) uploads: Promise<FileUpload | SpooledUpload>[],
     @Ctx() ctx: RequestContext,
   ): Promise<StoredFile[]> {
     const { settings } = ctx.files;

@@ -10,10 +10,10 @@ import { conflict, invalid } from '../errors/domain-error.js';
 import { ResourceService } from '../resources/resource.service.js';
 import { StoredFile } from './file.entity.js';
 import { fileUploadedEvent } from '../webhooks/webhook-events.js';
-import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
+import { webhookMessagesInsert } from '../webhooks/webhook.outbox.js';
 import type { FileInput } from './file.inputs.js';
-import { intake, type IncomingFile } from './file-intake.js';
-import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, type NewFileRecord } from './file-records.js';
+import { intake, type IncomingFile, type Intake } from './file-intake.js';
+import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, type NewFileRecord, readRecords, tenantOf } from './file-records.js';
 import { enforceQuota } from './storage-quota.js';
 import type { FileRuntime } from './file-runtime.js';
 import { PDF, PNG, SVG } from './file-type.js';
@@ -31,23 +31,30 @@ export function cleanFileName(raw: string): string {
     .join('');
 }
 
+/** Content in storage under a fresh key, not yet recorded. */
+interface StoredContent extends Intake {
+  key: string;
+  name: string;
+}
+
 /**
- * Streams one file into storage and writes (or finds) its record, inside `em`'s transaction.
- * `written` collects blob keys so a rollback can clean storage outside the database.
+ * Streams one file into storage, inside `em`'s transaction. `written` collects blob keys so a
+ * rollback can clean storage outside the database.
  */
-async function store(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], maxBytes: number): Promise<string> {
+async function storeContent(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], maxBytes: number): Promise<StoredContent> {
   const key = uuidv7();
   written.push(key);
-  const { hash, size, type } = await intake(file, await runtime.storage.create(em, key), maxBytes);
-  const name = cleanFileName(file.filename) || `file.${type.extension}`;
-  const uuid = await insertUnlessDuplicate(em, {
-    uuid: key,
-    originalName: name,
-    type,
-    size,
-    hash,
-    storage: runtime.storage.name,
-  });
+  const content = await intake(file, await runtime.storage.create(em, key), maxBytes);
+  return { ...content, key, name: cleanFileName(file.filename) || `file.${content.type.extension}` };
+}
+
+/**
+ * Writes (or finds) the record of stored content; a duplicate's copy leaves storage. Returns the uuid
+ * holding the content. With `lockTenant` the insert takes the quota's tenant lock first.
+ */
+async function recordContent(em: EntityManager, runtime: FileRuntime, content: StoredContent, lockTenant: boolean): Promise<string> {
+  const { key, name, type, size, hash } = content;
+  const uuid = await insertUnlessDuplicate(em, { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name }, { lockTenant });
   if (uuid !== key) await runtime.storage.remove(em, key);
   return uuid;
 }
@@ -106,16 +113,23 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
     for (const next of incoming) received.push(await next());
     return discardOnFailure(runtime, (written) =>
       ctx.em.transactional(async (tx) => {
+        const contents: StoredContent[] = [];
+        for (const file of received) contents.push(await storeContent(tx, runtime, file, written, maxFileBytes));
+        // Records after all content: the first one locks the tenant for the quota, which is held from here to the commit only.
         const uuids: string[] = [];
-        for (const file of received) uuids.push(await store(tx, runtime, file, written, maxFileBytes));
-        if (quotaBytes > 0 && uuids.some((uuid) => written.includes(uuid))) await enforceQuota(tx, quotaBytes);
-        const rows = new Map((await tx.find(StoredFile, { uuid: { $in: uuids } })).map((row) => [row.uuid, row]));
-        const stored = [...new Set(uuids)].filter((uuid) => written.includes(uuid));
-        enqueueWebhookEvents(
-          tx,
-          stored.map((uuid) => fileUploadedEvent(rows.get(uuid)!)),
+        for (const content of contents) uuids.push(await recordContent(tx, runtime, content, quotaBytes > 0));
+        // The new files' events are known from their content: written in the same round trip as the read.
+        const fresh = contents.filter((content) => uuids.includes(content.key));
+        const events = fresh.map(({ key, name, type, size, hash }) =>
+          fileUploadedEvent({ uuid: key, originalName: name, mimeType: type.mimeType, size, hash }),
         );
-        return uuids.map((uuid) => rows.get(uuid)!);
+        const { records, tenantBytes } = await readRecords(tx, [...new Set(uuids)], {
+          tenantBytes: quotaBytes > 0,
+          alongside: events.length > 0 ? webhookMessagesInsert(events, tenantOf(tx)) : undefined,
+        });
+        if (quotaBytes > 0 && fresh.length > 0) enforceQuota(quotaBytes, tenantBytes);
+        const byUuid = new Map(records.map((record) => [record.uuid, record]));
+        return uuids.map((uuid) => byUuid.get(uuid)!);
       }),
     );
   }

@@ -1,10 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../errors/domain-error.js';
-import { tenantOf } from './file-records.js';
-
-function run<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
-}
 
 const UNITS: [number, string][] = [
   [1024 ** 3, 'GiB'],
@@ -27,18 +21,12 @@ export function quotaExceeded(quotaBytes: number, totalBytes: number): DomainErr
 
 /**
  * Refuses (413, rolling the upload back) when the tenant's live files, this transaction's new ones
- * included, exceed `quotaBytes`. The tenant row is locked first (FOR NO KEY UPDATE, which foreign-key
- * checks of concurrent inserts do not wait on), so concurrent uploads of one tenant count one after
- * the other, each seeing the others' committed files: two uploads cannot both take the last bytes.
+ * included, take more than `quotaBytes`. How `totalBytes` is counted makes concurrent uploads safe:
+ * each upload's first record insert locks the tenant row (FOR NO KEY UPDATE, which foreign-key checks
+ * of concurrent inserts do not wait on; file-records.ts), and the total is read by a later statement,
+ * whose snapshot is taken after the lock. So uploads of one tenant count one after the other, each
+ * seeing the others' committed files: two uploads cannot both take the last bytes.
  */
-export async function enforceQuota(em: EntityManager, quotaBytes: number): Promise<void> {
-  const tenant = tenantOf(em);
-  await run(em, 'select 1 from "tenants" where "uuid" = ? for no key update', [tenant]);
-  const [row] = await run<{ bytes: string }>(
-    em,
-    'select coalesce(sum("size"), 0)::bigint as "bytes" from "files" where "tenant_uuid" = ? and "deleted_at" is null',
-    [tenant],
-  );
-  const total = Number(row?.bytes ?? 0);
-  if (total > quotaBytes) throw quotaExceeded(quotaBytes, total);
+export function enforceQuota(quotaBytes: number, totalBytes: number): void {
+  if (totalBytes > quotaBytes) throw quotaExceeded(quotaBytes, totalBytes);
 }

@@ -22,9 +22,12 @@ function transaction(em: EntityManager): Executor {
   return trx;
 }
 
-/** Fills one reused chunk-sized buffer and inserts it when full: no per-chunk allocation on our side. */
+/**
+ * Inserts the content in CHUNK_BYTES rows: a write of exactly one chunk at a chunk boundary (the REST
+ * spool reads back in such blocks) goes as it is; anything else fills one chunk-sized buffer of its own.
+ */
 class ChunkWriter implements BlobWriter {
-  private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private chunk?: Buffer;
   private filled = 0;
   private seq = 0;
 
@@ -34,23 +37,28 @@ class ChunkWriter implements BlobWriter {
   ) {}
 
   async write(data: Buffer): Promise<void> {
+    if (this.filled === 0 && data.length === CHUNK_BYTES) return this.insert(data);
+    const chunk = (this.chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     for (let at = 0; at < data.length;) {
-      const copied = data.copy(this.chunk, this.filled, at);
+      const copied = data.copy(chunk, this.filled, at);
       this.filled += copied;
       at += copied;
-      if (this.filled === CHUNK_BYTES) await this.insert();
+      if (this.filled === CHUNK_BYTES) await this.insertFilled();
     }
   }
 
   async close(): Promise<void> {
-    if (this.filled > 0) await this.insert();
+    if (this.filled > 0) await this.insertFilled();
+  }
+
+  private async insertFilled(): Promise<void> {
+    await this.insert(this.chunk!.subarray(0, this.filled));
+    this.filled = 0;
   }
 
   /** The driver has serialised the parameter once the statement completes, so the buffer is free again. */
-  private async insert(): Promise<void> {
-    const data = this.chunk.subarray(0, this.filled);
+  private async insert(data: Buffer): Promise<void> {
     await this.db.executeQuery(CompiledQuery.raw('insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)', [this.key, this.seq++, data]));
-    this.filled = 0;
   }
 }
 
