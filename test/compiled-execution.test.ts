@@ -46,6 +46,18 @@ describe('compiled execution', () => {
     for (const answer of compiled) expect(answer).toEqual(interpreted);
   });
 
+  it('refuses an operation name the document does not have, on every run', async () => {
+    for (let run = 0; run < 3; run++) {
+      const response = await fetch(`${service.url}/graphql`, {
+        method: 'POST',
+        headers: acme.headers({ 'content-type': 'application/json' }),
+        body: JSON.stringify({ query: '{ viewer { clientId } }', operationName: 'Nope' }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ errors: [{ message: 'Unknown operation named "Nope".', extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+    }
+  });
+
   it('compiles a client document on its second run, never with 0, and runs it the same', async () => {
     const schema = await createSchema();
     const document = parse('{ __typename }');

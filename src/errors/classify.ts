@@ -54,7 +54,7 @@ export function classifyError(error: unknown): ClassifiedError {
     if (code === 'UNAUTHENTICATED' || code === 'FORBIDDEN' || code === 'NOT_FOUND' || code === 'BAD_USER_INPUT') {
       return { code, message: error.message, internal: false };
     }
-    if (code === undefined || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED') {
+    if (code === undefined || code === 'GRAPHQL_VALIDATION_FAILED' || code === 'GRAPHQL_PARSE_FAILED' || code === 'OPERATION_RESOLUTION_FAILURE') {
       return { code: 'BAD_REQUEST', message: error.message, internal: false };
     }
     if (isErrorCode(code) && code !== 'INTERNAL_SERVER_ERROR') return { code, message: error.message, internal: false };

@@ -17,8 +17,10 @@ export function compiledGateway(execution: CompiledExecution): Gateway {
     },
     async load() {
       return {
-        executor: async ({ document, operationName, context, request }) =>
-          execution.run({ document, operationName, contextValue: context, variableValues: request.variables }),
+        // The name the client sent, not the resolved operation's: when none matches, execution must
+        // report it (Apollo expects that error from the executor).
+        executor: async ({ document, context, request }) =>
+          execution.run({ document, operationName: request.operationName, contextValue: context, variableValues: request.variables }),
       };
     },
     async stop() {},
