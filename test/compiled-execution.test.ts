@@ -68,6 +68,9 @@ describe('compiled execution', () => {
       expect(twice.isCompiled(document)).toBe(run === 2);
     }
     expect(answers[1]).toEqual(answers[0]);
+    const invented = await twice.run({ document, operationName: 'Invented', contextValue: {} });
+    expect(invented.errors?.[0]?.message).toBe('Unknown operation named "Invented".');
+    expect(twice.isCompiled(document, 'Invented')).toBe(false);
     const never = new CompiledExecution(schema, 0);
     for (let run = 1; run <= 3; run++) await never.run({ document, contextValue: {} });
     expect(never.isCompiled(document)).toBe(false);

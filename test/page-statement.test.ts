@@ -83,7 +83,8 @@ describe('the prepared page statement', () => {
     expect(prepared!.rows.map((row) => row.uuid)).not.toContain(deletedUuid);
     const globex = await readPageStatement(await scopedTo('globex'), Enrollment, page({}));
     expect(globex!.total).toBe(3);
-    expect(globex!.rows.map((row) => row.uuid)).not.toEqual(expect.arrayContaining(prepared!.rows.map((row) => row.uuid)));
+    const acmeUuids = new Set(prepared!.rows.map((row) => row.uuid));
+    expect(globex!.rows.filter((row) => acmeUuids.has(row.uuid))).toEqual([]);
   });
 
   it('leaves operators, unknown properties and transactions to the query builder', async () => {

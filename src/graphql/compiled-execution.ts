@@ -1,4 +1,4 @@
-import { type DocumentNode, execute, type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
+import { type DocumentNode, execute, type ExecutionResult, GraphQLError, type GraphQLSchema, Kind } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 
 export interface ExecutionRequest {
@@ -34,6 +34,8 @@ export class CompiledExecution {
   ) {}
 
   run({ document, operationName, contextValue, variableValues }: ExecutionRequest): Promise<ExecutionResult> | ExecutionResult {
+    // A name the document lacks gets graphql-js's error and no entry: clients cannot grow the cache by inventing names.
+    if (operationName && !hasOperation(document, operationName)) return execute({ schema: this.schema, document, operationName, contextValue, variableValues });
     const entry = this.entry(document, operationName ?? undefined);
     if (!entry.compiled && this.compileAfterRuns > 0 && ++entry.runs >= this.compileAfterRuns) {
       const compiled = this.compile(document, operationName ?? undefined);
@@ -84,3 +86,6 @@ function withUpstreamErrors(result: ExecutionResult): ExecutionResult {
   });
   return { ...result, errors };
 }
+
+const hasOperation = (document: DocumentNode, name: string) =>
+  document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.name?.value === name);

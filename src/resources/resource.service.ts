@@ -68,8 +68,7 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   /** A live row of this tenant; with `parentUuid`, also under that parent (else 404, as for a foreign uuid). */
   async get(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<T> {
     const row = await findOrFail(ctx.em, this.entity, uuid, this.label);
-    const parent = this.parentField && parentUuid !== undefined && parentUuid !== null ? row[this.parentField] : undefined;
-    if (parent !== undefined && (parent as { uuid: string }).uuid !== parentUuid) throw notFound(this.label);
+    this.requireUnder(row, parentUuid);
     return row;
   }
 
@@ -81,9 +80,15 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   async getRow(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<Row<T>> {
     const row = isUuid(uuid) ? await ctx.loaders.byUuid(this.entity).load(uuid) : null;
     if (!row || row.deletedAt) throw notFound(this.label);
-    const parent = this.parentField && parentUuid != null ? (row[this.parentField] as RelationValue | null) : undefined;
-    if (parent !== undefined && (parent === null || uuidOf(parent) !== parentUuid)) throw notFound(this.label);
+    this.requireUnder(row, parentUuid);
     return row;
+  }
+
+  /** With `parentUuid`, the row (entity or read row) must hang from that parent: else 404, as for a foreign uuid. */
+  private requireUnder(row: T | Row<T>, parentUuid: string | undefined): void {
+    if (!this.parentField || parentUuid == null) return;
+    const parent = (row as Record<string, unknown>)[this.parentField as string] as RelationValue | null | undefined;
+    if (!parent || uuidOf(parent) !== parentUuid) throw notFound(this.label);
   }
 
   delete(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<boolean> {
