@@ -1,5 +1,6 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LIVE_COUNTED_TABLES, liveCountSql } from './live-counts.js';
 import type { SortOrder } from './paging.js';
 import { queryPrepared } from './prepared.js';
 import type { Row } from './rows.js';
@@ -80,10 +81,15 @@ function pageStatement(
   const orderBy = [...(sort ? [`t.${quote(sort.column)} ${sort.descending ? 'desc' : 'asc'}`] : []), `t.${uuid} asc`].join(', ');
   const table = quote(meta.tableName);
   return [
-    `select row_to_json(t)::text as row, ${withTotal ? `(select count(*) from ${table} c where ${where('c').sql})` : 'null'} as list_total`,
+    `select row_to_json(t)::text as row, ${withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null'} as list_total`,
     `from ${table} t where ${listed.sql}`,
     `order by ${orderBy} limit $${listed.parameters + 1}::bigint offset $${listed.parameters + 2}::bigint`,
   ].join(' ');
+}
+
+/** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */
+function total(table: string, scope: TenantScope, filtered: boolean, count: string): string {
+  return !filtered && scope.byTenant && LIVE_COUNTED_TABLES.has(table) ? liveCountSql(table, '$1') : `(${count})`;
 }
 
 /** The column of a property stored in one plain column (scalars, enums, many-to-one uuids); undefined for the rest. */

@@ -24,6 +24,8 @@ export function scopeFilters(entities: EntityClass<object>[]) {
 
 /** The default filters as SQL, for the few statements written by hand (db/rows-by-uuid.ts, db/page-statement.ts). */
 export interface TenantScope {
+  /** Whether the entity belongs to tenants; if so, the tenant's uuid is the first of `values`. */
+  byTenant: boolean;
   /** Bind values of the conditions, first in the statement's parameters. */
   values: unknown[];
   /** The conditions on the table under `alias`, numbering their parameters from `first`. */
@@ -35,13 +37,14 @@ export interface TenantScope {
  * EntityManager's tenant. Like the filter itself, it refuses to read tenant data outside a tenant scope.
  */
 export function tenantScopeOf(em: EntityManager, entity: EntityClass<object>, { live }: { live: boolean }): TenantScope {
-  if (!isTenantScoped(entity)) return { values: [], conditions: () => [] };
+  if (!isTenantScoped(entity)) return { byTenant: false, values: [], conditions: () => [] };
   const tenantUuid = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
   if (!tenantUuid) throw new Error(`refusing to read ${entity.name} outside a tenant scope`);
   const meta = em.getMetadata().get(entity);
   const column = (alias: string, property: string) =>
     `${alias}.${em.getPlatform().quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!)}`;
   return {
+    byTenant: true,
     values: [tenantUuid],
     conditions: (alias, first) => [`${column(alias, 'tenant')} = $${first}::uuid`, ...(live ? [`${column(alias, 'deletedAt')} is null`] : [])],
   };
