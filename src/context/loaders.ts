@@ -44,6 +44,13 @@ export class Loaders {
     cacheKeyFn: ({ entity, uuid }) => `${entity.name}:${uuid}`,
   });
 
+  /** Rows read elsewhere in this request (a page's related rows, db/page-statement.ts), so loading them reads nothing. */
+  prime(related: readonly { entity: EntityClass<object>; rows: readonly Row<object>[] }[]): void {
+    for (const { entity, rows } of related) {
+      for (const row of rows) this.rowsByUuid.prime({ entity, uuid: (row as { uuid: string }).uuid }, row);
+    }
+  }
+
   byUuid<T extends object>(entity: EntityClass<T>): { load(uuid: string): Promise<Row<T> | null> } {
     return { load: (uuid) => this.rowsByUuid.load({ entity: entity as EntityClass<object>, uuid }) as Promise<Row<T> | null> };
   }

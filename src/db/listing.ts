@@ -2,7 +2,8 @@ import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, SortOrder } from './paging.js';
-import { type PageRequest, readPageStatement } from './page-statement.js';
+import { type PageRequest, readPageStatement, type RelatedRows } from './page-statement.js';
+import type { RelatedRead } from './related-reads.js';
 import { toCamel } from '../identifier-case.js';
 import type { TenantScopedEntity } from './base.entity.js';
 import { readRows, type Row } from './rows.js';
@@ -17,6 +18,8 @@ export interface ListOptions<Column extends string = string> {
   before?: string;
   /** Count the whole filtered list (default); without, one row more is read to tell whether rows follow. */
   withTotal?: boolean;
+  /** Many-to-ones to bring along where the page is one prepared statement (`Page.related`). */
+  related?: RelatedRead[];
 }
 
 /**
@@ -31,7 +34,7 @@ export async function findPage<T extends TenantScopedEntity>(
   em: EntityManager,
   entity: EntityClass<T>,
   filter: FilterQuery<T>,
-  { sort, first, after, last, before, withTotal = true }: ListOptions,
+  { sort, first, after, last, before, withTotal = true, related }: ListOptions,
 ): Promise<Page<Row<T>>> {
   const { offset, limit } = await window(first, after, last, before, () => em.count(entity, filter));
   const request: PageRequest = {
@@ -40,12 +43,14 @@ export async function findPage<T extends TenantScopedEntity>(
     limit: withTotal ? limit : limit + 1,
     offset,
     withTotal,
+    related,
   };
-  const { rows, total } = (await readPageStatement(em, entity, request)) ?? (await readPageWithQueryBuilder(em, entity, request));
-  if (!withTotal) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, offset };
+  const read = (await readPageStatement(em, entity, request)) ?? (await readPageWithQueryBuilder(em, entity, request));
+  const { rows, total, related: brought } = read;
+  if (!withTotal) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, offset, related: brought };
   // No row carries the total when the window is empty: past the end, or asked for no rows.
   const counted = total ?? (offset === 0 && limit > 0 ? 0 : await em.count(entity, filter));
-  return { rows, total: counted, hasMore: offset + rows.length < counted, offset };
+  return { rows, total: counted, hasMore: offset + rows.length < counted, offset, related: brought };
 }
 
 /** The page and its total through the ORM's query builder and default filters: any filter the ORM understands. */
@@ -53,7 +58,7 @@ export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
   em: EntityManager,
   entity: EntityClass<T>,
   { filter, sort, limit, offset, withTotal }: PageRequest,
-): Promise<{ rows: Row<T>[]; total: number | undefined }> {
+): Promise<{ rows: Row<T>[]; total: number | undefined; related: RelatedRows[] }> {
   const orderBy = [...(sort ? [{ [sort.property]: sort.order }] : []), { uuid: 'asc' }];
   const counting = em
     .createQueryBuilder(entity, 'counted')
@@ -70,7 +75,8 @@ export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
   if (withTotal) page.addSelect(counting.as(entity, 'listTotal' as never) as never);
   const rows = await readRows(em, entity, page as never);
   const counted = rows[0]?.listTotal;
-  return { rows, total: counted !== undefined ? Number(counted) : undefined };
+  // Related rows are left to the request's batched loaders here.
+  return { rows, total: counted !== undefined ? Number(counted) : undefined, related: [] };
 }
 
 /**

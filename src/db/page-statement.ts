@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_COUNTED_TABLES, liveCountSql } from './live-counts.js';
 import type { SortOrder } from './paging.js';
 import { queryPrepared } from './prepared.js';
+import type { RelatedRead } from './related-reads.js';
 import type { Row } from './rows.js';
 import { jsonRowToRow, readableAsJson } from './rows-by-uuid.js';
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
@@ -17,6 +18,14 @@ export interface PageRequest {
   offset: number;
   /** Whether each row carries the list's total (a count subquery). */
   withTotal: boolean;
+  /** Many-to-ones whose rows each row brings along (db/related-reads.ts); ignored by the query builder's path. */
+  related?: RelatedRead[];
+}
+
+/** The rows a page's rows point at through `PageRequest.related`, each read once, by entity. */
+export interface RelatedRows {
+  entity: EntityClass<object>;
+  rows: Row<object>[];
 }
 
 /** Statement texts by entity, filter shape and order: few per resource, and capped anyway. */
@@ -34,8 +43,8 @@ const MAX_STATEMENTS = 512;
 export async function readPageStatement<T extends object>(
   em: EntityManager,
   entity: EntityClass<T>,
-  { filter, sort, limit, offset, withTotal }: PageRequest,
-): Promise<{ rows: Row<T>[]; total: number | undefined } | undefined> {
+  { filter, sort, limit, offset, withTotal, related = [] }: PageRequest,
+): Promise<{ rows: Row<T>[]; total: number | undefined; related: RelatedRows[] } | undefined> {
   if (em.isInTransaction() || !readableAsJson(em, entity as EntityClass<object>)) return undefined;
   const meta = em.getMetadata().get(entity as EntityClass<object>) as EntityMetadata<object>;
   const conditions: { column: string; value: Scalar }[] = [];
@@ -48,17 +57,41 @@ export async function readPageStatement<T extends object>(
   if (sort && !sortColumn) return undefined;
   const scope = tenantScopeOf(em, entity as EntityClass<object>, { live: true });
   const values: unknown[] = [...scope.values, ...conditions.filter(({ value }) => value !== null).map(({ value }) => value), limit, offset];
-  const key = [meta.className, ...conditions.map(({ column, value }) => `${column}${value === null ? ' null' : ''}`), sortColumn, sort?.order, withTotal].join(
-    '|',
-  );
+  const key = [
+    meta.className,
+    ...conditions.map(({ column, value }) => `${column}${value === null ? ' null' : ''}`),
+    sortColumn,
+    sort?.order,
+    withTotal,
+    ...related.map(({ property }) => property),
+  ].join('|');
   let text = statements.get(key);
   if (!text) {
-    text = pageStatement(em, meta, scope, conditions, sortColumn ? { column: sortColumn, descending: sort!.order === 'desc' } : undefined, withTotal);
+    const order = sortColumn ? { column: sortColumn, descending: sort!.order === 'desc' } : undefined;
+    text = pageStatement(em, meta, scope, conditions, order, withTotal, related);
     if (statements.size < MAX_STATEMENTS) statements.set(key, text);
   }
-  const found = await queryPrepared<{ row: string; list_total: string | null }>(em, text, values);
-  const rows = found.map(({ row }) => jsonRowToRow(em, entity as EntityClass<object>, JSON.parse(row) as Record<string, unknown>) as Row<T>);
-  return { rows, total: withTotal && found.length > 0 ? Number(found[0]!.list_total) : undefined };
+  const found = await queryPrepared<Record<string, string | null>>(em, text, values);
+  const rows = found.map(({ row }) => jsonRowToRow(em, entity as EntityClass<object>, JSON.parse(row!) as Record<string, unknown>) as Row<T>);
+  return {
+    rows,
+    total: withTotal && found.length > 0 ? Number(found[0]!.list_total) : undefined,
+    related: related.map((read, index) => ({ entity: read.entity, rows: relatedRows(em, read, rows, found, `related_${index}`) })),
+  };
+}
+
+/** Each distinct row the page's rows point at through `read`, parsed once. */
+function relatedRows(em: EntityManager, read: RelatedRead, rows: Row<object>[], found: Record<string, string | null>[], column: string): Row<object>[] {
+  const seen = new Set<string>();
+  const result: Row<object>[] = [];
+  rows.forEach((row, index) => {
+    const uuid = (row as Record<string, unknown>)[read.property] as string | null;
+    const text = found[index]![column];
+    if (uuid == null || text == null || seen.has(uuid)) return;
+    seen.add(uuid);
+    result.push(jsonRowToRow(em, read.entity, JSON.parse(text) as Record<string, unknown>));
+  });
+  return result;
 }
 
 function pageStatement(
@@ -68,6 +101,7 @@ function pageStatement(
   conditions: { column: string; value: Scalar }[],
   sort: { column: string; descending: boolean } | undefined,
   withTotal: boolean,
+  related: RelatedRead[],
 ): string {
   const quote = (name: string) => em.getPlatform().quoteIdentifier(name);
   const where = (alias: string) => {
@@ -80,8 +114,16 @@ function pageStatement(
   const uuid = quote(propertyOf(meta, 'uuid')!.fieldNames[0]!);
   const orderBy = [...(sort ? [`t.${quote(sort.column)} ${sort.descending ? 'desc' : 'asc'}`] : []), `t.${uuid} asc`].join(', ');
   const table = quote(meta.tableName);
+  // The related row in the listed row's tenant ($1), deleted or not, as the batched loader reads it.
+  const relatedColumns = related.map(({ column, entity }, index) => {
+    const alias = `r${index}`;
+    const target = em.getMetadata().get(entity);
+    const targetUuid = quote(propertyOf(target as EntityMetadata<object>, 'uuid')!.fieldNames[0]!);
+    const conditions = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)];
+    return `, (select row_to_json(${alias})::text from ${quote(target.tableName)} ${alias} where ${conditions.join(' and ')}) as related_${index}`;
+  });
   return [
-    `select row_to_json(t)::text as row, ${withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null'} as list_total`,
+    `select row_to_json(t)::text as row, ${withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null'} as list_total${relatedColumns.join('')}`,
     `from ${table} t where ${listed.sql}`,
     `order by ${orderBy} limit $${listed.parameters + 1}::bigint offset $${listed.parameters + 2}::bigint`,
   ].join(' ');

@@ -1,4 +1,5 @@
 /** Paging as the database reads it: positions, page sizes and the cursors that name a position. */
+import type { RelatedRows } from './page-statement.js';
 
 export enum SortOrder {
   asc = 'asc',
@@ -29,4 +30,6 @@ export interface Page<T> {
   /** Whether rows follow the page, known without the total. */
   hasMore: boolean;
   offset: number;
+  /** Rows the page's rows point at, read with the page (`ListOptions.related`): for the request's loaders. */
+  related?: RelatedRows[];
 }

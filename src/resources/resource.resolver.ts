@@ -4,6 +4,7 @@ import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import type { Row } from '../db/rows.js';
 import { asksForTotal, type Connection, toConnection } from '../graphql/connection.js';
+import { selectedFieldNames, selectedNodeFieldNames } from '../graphql/look-ahead.js';
 import { lowerFirst } from '../identifier-case.js';
 import { registerNodeType } from '../graphql/node.js';
 import type { ListArgs, ResourceOperations } from './resource.service.js';
@@ -45,12 +46,12 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
 
   @Resolver(() => type)
   abstract class BaseResourceResolver {
-    one(uuid: string, ctx: RequestContext, parent?: string): Promise<Row<T>> {
-      return service.getRow(ctx, uuid, parent);
+    one(uuid: string, ctx: RequestContext, info: GraphQLResolveInfo, parent?: string): Promise<Row<T>> {
+      return service.getRow(ctx, uuid, parent, selectedFieldNames(info));
     }
 
     async many(args: ListArgs, ctx: RequestContext, info: GraphQLResolveInfo): Promise<Connection<Row<T>>> {
-      return toConnection(await service.list(ctx, { ...args, withTotal: asksForTotal(info) }));
+      return toConnection(await service.list(ctx, { ...args, withTotal: asksForTotal(info), selected: selectedNodeFieldNames(info) }));
     }
 
     create(input: Input, ctx: RequestContext): Promise<T> {
@@ -88,6 +89,7 @@ export function ResourceResolver<T extends TenantScopedEntity, Input extends obj
     }),
     uuidArg,
     Ctx(),
+    Info(),
     ...guard,
   );
   define(

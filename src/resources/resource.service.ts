@@ -5,6 +5,8 @@ import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
 import { findOrFail, invalidReferences, requireRelated, softDeleteMany } from '../db/lookup.js';
 import { type EntityRequest, findLiveByUuids } from '../db/live-by-uuid.js';
+import { readPageStatement } from '../db/page-statement.js';
+import { relatedReads } from '../db/related-reads.js';
 import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../db/paging.js';
@@ -22,15 +24,17 @@ export interface Relation<T, Input> {
   field: keyof Input & string;
 }
 
-export interface ListArgs extends ListOptions {
+export interface ListArgs extends Omit<ListOptions, 'related'> {
   where?: object;
+  /** The fields the operation selects on each row: the many-to-ones among them are read with the page. */
+  selected?: Iterable<string>;
 }
 
 /** What the generic resolver (resource.resolver.ts) calls on a resource's service. */
 export interface ResourceOperations<T extends TenantScopedEntity, Input extends object> {
   list(ctx: RequestContext, args: ListArgs): Promise<Page<Row<T>>>;
   get(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<T>;
-  getRow(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<Row<T>>;
+  getRow(ctx: RequestContext, uuid: string, parentUuid?: string, selected?: Iterable<string>): Promise<Row<T>>;
   create(ctx: RequestContext, input: Input): Promise<T>;
   update(ctx: RequestContext, uuid: string, input: Partial<Input>, parentUuid?: string): Promise<T>;
   replace(ctx: RequestContext, uuid: string, input: Input, parentUuid?: string): Promise<T>;
@@ -56,8 +60,11 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   /** Unique constraint name → the field and message a violation reports (races past the rules' checks). */
   protected readonly uniqueViolations: Record<string, FieldErrors> = {};
 
-  list(ctx: RequestContext, { where, ...options }: ListArgs): Promise<Page<Row<T>>> {
-    return findPage(ctx.em, this.entity, this.filter(where) as never, options);
+  async list(ctx: RequestContext, { where, selected = [], ...options }: ListArgs): Promise<Page<Row<T>>> {
+    const related = relatedReads(ctx.em, this.entity, selected);
+    const page = await findPage(ctx.em, this.entity, this.filter(where) as never, { ...options, related });
+    ctx.loaders.prime(page.related ?? []);
+    return page;
   }
 
   /** The list filter for a `where` input; resources with non-equality filters override it. */
@@ -73,12 +80,18 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   }
 
   /**
-   * `get` for display: the same live row of this tenant (and parent), as a plain row read through the
-   * request's batched loader, so it costs no managed entity and shares its statement with the
-   * relations resolved in the same tick.
+   * `get` for display: the same live row of this tenant (and parent) as a plain row, so it costs no
+   * managed entity. With the many-to-ones among `selected` it is one statement bringing their rows
+   * along for the request's loaders; else it goes through the batched loader, sharing its statement
+   * with whatever else is loaded in the same tick.
    */
-  async getRow(ctx: RequestContext, uuid: string, parentUuid?: string): Promise<Row<T>> {
-    const row = isUuid(uuid) ? await ctx.loaders.byUuid(this.entity).load(uuid) : null;
+  async getRow(ctx: RequestContext, uuid: string, parentUuid?: string, selected: Iterable<string> = []): Promise<Row<T>> {
+    if (!isUuid(uuid)) throw notFound(this.label);
+    const related = relatedReads(ctx.em, this.entity, selected);
+    const read =
+      related.length > 0 ? await readPageStatement(ctx.em, this.entity, { filter: { uuid }, limit: 1, offset: 0, withTotal: false, related }) : undefined;
+    if (read) ctx.loaders.prime(read.related);
+    const row = read ? read.rows[0] : await ctx.loaders.byUuid(this.entity).load(uuid);
     if (!row || row.deletedAt) throw notFound(this.label);
     this.requireUnder(row, parentUuid);
     return row;
