@@ -8,6 +8,7 @@ import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
 import type { RateLimits } from '../src/rate-limits/rate-limits.js';
 import { executeOperation, OperationError } from './execute.js';
+import { sendJson } from './json-response.js';
 import { CompiledExecution } from '../src/graphql/compiled-execution.js';
 import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
@@ -38,7 +39,7 @@ function handler(execution: CompiledExecution, route: RestRoute, maxCost: number
       }
       const result = data.result;
       const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
-      res.status(status).json(route.present ? route.present(result, req) : { data: result });
+      sendJson(res, status, route.present ? route.present(result, req) : { data: result });
     } catch (error) {
       if (error instanceof OperationError && parentIsMissing(route, error)) sendError(res, { code: 'NOT_FOUND', message: 'Not found.' });
       else if (error instanceof OperationError) sendError(res, error.classified);
