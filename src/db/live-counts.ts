@@ -1,6 +1,6 @@
 /**
  * The list tables whose live rows per tenant triggers keep counted in `live_row_counts`
- * (Migration20261123120000_live_row_counts): a list over one of these with no filter but the tenant
+ * as deltas (Migration20261123120000_live_row_counts): a list over one of these with no filter but the tenant
  * scope reads its total there instead of counting rows. test/live-counts.test.ts checks this set
  * against the triggers of a migrated database and the counts against `count(*)`.
  */
