@@ -47,6 +47,20 @@ export async function processCpuMs(pid: number): Promise<number | undefined> {
   return (await procStat(pid))?.ownMs;
 }
 
+/**
+ * CPU ms each kind of thread of another process has used so far, by thread name: `MainThread` (the
+ * event loop), `WorkerThread` (worker_threads), `V8Worker` (GC and compiler helpers), libuv's pool
+ * (`libuv-worker`) and the rest. A thread that exited is no longer counted.
+ */
+export async function threadCpuMs(pid: number): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const [stat, name] = await Promise.all([procStat(`${pid}/task/${task}`), readFile(`/proc/${pid}/task/${task}/comm`, 'utf8').catch(() => '?')]);
+    if (stat) byName.set(name.trim(), (byName.get(name.trim()) ?? 0) + stat.ownMs);
+  }
+  return byName;
+}
+
 /** The postmaster's pid from the cluster's postmaster.pid, when the cluster is local to this machine. */
 export async function cpuSample(postgresPid: number | undefined): Promise<CpuSample> {
   const { user, system } = process.threadCpuUsage();

@@ -43,7 +43,10 @@ type Json = Record<string, any>;
 /** A measured case; `rps` is operations a second, `ops` how many completed. */
 type Measured = Row & { ops: number };
 
-async function post(env: BenchEnv, path: string, body: Json | FormData): Promise<any> {
+/** Where a service answers and the headers of an authenticated call: the in-process one or a separate process. */
+export type IssuanceTarget = Pick<BenchEnv, 'url' | 'auth'>;
+
+async function post(env: IssuanceTarget, path: string, body: Json | FormData): Promise<any> {
   const json = !(body instanceof FormData);
   const headers = json ? { ...env.auth, 'content-type': 'application/json' } : env.auth;
   const response = await fetch(`${env.url}/api/v1${path}`, { method: 'POST', headers, body: json ? JSON.stringify(body) : body });
@@ -101,7 +104,7 @@ async function diploma(studentName: string, serial: string): Promise<Uint8Array>
   return document.save();
 }
 
-async function upload(env: BenchEnv, pdfs: Uint8Array[]): Promise<string[]> {
+async function upload(env: IssuanceTarget, pdfs: Uint8Array[]): Promise<string[]> {
   const form = new FormData();
   pdfs.forEach((pdf, i) => form.append('files[]', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), `diploma-${i + 1}.pdf`));
   return ((await post(env, '/files', form)) as { uuid: string }[]).map((file) => file.uuid);
@@ -109,7 +112,7 @@ async function upload(env: BenchEnv, pdfs: Uint8Array[]): Promise<string[]> {
 
 /** One institution and course with 10 modules in 2 groups; `count` request bodies, each its own student, enrollment and PDF. */
 export async function seedIssuances(
-  env: BenchEnv,
+  env: IssuanceTarget,
   count: number,
   institutionFields: Json = INSTITUTION,
   emailPrefix = 'graduate',
@@ -180,7 +183,7 @@ const { url, headers, bodies, clients, seconds } = workerData;
   parentPort.postMessage({ latencies, statuses, used: next, seconds: (performance.now() - started) / 1000, sample });
 })();`;
 
-interface LoadResult {
+export interface LoadResult {
   latencies: number[];
   statuses: number[];
   used: number;
@@ -189,7 +192,7 @@ interface LoadResult {
 }
 
 /** CLIENTS closed-loop clients, each taking the next unused body, until `seconds` pass (requests in flight finish). */
-function fireIssuances(env: BenchEnv, bodies: string[], seconds: number): Promise<LoadResult> {
+export function fireIssuances(env: IssuanceTarget, bodies: string[], seconds: number): Promise<LoadResult> {
   const workerData = { url: `${env.url}/api/v1/certificates`, headers: { ...env.auth, 'content-type': 'application/json' }, bodies, clients: CLIENTS, seconds };
   const worker = new Worker(LOAD_GENERATOR, { eval: true, workerData });
   return new Promise<LoadResult>((resolve, reject) => {
@@ -199,7 +202,7 @@ function fireIssuances(env: BenchEnv, bodies: string[], seconds: number): Promis
   }).finally(() => void worker.terminate());
 }
 
-const percentile = (sorted: number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
+export const percentile = (sorted: number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
 
 function summarize(
   name: string,
@@ -312,7 +315,7 @@ async function measureDocuments(): Promise<Measured[]> {
 }
 
 /** POST one issuance outside the measurement; throws unless it answers 201 with both signed files. */
-async function issueOne(env: BenchEnv, body: string): Promise<void> {
+export async function issueOne(env: IssuanceTarget, body: string): Promise<void> {
   const certificate = await post(env, '/certificates', JSON.parse(body));
   const types = (certificate.files as { type: string }[]).map((file) => file.type);
   if (certificate.status !== 'issued' || !types.includes('certificate') || !types.includes('transcript')) {

@@ -4,6 +4,8 @@
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_ISSUANCE_CLIENTS (8), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
  * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
+ * BENCH_BASE_DIR=<another build> turns `issuance` into this build against that one, separate processes, alternated
+ * over BENCH_ROUNDS (3) rounds (bench/issuance-base.ts).
  */
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
@@ -69,14 +71,26 @@ async function main(): Promise<number> {
   const { settings, failed } = await import('./support.js');
   printHeader(sections, settings());
   const started = performance.now();
-  const rows = sections.some((section) => section !== 'upload' && section !== 'peers') ? await runServiceSections(sections) : [];
+  const broken: string[] = [];
+  const againstBase = Boolean(process.env.BENCH_BASE_DIR) && sections.includes('issuance');
+  const inProcess = sections.filter((section) => section !== 'upload' && section !== 'peers' && !(againstBase && section === 'issuance'));
+  const rows = inProcess.length > 0 ? await runServiceSections(inProcess) : [];
+  if (againstBase) {
+    console.log('\nissuance: this build against BENCH_BASE_DIR, every build a separate process');
+    const measured = await (await import('./issuance-base.js')).runIssuanceBaseBench(process.env.BENCH_BASE_DIR!);
+    broken.push(
+      ...measured
+        .filter((row) => row.failed > 0 || row.issued === 0)
+        .map((row) => `issuance, ${row.build} build, round ${row.round}: ${row.failed} failed, ${row.issued} issued`),
+    );
+  }
   if (sections.includes('peers')) {
     console.log('\npeers: the list page against PostGraphile 5 and one SQL statement, every target a separate process');
     await (await import('./peers.js')).runPeersBench();
   }
   if (sections.includes('upload')) await runUpload();
-  const broken = failed(rows);
-  for (const row of broken) console.error(`ERROR: "${row.name}" had ${row.non2xx} non-2xx responses and ${row.errors} errors/timeouts`);
+  for (const row of failed(rows)) broken.push(`"${row.name}" had ${row.non2xx} non-2xx responses and ${row.errors} errors/timeouts`);
+  for (const problem of broken) console.error(`ERROR: ${problem}`);
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()}`);
   return broken.length > 0 ? 1 : 0;
 }

@@ -6,11 +6,9 @@
  * alternated for BENCH_ROUNDS rounds; each row gives req/s, p50/p99, SQL statements per request
  * (pg_stat_statements) and CPU µs per request of the target's process and of PostgreSQL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -18,14 +16,24 @@ import { adminQuery, openScratchServer } from '../src/db/scratch-server.js';
 import { createLogger } from '../src/logger.js';
 import { postgresCpuMs, processCpuMs } from './cpu.js';
 import { ENROLLMENTS, seedCatalogue } from './seed.js';
-import { LIMITS_OFF, tokenRequest } from './support.js';
+import {
+  fetchToken,
+  freePort,
+  median,
+  newCredentials,
+  startProcess,
+  startServiceProcess,
+  stopProcess,
+  TENANT,
+  waitFor,
+  type Server,
+} from './service-process.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const SECONDS = Number(process.env.BENCH_SECONDS || 15);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const PEERS_DIR = path.resolve(process.env.BENCH_PEERS_DIR || '../shared/peers');
-const TENANT = 'bench';
 
 const REST_PATH = '/api/v1/enrollments?per_page=50&includes[student]=1&includes[course]=1&includes[cohort]=1';
 const SERVICE_QUERY = `{ enrollments(first: 50) { totalCount nodes { uuid completionStatus grade enrolledAt completedAt createdAt updatedAt
@@ -60,12 +68,6 @@ interface Target {
   page(body: any): { uuids: string[]; total: unknown };
 }
 
-interface Server {
-  name: string;
-  child: ChildProcess;
-  url: string;
-}
-
 interface Measured {
   target: string;
   round: number;
@@ -77,72 +79,6 @@ interface Measured {
   statements?: number;
   nodeUs?: number;
   postgresUs?: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, init?: RequestInit, seconds = 120): Promise<void> {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: its process exited with ${child.exitCode}`);
-    const ok = await fetch(url, init).then(
-      (response) => response.status < 500,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${seconds} s`);
-}
-
-function startProcess(name: string, args: string[], options: { cwd: string; env: Record<string, string> }): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk.toString()}`));
-  return child;
-}
-
-async function startServiceProcess(
-  databaseUrl: string,
-  credentials: { clientId: string; clientSecret: string },
-  name = 'service',
-  cwd = process.cwd(),
-): Promise<Server> {
-  const port = await freePort();
-  const child = startProcess(name, ['dist/src/main.js'], {
-    cwd,
-    env: {
-      ...LIMITS_OFF,
-      NODE_ENV: 'production',
-      PUBLIC_BASE_URL: 'http://bench.invalid',
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      // Background pollers would count as statements of the measured requests.
-      JOB_WORKER: 'off',
-      IDEMPOTENCY_SWEEP_MS: '0',
-      LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
-      DATABASE_URL: databaseUrl,
-      DB_POOL_MAX: '10',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NOTIFICATION_WORKER: 'off',
-      DATA_DIR: await mkdtemp(path.join(tmpdir(), 'bench-peers-data-')),
-      SEED_TENANT: TENANT,
-      SEED_CLIENT_ID: credentials.clientId,
-      SEED_CLIENT_SECRET: credentials.clientSecret,
-      ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/readyz`, child);
-  return { name, child, url };
 }
 
 async function startPeer(folder: string, script: string, env: Record<string, string>): Promise<Server | undefined> {
@@ -160,21 +96,6 @@ async function startPeer(folder: string, script: string, env: Record<string, str
     folder === 'raw' ? undefined : { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' },
   );
   return { name: folder, child, url };
-}
-
-async function stopProcess(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function fetchToken(url: string, credentials: { clientId: string; clientSecret: string }): Promise<string> {
-  const response = await fetch(`${url}/api/v1/oauth/token`, { method: 'POST', ...tokenRequest(credentials) });
-  if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /** One request per target before timing: every one must return the same 50 uuids and the same total. */
@@ -311,12 +232,6 @@ function printRound(rows: Measured[], reference: string): void {
   );
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 /** The single-record GET of each list target's server: the first enrollment of the tenant, with student and course. */
 async function singleRecordTargets(databaseUrl: string, tenantUuid: string, lists: Target[]): Promise<Target[]> {
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -362,7 +277,7 @@ export async function runPeersBench(): Promise<Measured[]> {
   const servers: Server[] = [];
   let stats: pg.Client | undefined;
   try {
-    const credentials = { clientId: `bench-${randomBytes(4).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url') };
+    const credentials = newCredentials();
     const service = await startServiceProcess(databaseUrl, credentials);
     servers.push(service);
     const db = new pg.Client({ connectionString: databaseUrl });

@@ -1,5 +1,7 @@
 import { PDFHexString, PDFString } from 'pdf-lib';
 import { DocumentError } from './document-error.js';
+// pdf-lib's stream compression through Node's zlib (see pdf-deflate.ts).
+import './pdf-deflate.js';
 import { lastCrossReference, PdfRevision, type CrossReference, type RawObject } from './pdf-update.js';
 import { prepareSigner, PreparedSigner } from './prepared-signer.js';
 import { addSignatureField, refuseLockedCertification } from './signature-field.js';

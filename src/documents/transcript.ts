@@ -1,5 +1,7 @@
 import { PageSizes, PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib';
 import { palette, type Palette } from './document-design.js';
+// pdf-lib's stream compression through Node's zlib (see pdf-deflate.ts).
+import './pdf-deflate.js';
 import { embedLogo } from './document-logo.js';
 import { qrModules } from './qr-code.js';
 import { drawQrCode, QR_QUIET_MODULES } from './qr-drawing.js';
