@@ -2,6 +2,10 @@ import type { EntityClass } from '@mikro-orm/core';
 import { readPageWithQueryBuilder } from '../src/db/listing.js';
 import { type PageRequest, readPageStatement } from '../src/db/page-statement.js';
 import { SortOrder } from '../src/db/paging.js';
+import { relatedReads } from '../src/db/related-reads.js';
+import { readRowsByUuid } from '../src/db/rows-by-uuid.js';
+import { Cohort } from '../src/courses/cohort.entity.js';
+import { Course } from '../src/courses/course.entity.js';
 import type { TenantScopedEntity } from '../src/db/base.entity.js';
 import { scopeToTenant } from '../src/db/tenant-scope.js';
 import { Enrollment } from '../src/enrollments/enrollment.entity.js';
@@ -85,6 +89,36 @@ describe('the prepared page statement', () => {
     expect(globex!.total).toBe(3);
     const acmeUuids = new Set(prepared!.rows.map((row) => row.uuid));
     expect(globex!.rows.filter((row) => acmeUuids.has(row.uuid))).toEqual([]);
+  });
+
+  it('brings the selected many-to-ones along exactly as the batched loader reads them, deleted ones too', async () => {
+    const em = await scopedTo('acme');
+    const plain = (await readPageStatement(em, Enrollment, page({})))!;
+    const student = plain.rows[0]!.student;
+    // A row deleted since it was referenced still shows where it is referenced (as the loader reads it).
+    await service.orm.em.getConnection().execute('update students set deleted_at = now() where uuid = ?', [student]);
+    try {
+      const related = relatedReads(em, Enrollment, ['uuid', 'grade', 'student', 'course', 'cohort', 'nothing']);
+      expect(related.map(({ property, entity }) => [property, entity])).toEqual([
+        ['student', Student],
+        ['course', Course],
+        ['cohort', Cohort],
+      ]);
+      const read = (await readPageStatement(em, Enrollment, page({}, { related })))!;
+      expect(withoutTotal(read.rows)).toEqual(withoutTotal(plain.rows));
+      const referenced = related.map(({ entity, property }) => ({
+        entity,
+        uuids: [...new Set(read.rows.map((row) => (row as Record<string, unknown>)[property] as string | null).filter((uuid) => uuid != null))],
+      }));
+      const byUuid = (rows: object[]) => [...rows].sort((a, b) => ((a as { uuid: string }).uuid < (b as { uuid: string }).uuid ? -1 : 1));
+      const loaded = await readRowsByUuid(em, referenced);
+      expect(read.related.map(({ rows }) => byUuid(rows))).toEqual(loaded.map(byUuid));
+      expect(read.related.map(({ rows }) => rows.length)).toEqual(referenced.map(({ uuids }) => uuids.length));
+      expect(referenced[2]!.uuids).toEqual([cohortUuid]); // six enrollments have no cohort: null, nothing brought
+      expect(read.related[0]!.rows.find((row) => (row as Student).uuid === student)).toMatchObject({ deletedAt: expect.any(Date) });
+    } finally {
+      await service.orm.em.getConnection().execute('update students set deleted_at = null where uuid = ?', [student]);
+    }
   });
 
   it('leaves operators, unknown properties and transactions to the query builder', async () => {

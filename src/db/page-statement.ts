@@ -114,19 +114,20 @@ function pageStatement(
   const uuid = quote(propertyOf(meta, 'uuid')!.fieldNames[0]!);
   const orderBy = [...(sort ? [`t.${quote(sort.column)} ${sort.descending ? 'desc' : 'asc'}`] : []), `t.${uuid} asc`].join(', ');
   const table = quote(meta.tableName);
-  // The related row in the listed row's tenant ($1), deleted or not, as the batched loader reads it.
-  const relatedColumns = related.map(({ column, entity }, index) => {
+  const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null';
+  const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit $${listed.parameters + 1}::bigint offset $${listed.parameters + 2}::bigint`;
+  if (related.length === 0) return `select row_to_json(t)::text as row, ${totalColumn} as list_total ${page}`;
+  // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
+  // loader reads it. Joins, not a subquery per row: the planner then reads a small table once.
+  const joins = related.map(({ column, entity }, index) => {
     const alias = `r${index}`;
     const target = em.getMetadata().get(entity);
     const targetUuid = quote(propertyOf(target as EntityMetadata<object>, 'uuid')!.fieldNames[0]!);
-    const conditions = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)];
-    return `, (select row_to_json(${alias})::text from ${quote(target.tableName)} ${alias} where ${conditions.join(' and ')}) as related_${index}`;
+    const on = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)];
+    return `left join ${quote(target.tableName)} ${alias} on ${on.join(' and ')}`;
   });
-  return [
-    `select row_to_json(t)::text as row, ${withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null'} as list_total${relatedColumns.join('')}`,
-    `from ${table} t where ${listed.sql}`,
-    `order by ${orderBy} limit $${listed.parameters + 1}::bigint offset $${listed.parameters + 2}::bigint`,
-  ].join(' ');
+  const relatedColumns = related.map((_read, index) => `, row_to_json(r${index})::text as related_${index}`).join('');
+  return `select row_to_json(t)::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`;
 }
 
 /** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */
