@@ -1,7 +1,8 @@
 import type { Config } from '../config.js';
+import { BlockPool } from './block-pool.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
-import { PostgresBlobStorage } from './storage/postgres-storage.js';
+import { CHUNK_BYTES, PostgresBlobStorage } from './storage/postgres-storage.js';
 
 export interface FileSettings {
   maxFileBytes: number;
@@ -21,7 +22,12 @@ export interface FileRuntime {
   driver(name: string): BlobStorage;
   /** Multipart requests in flight per tenant uuid (see upload-slots.ts). */
   uploadsInFlight: Map<string, number>;
+  /** Buffers for reading spooled uploads back, one PostgreSQL chunk each. */
+  readBlocks: BlockPool;
 }
+
+/** Idle read buffers kept between uploads: 4 MiB. */
+const IDLE_READ_BLOCKS = 8;
 
 /** The file settings and storage drivers of one running service (see ServiceRuntime). */
 export function createFileRuntime(config: Config): FileRuntime {
@@ -34,6 +40,7 @@ export function createFileRuntime(config: Config): FileRuntime {
       quotaBytes: config.storageQuotaBytes,
     },
     uploadsInFlight: new Map(),
+    readBlocks: new BlockPool(CHUNK_BYTES, IDLE_READ_BLOCKS),
     storage: drivers[config.fileStorage],
     driver(name) {
       const driver = drivers[name as keyof typeof drivers];

@@ -3,15 +3,12 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { BlockPool } from './block-pool.js';
 import { ContentDigest, type ContentFacts } from './content-digest.js';
 import type { IncomingFile } from './file-intake.js';
-import { CHUNK_BYTES } from './storage/postgres-storage.js';
 
 /** Bytes held while a write to disk is in flight; they go to disk together in one writev. */
 const BUFFER_BYTES = 256 * 1024;
-
-/** Reads back one PostgreSQL chunk at a time, so the default driver stores each read as it is. */
-const READ_BYTES = CHUNK_BYTES;
 
 /** Writes every buffer at `position`, however many calls the kernel takes. */
 async function writeAll(handle: FileHandle, buffers: Buffer[], position: number): Promise<void> {
@@ -26,8 +23,9 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], position: number)
  * One uploaded file part on its way to disk, for the REST transport (rest-compat/multipart.ts): the
  * content goes to an anonymous temporary file (unlinked as soon as it is open, so nothing outlives the
  * process) while its size, SHA-256 and head are learnt in the same pass. Once finished, the upload
- * service reads it back in chunk-sized blocks into one reused buffer, without hashing it again.
- * Memory: at most BUFFER_BYTES waiting for the disk, and one block while it is read back.
+ * service reads it back in blocks of the pool's size (one PostgreSQL chunk, which the default driver
+ * stores as it is) into one pooled buffer, without hashing it again. Memory: at most BUFFER_BYTES
+ * waiting for the disk, and one block while it is read back.
  */
 export class FileSpool extends Writable {
   private handle?: FileHandle;
@@ -80,20 +78,27 @@ export class FileSpool extends Writable {
   }
 
   /** The part as the upload service reads it; call once every byte has been written (after `finish`). */
-  incoming(filename: string): IncomingFile {
+  incoming(filename: string, blocks: BlockPool): IncomingFile {
     if (!this.facts) throw new Error('a spooled file is read only after its last byte was written');
-    return { filename, facts: this.facts, content: this.blocks() };
+    return { filename, facts: this.facts, content: this.blocks(blocks) };
   }
 
-  /** The spooled bytes in order, each block read into the same buffer. */
-  private async *blocks(): AsyncGenerator<Buffer> {
-    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(READ_BYTES, this.written)));
-    for (let at = 0; at < this.written;) {
-      if (!this.handle) throw new Error('the spooled file was released before it was read');
-      const { bytesRead } = await this.handle.read(buffer, 0, Math.min(buffer.length, this.written - at), at);
-      if (bytesRead === 0) throw new Error(`the spooled file ended at ${at} of ${this.written} bytes`);
-      at += bytesRead;
-      yield buffer.subarray(0, bytesRead);
+  /** The spooled bytes in order, each block read into the same pooled buffer. */
+  private async *blocks(pool: BlockPool): AsyncGenerator<Buffer> {
+    const buffer = pool.take();
+    let at = 0;
+    try {
+      while (at < this.written) {
+        if (!this.handle) throw new Error('the spooled file was released before it was read');
+        const { bytesRead } = await this.handle.read(buffer, 0, Math.min(buffer.length, this.written - at), at);
+        if (bytesRead === 0) throw new Error(`the spooled file ended at ${at} of ${this.written} bytes`);
+        at += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      // Read to the end, every block was stored before the next was asked for; a reader that stopped
+      // early may have left a write in flight (a query on its way), so that buffer is not reused.
+      if (at === this.written) pool.give(buffer);
     }
   }
 }

@@ -23,23 +23,33 @@ function transaction(em: EntityManager): Executor {
 }
 
 /**
- * Inserts the content in CHUNK_BYTES rows: a write of exactly one chunk at a chunk boundary (the REST
- * spool reads back in such blocks) goes as it is; anything else fills one chunk-sized buffer of its own.
+ * Inserts the content in CHUNK_BYTES rows. At a chunk boundary, whole chunks of a write, and the
+ * blob's last bytes when its size is known, go as they are (the REST spool reads back in such
+ * blocks); anything else fills one chunk-sized buffer of its own.
  */
 class ChunkWriter implements BlobWriter {
   private chunk?: Buffer;
   private filled = 0;
   private seq = 0;
+  /** Bytes inserted so far, the filled part of `chunk` excluded. */
+  private inserted = 0;
 
   constructor(
     private readonly db: Executor,
     private readonly key: string,
+    private readonly size?: number,
   ) {}
 
   async write(data: Buffer): Promise<void> {
-    if (this.filled === 0 && data.length === CHUNK_BYTES) return this.insert(data);
-    const chunk = (this.chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     for (let at = 0; at < data.length;) {
+      const rest = data.length - at;
+      if (this.filled === 0 && (rest >= CHUNK_BYTES || this.inserted + rest === this.size)) {
+        const end = at + Math.min(rest, CHUNK_BYTES);
+        await this.insert(data.subarray(at, end));
+        at = end;
+        continue;
+      }
+      const chunk = (this.chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
       const copied = data.copy(chunk, this.filled, at);
       this.filled += copied;
       at += copied;
@@ -56,9 +66,10 @@ class ChunkWriter implements BlobWriter {
     this.filled = 0;
   }
 
-  /** The driver has serialised the parameter once the statement completes, so the buffer is free again. */
+  /** The server has received the parameter once the statement completes, so the buffer is free again. */
   private async insert(data: Buffer): Promise<void> {
     await this.db.executeQuery(CompiledQuery.raw('insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)', [this.key, this.seq++, data]));
+    this.inserted += data.length;
   }
 }
 
@@ -73,8 +84,8 @@ async function chunkAt(db: Executor, key: string, seq: number): Promise<Buffer |
 export class PostgresBlobStorage implements BlobStorage {
   readonly name = 'postgres' as const;
 
-  async create(em: EntityManager, key: string): Promise<BlobWriter> {
-    return new ChunkWriter(transaction(em), key);
+  async create(em: EntityManager, key: string, size?: number): Promise<BlobWriter> {
+    return new ChunkWriter(transaction(em), key, size);
   }
 
   async open(em: EntityManager, key: string): Promise<Readable> {
