@@ -22,12 +22,12 @@ export interface FileRuntime {
   driver(name: string): BlobStorage;
   /** Multipart requests in flight per tenant uuid (see upload-slots.ts). */
   uploadsInFlight: Map<string, number>;
-  /** Buffers for reading spooled uploads back, one PostgreSQL chunk each. */
-  readBlocks: BlockPool;
+  /** Buffers of one PostgreSQL chunk for uploads in flight: small files' content, reading spooled ones back. */
+  uploadBlocks: BlockPool;
 }
 
-/** Idle read buffers kept between uploads: 4 MiB. */
-const IDLE_READ_BLOCKS = 8;
+/** Idle upload buffers kept between uploads (4 MiB), and those lent at most for file content in memory (16 MiB). */
+const [IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS] = [8, 32];
 
 /** The file settings and storage drivers of one running service (see ServiceRuntime). */
 export function createFileRuntime(config: Config): FileRuntime {
@@ -40,7 +40,7 @@ export function createFileRuntime(config: Config): FileRuntime {
       quotaBytes: config.storageQuotaBytes,
     },
     uploadsInFlight: new Map(),
-    readBlocks: new BlockPool(CHUNK_BYTES, IDLE_READ_BLOCKS),
+    uploadBlocks: new BlockPool(CHUNK_BYTES, IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS),
     storage: drivers[config.fileStorage],
     driver(name) {
       const driver = drivers[name as keyof typeof drivers];

@@ -3,7 +3,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { FileUpload } from 'graphql-upload-ts';
 import { DomainError } from '../errors/domain-error.js';
 import type { IncomingFile } from './file-intake.js';
-import type { FileRuntime, FileSettings } from './file-runtime.js';
+import type { FileSettings } from './file-runtime.js';
 import type { SpooledUpload } from './file-spool.js';
 import { fileTooLarge, tooManyFiles } from './upload-limits.js';
 
@@ -45,13 +45,13 @@ const isSpooled = (file: FileUpload | SpooledUpload): file is SpooledUpload => '
  * spooled every byte of the part to its temporary file (REST parts already have; GraphQL parts may
  * still be arriving), so the service opens its transaction after the client is done sending.
  */
-export function incomingUpload(upload: Promise<FileUpload | SpooledUpload>, { settings, readBlocks }: FileRuntime): () => Promise<IncomingFile> {
+export function incomingUpload(upload: Promise<FileUpload | SpooledUpload>, settings: FileSettings): () => Promise<IncomingFile> {
   return async () => {
     try {
       const file = await upload;
       if (isSpooled(file)) {
         await finished(file.spool, { readable: false });
-        return file.spool.incoming(file.filename, readBlocks);
+        return file.spool.incoming(file.filename);
       }
       await finished(file.capacitor, { readable: false });
       return { filename: file.filename, content: contentOf(file, settings) };

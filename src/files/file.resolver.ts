@@ -37,9 +37,10 @@ export class FileResolver {
     @Arg('files', () => [GraphQLUpload], { description: 'The files, as multipart request parts.' }) uploads: Promise<FileUpload | SpooledUpload>[],
     @Ctx() ctx: RequestContext,
   ): Promise<StoredFile[]> {
+    const { settings } = ctx.files;
     return files.upload(
       ctx,
-      uploads.map((upload) => incomingUpload(upload, ctx.files)),
+      uploads.map((upload) => incomingUpload(upload, settings)),
     );
   }
 
