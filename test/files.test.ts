@@ -173,8 +173,8 @@ describe('uploading over REST', () => {
   });
 
   it('stores 20 files of one request intact, whether their bytes wait in memory, on disk or both', async () => {
-    // Sizes around the 1 MiB (two 512 KiB chunks) a part keeps in memory; 20 such parts want more
-    // memory blocks than the service lends, so the last ones go to disk from their first byte.
+    // Sizes around the 1 MiB a part keeps in memory (two 512 KiB chunks, stored by one statement); 20
+    // such parts want more memory than the service lends, so the last ones go to disk from their first byte.
     const sizes = Array.from({ length: 20 }, (_, index) => [600 * 1024 + 7, 1024 * 1024, 1024 * 1024 + 1, 1536 * 1024 - 3][index % 4]! + index);
     const parts: Part[] = sizes.map((size, index) => {
       const bytes = pdfBytes(randomUUID(), size);

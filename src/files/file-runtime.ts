@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { BlockPool } from './block-pool.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
-import { CHUNK_BYTES, PostgresBlobStorage } from './storage/postgres-storage.js';
+import { INSERT_BYTES, PostgresBlobStorage } from './storage/postgres-storage.js';
 
 export interface FileSettings {
   maxFileBytes: number;
@@ -22,12 +22,12 @@ export interface FileRuntime {
   driver(name: string): BlobStorage;
   /** Multipart requests in flight per tenant uuid (see upload-slots.ts). */
   uploadsInFlight: Map<string, number>;
-  /** Buffers of one PostgreSQL chunk for uploads in flight: small files' content, reading spooled ones back. */
+  /** Buffers of what one PostgreSQL statement stores, for uploads in flight: small files' content, reading spooled ones back. */
   uploadBlocks: BlockPool;
 }
 
 /** Idle upload buffers kept between uploads (4 MiB), and those lent at most for file content in memory (16 MiB). */
-const [IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS] = [8, 32];
+const [IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS] = [4, 16];
 
 /** The file settings and storage drivers of one running service (see ServiceRuntime). */
 export function createFileRuntime(config: Config): FileRuntime {
@@ -40,7 +40,7 @@ export function createFileRuntime(config: Config): FileRuntime {
       quotaBytes: config.storageQuotaBytes,
     },
     uploadsInFlight: new Map(),
-    uploadBlocks: new BlockPool(CHUNK_BYTES, IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS),
+    uploadBlocks: new BlockPool(INSERT_BYTES, IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS),
     storage: drivers[config.fileStorage],
     driver(name) {
       const driver = drivers[name as keyof typeof drivers];

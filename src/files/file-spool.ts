@@ -10,8 +10,8 @@ import type { IncomingFile } from './file-intake.js';
 /** Bytes held while a write to disk is in flight; they go to disk together in one writev. */
 const BUFFER_BYTES = 256 * 1024;
 
-/** A part's first bytes kept in pooled blocks rather than on disk, when the pool lends them. */
-export const MEMORY_BLOCKS_PER_PART = 2;
+/** A part's first bytes kept in pooled blocks rather than on disk, when the pool lends them (1 MiB). */
+export const MEMORY_BLOCKS_PER_PART = 1;
 
 /** An anonymous temporary file: unlinked as soon as it is open, so nothing outlives the process. */
 async function openAnonymous(): Promise<FileHandle> {
@@ -37,8 +37,8 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], position: number)
  * One uploaded file part on its way in, for the REST transport (rest-compat/multipart.ts): its first
  * MEMORY_BLOCKS_PER_PART blocks are copied into blocks lent by the pool, the rest (or all of it when
  * the pool lends no more) goes to an anonymous temporary file; size, SHA-256 and head are learnt in
- * the same pass. Once finished, the upload service reads it back in blocks of the pool's size (one
- * PostgreSQL chunk, which the default driver stores as it is), without hashing it again. Memory: the
+ * the same pass. Once finished, the upload service reads it back in blocks of the pool's size (what
+ * the default driver stores in one statement, as it is), without hashing it again. Memory: the
  * lent blocks, at most BUFFER_BYTES waiting for the disk, and one pooled block while the disk part
  * is read back. A small file never touches the disk.
  */

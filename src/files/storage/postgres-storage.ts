@@ -6,6 +6,15 @@ import type { BlobStorage, BlobWriter } from './blob-storage.js';
 /** Size of one `file_chunks` row: few round trips per file, little memory per upload in flight. */
 export const CHUNK_BYTES = 512 * 1024;
 
+/** Rows one insert takes at most, by the number of rows. */
+const INSERTS = [
+  'insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)',
+  'insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3), ($1, $4, $5)',
+];
+
+/** Content that one statement stores when written in one piece at a chunk boundary (see ChunkWriter). */
+export const INSERT_BYTES = INSERTS.length * CHUNK_BYTES;
+
 type Executor = Pick<Kysely<unknown>, 'executeQuery'>;
 
 /**
@@ -24,8 +33,8 @@ function transaction(em: EntityManager): Executor {
 
 /**
  * Inserts the content in CHUNK_BYTES rows. At a chunk boundary, whole chunks of a write, and the
- * blob's last bytes when its size is known, go as they are (the REST spool reads back in such
- * blocks); anything else fills one chunk-sized buffer of its own.
+ * blob's last bytes when its size is known, go as they are, up to INSERT_BYTES a statement (the REST
+ * spool reads back in such blocks); anything else fills one chunk-sized buffer of its own.
  */
 class ChunkWriter implements BlobWriter {
   private chunk?: Buffer;
@@ -42,11 +51,10 @@ class ChunkWriter implements BlobWriter {
 
   async write(data: Buffer): Promise<void> {
     for (let at = 0; at < data.length;) {
-      const rest = data.length - at;
-      if (this.filled === 0 && (rest >= CHUNK_BYTES || this.inserted + rest === this.size)) {
-        const end = at + Math.min(rest, CHUNK_BYTES);
-        await this.insert(data.subarray(at, end));
-        at = end;
+      const rows = this.filled === 0 ? this.rowsAt(data, at) : [];
+      if (rows.length > 0) {
+        await this.insert(...rows);
+        at += rows.reduce((sum, row) => sum + row.length, 0);
         continue;
       }
       const chunk = (this.chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
@@ -61,15 +69,29 @@ class ChunkWriter implements BlobWriter {
     if (this.filled > 0) await this.insertFilled();
   }
 
+  /** Rows of `data` from `at` that can go as they are: whole chunks, and the rest when it ends the blob. */
+  private rowsAt(data: Buffer, at: number): Buffer[] {
+    const rows: Buffer[] = [];
+    for (let end = at; rows.length < INSERTS.length && end < data.length;) {
+      const left = data.length - end;
+      if (left < CHUNK_BYTES && this.inserted + (end - at) + left !== this.size) break;
+      rows.push(data.subarray(end, end + Math.min(left, CHUNK_BYTES)));
+      end += rows.at(-1)!.length;
+    }
+    return rows;
+  }
+
   private async insertFilled(): Promise<void> {
     await this.insert(this.chunk!.subarray(0, this.filled));
     this.filled = 0;
   }
 
-  /** The server has received the parameter once the statement completes, so the buffer is free again. */
-  private async insert(data: Buffer): Promise<void> {
-    await this.db.executeQuery(CompiledQuery.raw('insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)', [this.key, this.seq++, data]));
-    this.inserted += data.length;
+  /** The server has received the parameters once the statement completes, so the buffers are free again. */
+  private async insert(...rows: Buffer[]): Promise<void> {
+    const parameters: unknown[] = [this.key];
+    for (const row of rows) parameters.push(this.seq++, row);
+    await this.db.executeQuery(CompiledQuery.raw(INSERTS[rows.length - 1]!, parameters));
+    this.inserted += rows.reduce((sum, row) => sum + row.length, 0);
   }
 }
 
