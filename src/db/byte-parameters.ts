@@ -53,7 +53,7 @@ function bindMessage(values: unknown[]): Buffer[] {
 }
 
 /** An unnamed extended-protocol query whose Bind is written without copying its large Buffers. */
-class WholeBufferQuery extends pg.Query {
+export class WholeBufferQuery extends pg.Query {
   /** Called by pg's Query.submit with the socket corked, like the prepare it replaces. */
   prepare(connection: Wire): void {
     const query = this as unknown as { text: string; types?: unknown[]; values: unknown[]; _getRows(connection: Wire, rows?: number): void };
@@ -73,12 +73,16 @@ class WholeBufferQuery extends pg.Query {
 export class ByteParameterClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [text, values, callback] = args;
-    if (typeof text !== 'string' || typeof callback === 'function' || !carriesWholeBuffer(values))
-      return (super.query as (...rest: unknown[]) => never)(...args);
+    if (typeof text !== 'string' || !carriesWholeBuffer(values)) return (super.query as (...rest: unknown[]) => never)(...args);
+    const query = new WholeBufferQuery(text, values) as unknown as pg.Query & { callback: (error: Error | null, result?: unknown) => void };
+    // The two forms node-postgres offers: a callback (pg-pool's query), else a promise (kysely).
+    if (typeof callback === 'function') {
+      query.callback = callback as typeof query.callback;
+      super.query(query);
+      return undefined as never;
+    }
     return new Promise((resolve, reject) => {
-      const query = new WholeBufferQuery(text, values);
-      (query as unknown as { callback: (error: Error | null, result?: unknown) => void }).callback = (error, result) =>
-        error ? reject(error) : resolve(result);
+      query.callback = (error, result) => (error ? reject(error) : resolve(result));
       super.query(query);
     }) as never;
   }
