@@ -26,8 +26,12 @@ export interface FileRuntime {
   uploadBlocks: BlockPool;
 }
 
-/** Idle upload buffers kept between uploads (4 MiB), and those lent at most for file content in memory (16 MiB). */
-const [IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS] = [4, 16];
+/**
+ * Upload buffers lent at most for file content in memory (16 MiB), all kept once made: a freed 1 MiB
+ * buffer makes glibc serve such sizes from its heap from then on, where long-lived ones pin the
+ * freed memory around them.
+ */
+const [IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS] = [16, 16];
 
 /** The file settings and storage drivers of one running service (see ServiceRuntime). */
 export function createFileRuntime(config: Config): FileRuntime {
