@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig } from '@mikro-orm/postgresql';
 import 'reflect-metadata';
 import { entities } from './src/db/entities.js';
+import { ByteParameterClient } from './src/db/byte-parameters.js';
 import { releaseDeadClients } from './src/db/pool-guard.js';
 import { ServicePostgreSqlDriver } from './src/db/service-driver.js';
 import { migrations } from './src/db/migrations/index.js';
@@ -21,9 +22,10 @@ export interface OrmOptions {
  * reaches the Pool (and each Client it opens) through `driverOptions`, merged over those.
  */
 function driverOptions(timeouts: OrmOptions['timeouts']) {
-  if (!timeouts) return { onPoolCreated: releaseDeadClients };
+  const always = { onPoolCreated: releaseDeadClients, Client: ByteParameterClient };
+  if (!timeouts) return always;
   return {
-    onPoolCreated: releaseDeadClients,
+    ...always,
     connectionTimeoutMillis: timeouts.poolAcquireMs,
     // Sent in the startup packet: the session's defaults, which `reset all` returns to.
     statement_timeout: timeouts.statementMs,

@@ -2,6 +2,7 @@ import busboy from 'busboy';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type FileUpload, Upload } from 'graphql-upload-ts';
 import { DomainError } from '../src/errors/domain-error.js';
+import type { BlockPool } from '../src/files/block-pool.js';
 import { FileSpool, type SpooledUpload } from '../src/files/file-spool.js';
 import { fileTooLarge, tooManyFiles } from '../src/files/upload-limits.js';
 
@@ -10,6 +11,11 @@ export interface MultipartLimits {
   maxFiles: number;
   /** Bytes of one text field. */
   maxFieldBytes: number;
+}
+
+export interface MultipartOptions extends MultipartLimits {
+  /** Where file parts keep their first blocks (FileRuntime.uploadBlocks). */
+  blocks: BlockPool;
 }
 
 const MAX_FIELDS = 100;
@@ -27,8 +33,7 @@ function collect(body: Record<string, unknown>, field: string, value: unknown): 
 }
 
 /**
- * The `Upload` scalar's value for one file part: content spools to a temporary file as it arrives, never
- * to memory. The scalar only passes the value on; the upload resolver reads a `SpooledUpload` as such.
+ * The `Upload` scalar's value for one file part: content spools as it arrives (see FileSpool). The scalar only passes the value on; the upload resolver reads a `SpooledUpload` as such.
  */
 function uploadOf(filename: string, spool: FileSpool): Upload {
   const upload = new Upload();
@@ -40,10 +45,10 @@ function uploadOf(filename: string, spool: FileSpool): Upload {
 /**
  * Body parser for `multipart/form-data` (the REST twin of graphql-upload-ts on /graphql): text fields
  * become `req.body` entries and file parts graphql-upload-ts `Upload`s, so a route passes them as
- * `Upload` variables to its GraphQL operation. Limits answer 413 and keep nothing; the temporary
- * files go when the response ends.
+ * `Upload` variables to its GraphQL operation. Limits answer 413 and keep nothing; the spooled
+ * content goes when the response ends.
  */
-export function multipartBody(limits: MultipartLimits): RequestHandler {
+export function multipartBody({ blocks, ...limits }: MultipartOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
     let parser: busboy.Busboy;
@@ -78,7 +83,7 @@ export function multipartBody(limits: MultipartLimits): RequestHandler {
 
     parser.on('file', (field, stream, { filename }) => {
       if (settled) return stream.resume();
-      const spool = new FileSpool();
+      const spool = new FileSpool(blocks);
       spools.push(spool);
       // A spool that cannot write (disk full) fails the upload when it is read; the part is read away meanwhile.
       spool.on('error', () => stream.resume());

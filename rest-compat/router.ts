@@ -67,7 +67,12 @@ export function createRestRouter(deps: {
   router[TOKEN_ROUTE.method](TOKEN_ROUTE.path, ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
   const auth = authenticate(orm, config, runtime, limits);
   const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
-  const multipart = multipartBody({ maxFileBytes: config.uploadMaxFileBytes, maxFiles: config.uploadMaxFiles, maxFieldBytes: 1024 * 1024 });
+  const multipart = multipartBody({
+    maxFileBytes: config.uploadMaxFileBytes,
+    maxFiles: config.uploadMaxFiles,
+    maxFieldBytes: 1024 * 1024,
+    blocks: runtime.files.uploadBlocks,
+  });
   const slots = uploadSlots(runtime.files);
   // Every route's documents are the service's own: compiled on first use (unless compiling is off).
   const execution = new CompiledExecution(schema, Math.min(config.graphqlJitAfterRuns, 1));

@@ -171,6 +171,23 @@ describe('uploading over REST', () => {
     expect(received.length).toBe(big.length);
     expect(sha256(received)).toBe(sha256(big));
   });
+
+  it('stores 20 files of one request intact, whether their bytes wait in memory, on disk or both', async () => {
+    // Sizes around the 1 MiB a part keeps in memory (two 512 KiB chunks, stored by one statement); 20
+    // such parts want more memory than the service lends, so the last ones go to disk from their first byte.
+    const sizes = Array.from({ length: 20 }, (_, index) => [600 * 1024 + 7, 1024 * 1024, 1024 * 1024 + 1, 1536 * 1024 - 3][index % 4]! + index);
+    const parts: Part[] = sizes.map((size, index) => {
+      const bytes = pdfBytes(randomUUID(), size);
+      for (let at = 64; at < bytes.length - 64; at += 4093) bytes[at] = (at + index) & 0xff;
+      return [bytes, `part-${index}.pdf`];
+    });
+    const stored = await uploaded(acme, parts);
+    for (const [index, file] of stored.entries()) {
+      const download = await fetch(file.file.replace(PUBLIC_BASE_URL, service.url));
+      const received = Buffer.from(await download.arrayBuffer());
+      expect([file.size, received.length, sha256(received)]).toEqual([sizes[index], sizes[index], sha256(parts[index]![0])]);
+    }
+  });
 });
 
 describe('limits', () => {

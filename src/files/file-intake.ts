@@ -54,7 +54,7 @@ export async function intake(file: IncomingFile, writer: BlobWriter, maxBytes: n
   let headBytes = 0;
 
   const decide = async () => {
-    const start = Buffer.concat(head, headBytes);
+    const start = head.length === 1 ? head[0]! : Buffer.concat(head, headBytes);
     type = typeOf(file, start);
     head = [];
     await writer.write(start);

@@ -1,7 +1,8 @@
 import type { Config } from '../config.js';
+import { BlockPool } from './block-pool.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
-import { PostgresBlobStorage } from './storage/postgres-storage.js';
+import { INSERT_BYTES, PostgresBlobStorage } from './storage/postgres-storage.js';
 
 export interface FileSettings {
   maxFileBytes: number;
@@ -21,7 +22,16 @@ export interface FileRuntime {
   driver(name: string): BlobStorage;
   /** Multipart requests in flight per tenant uuid (see upload-slots.ts). */
   uploadsInFlight: Map<string, number>;
+  /** Buffers of what one PostgreSQL statement stores, for uploads in flight: small files' content, reading spooled ones back. */
+  uploadBlocks: BlockPool;
 }
+
+/**
+ * Upload buffers lent at most for file content in memory (16 MiB), all kept once made: a freed 1 MiB
+ * buffer makes glibc serve such sizes from its heap from then on, where long-lived ones pin the
+ * freed memory around them.
+ */
+const [IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS] = [16, 16];
 
 /** The file settings and storage drivers of one running service (see ServiceRuntime). */
 export function createFileRuntime(config: Config): FileRuntime {
@@ -34,6 +44,7 @@ export function createFileRuntime(config: Config): FileRuntime {
       quotaBytes: config.storageQuotaBytes,
     },
     uploadsInFlight: new Map(),
+    uploadBlocks: new BlockPool(INSERT_BYTES, IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS),
     storage: drivers[config.fileStorage],
     driver(name) {
       const driver = drivers[name as keyof typeof drivers];

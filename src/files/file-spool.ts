@@ -3,15 +3,26 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { BlockPool } from './block-pool.js';
 import { ContentDigest, type ContentFacts } from './content-digest.js';
 import type { IncomingFile } from './file-intake.js';
-import { CHUNK_BYTES } from './storage/postgres-storage.js';
 
 /** Bytes held while a write to disk is in flight; they go to disk together in one writev. */
 const BUFFER_BYTES = 256 * 1024;
 
-/** Reads back one PostgreSQL chunk at a time, so the default driver stores each read as it is. */
-const READ_BYTES = CHUNK_BYTES;
+/** A part's first bytes kept in pooled blocks rather than on disk, when the pool lends them (1 MiB). */
+export const MEMORY_BLOCKS_PER_PART = 1;
+
+/** An anonymous temporary file: unlinked as soon as it is open, so nothing outlives the process. */
+async function openAnonymous(): Promise<FileHandle> {
+  const file = path.join(tmpdir(), `upload-${randomBytes(16).toString('hex')}.tmp`);
+  const handle = await open(file, 'wx+', 0o600);
+  await unlink(file).catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  return handle;
+}
 
 /** Writes every buffer at `position`, however many calls the kernel takes. */
 async function writeAll(handle: FileHandle, buffers: Buffer[], position: number): Promise<void> {
@@ -23,31 +34,28 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], position: number)
 }
 
 /**
- * One uploaded file part on its way to disk, for the REST transport (rest-compat/multipart.ts): the
- * content goes to an anonymous temporary file (unlinked as soon as it is open, so nothing outlives the
- * process) while its size, SHA-256 and head are learnt in the same pass. Once finished, the upload
- * service reads it back in chunk-sized blocks into one reused buffer, without hashing it again.
- * Memory: at most BUFFER_BYTES waiting for the disk, and one block while it is read back.
+ * One uploaded file part on its way in, for the REST transport (rest-compat/multipart.ts): its first
+ * MEMORY_BLOCKS_PER_PART blocks are copied into blocks lent by the pool, the rest (or all of it when
+ * the pool lends no more) goes to an anonymous temporary file; size, SHA-256 and head are learnt in
+ * the same pass. Once finished, the upload service reads it back in blocks of the pool's size (what
+ * the default driver stores in one statement, as it is), without hashing it again. Memory: the
+ * lent blocks, at most BUFFER_BYTES waiting for the disk, and one pooled block while the disk part
+ * is read back. A small file never touches the disk.
  */
 export class FileSpool extends Writable {
-  private handle?: FileHandle;
-  private written = 0;
   private readonly digest = new ContentDigest();
   private facts?: ContentFacts;
+  private readonly memory: Buffer[] = [];
+  private memoryBytes = 0;
+  /** Once a byte went to disk, every later byte does. */
+  private spilled = false;
+  private handle?: Promise<FileHandle>;
+  private diskBytes = 0;
+  private reading: 'no' | 'started' | 'done' = 'no';
 
-  constructor() {
-    // Not destroyed when finished: the file is read back afterwards, and goes when its owner destroys the spool.
+  constructor(private readonly pool: BlockPool) {
+    // Not destroyed when finished: the part is read back afterwards, and goes when its owner destroys the spool.
     super({ highWaterMark: BUFFER_BYTES, decodeStrings: true, autoDestroy: false });
-  }
-
-  override _construct(callback: (error?: Error | null) => void): void {
-    const file = path.join(tmpdir(), `upload-${randomBytes(16).toString('hex')}.tmp`);
-    open(file, 'wx+', 0o600)
-      .then((handle) => {
-        this.handle = handle;
-        return unlink(file);
-      })
-      .then(() => callback(), callback);
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -55,13 +63,35 @@ export class FileSpool extends Writable {
   }
 
   override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
-    const buffers = chunks.map(({ chunk }) => chunk);
-    const position = this.written;
-    for (const buffer of buffers) {
-      this.digest.update(buffer);
-      this.written += buffer.length;
+    const toDisk: Buffer[] = [];
+    for (const { chunk } of chunks) {
+      this.digest.update(chunk);
+      const kept = this.spilled ? 0 : this.keep(chunk);
+      if (kept < chunk.length) toDisk.push(chunk.subarray(kept));
     }
-    writeAll(this.handle!, buffers, position).then(() => callback(), callback);
+    if (toDisk.length === 0) return callback();
+    const position = this.diskBytes;
+    this.diskBytes += toDisk.reduce((sum, buffer) => sum + buffer.length, 0);
+    (this.handle ??= openAnonymous()).then((handle) => writeAll(handle, toDisk, position)).then(() => callback(), callback);
+  }
+
+  /** Copies what fits of `chunk` into memory blocks; returns the bytes kept. */
+  private keep(chunk: Buffer): number {
+    let kept = 0;
+    while (kept < chunk.length) {
+      const room = this.memory.length * this.pool.blockBytes - this.memoryBytes;
+      if (room === 0) {
+        const block = this.memory.length < MEMORY_BLOCKS_PER_PART ? this.pool.tryTake() : undefined;
+        if (!block) break;
+        this.memory.push(block);
+        continue;
+      }
+      const copied = chunk.copy(this.memory.at(-1)!, this.pool.blockBytes - room, kept);
+      kept += copied;
+      this.memoryBytes += copied;
+    }
+    if (kept < chunk.length) this.spilled = true;
+    return kept;
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -70,10 +100,13 @@ export class FileSpool extends Writable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    // A read cut short may have left a block in a write still in flight: that block is not reused.
+    const reusable = this.reading !== 'started';
+    for (const block of this.memory.splice(0)) this.pool.give(block, reusable);
     const handle = this.handle;
     this.handle = undefined;
     // FileHandle.close waits for the operation in flight, if any.
-    (handle?.close() ?? Promise.resolve()).then(
+    (handle?.then((opened) => opened.close()) ?? Promise.resolve()).then(
       () => callback(error),
       () => callback(error),
     );
@@ -85,15 +118,35 @@ export class FileSpool extends Writable {
     return { filename, facts: this.facts, content: this.blocks() };
   }
 
-  /** The spooled bytes in order, each block read into the same buffer. */
+  /** The bytes in order: the memory blocks, then the disk part read block by block into one pooled buffer. */
   private async *blocks(): AsyncGenerator<Buffer> {
-    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(READ_BYTES, this.written)));
-    for (let at = 0; at < this.written;) {
-      if (!this.handle) throw new Error('the spooled file was released before it was read');
-      const { bytesRead } = await this.handle.read(buffer, 0, Math.min(buffer.length, this.written - at), at);
-      if (bytesRead === 0) throw new Error(`the spooled file ended at ${at} of ${this.written} bytes`);
-      at += bytesRead;
-      yield buffer.subarray(0, bytesRead);
+    this.reading = 'started';
+    for (let index = 0, left = this.memoryBytes; left > 0; index++) {
+      const block = this.memory[index];
+      if (!block) throw new Error('the spooled file was released before it was read');
+      const length = Math.min(left, block.length);
+      left -= length;
+      yield block.subarray(0, length);
+    }
+    if (this.diskBytes > 0) yield* this.diskBlocks();
+    this.reading = 'done';
+  }
+
+  private async *diskBlocks(): AsyncGenerator<Buffer> {
+    const buffer = this.pool.take();
+    let at = 0;
+    try {
+      while (at < this.diskBytes) {
+        const handle = await this.handle;
+        if (!handle) throw new Error('the spooled file was released before it was read');
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, this.diskBytes - at), at);
+        if (bytesRead === 0) throw new Error(`the spooled file ended at ${at} of ${this.diskBytes} bytes`);
+        at += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      // Read to the end, every block was stored before the next was asked for.
+      this.pool.give(buffer, at === this.diskBytes);
     }
   }
 }

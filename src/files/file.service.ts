@@ -44,7 +44,7 @@ interface StoredContent extends Intake {
 async function storeContent(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], maxBytes: number): Promise<StoredContent> {
   const key = uuidv7();
   written.push(key);
-  const content = await intake(file, await runtime.storage.create(em, key), maxBytes);
+  const content = await intake(file, await runtime.storage.create(em, key, file.facts?.size), maxBytes);
   return { ...content, key, name: cleanFileName(file.filename) || `file.${content.type.extension}` };
 }
 
@@ -151,7 +151,7 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
         written.push(key);
         const { hash, size, type } = await intake(
           { filename: file.originalName, content: [file.bytes] },
-          await ctx.files.storage.create(ctx.em, key),
+          await ctx.files.storage.create(ctx.em, key, file.bytes.byteLength),
           Infinity,
         );
         if (type !== expected) throw new Error(`generated content is ${type.mimeType}, not ${expected.mimeType}`);

@@ -15,7 +15,8 @@ export interface BlobWriter {
  */
 export interface BlobStorage {
   readonly name: 'postgres' | 'filesystem';
-  create(em: EntityManager, key: string): Promise<BlobWriter>;
+  /** `size`, when known, lets a driver store the last bytes without collecting them first. */
+  create(em: EntityManager, key: string, size?: number): Promise<BlobWriter>;
   /** The content, streamed; fails before yielding anything when the blob is missing. */
   open(em: EntityManager, key: string): Promise<Readable>;
   /** Drops a blob within the current transaction: one just written that is not kept (a duplicate), or purged content. */

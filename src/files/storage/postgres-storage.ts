@@ -6,6 +6,15 @@ import type { BlobStorage, BlobWriter } from './blob-storage.js';
 /** Size of one `file_chunks` row: few round trips per file, little memory per upload in flight. */
 export const CHUNK_BYTES = 512 * 1024;
 
+/** Rows one insert takes at most, by the number of rows. */
+const INSERTS = [
+  'insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)',
+  'insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3), ($1, $4, $5)',
+];
+
+/** Content that one statement stores when written in one piece at a chunk boundary (see ChunkWriter). */
+export const INSERT_BYTES = INSERTS.length * CHUNK_BYTES;
+
 type Executor = Pick<Kysely<unknown>, 'executeQuery'>;
 
 /**
@@ -23,23 +32,32 @@ function transaction(em: EntityManager): Executor {
 }
 
 /**
- * Inserts the content in CHUNK_BYTES rows: a write of exactly one chunk at a chunk boundary (the REST
- * spool reads back in such blocks) goes as it is; anything else fills one chunk-sized buffer of its own.
+ * Inserts the content in CHUNK_BYTES rows. At a chunk boundary, whole chunks of a write, and the
+ * blob's last bytes when its size is known, go as they are, up to INSERT_BYTES a statement (the REST
+ * spool reads back in such blocks); anything else fills one chunk-sized buffer of its own.
  */
 class ChunkWriter implements BlobWriter {
   private chunk?: Buffer;
   private filled = 0;
   private seq = 0;
+  /** Bytes inserted so far, the filled part of `chunk` excluded. */
+  private inserted = 0;
 
   constructor(
     private readonly db: Executor,
     private readonly key: string,
+    private readonly size?: number,
   ) {}
 
   async write(data: Buffer): Promise<void> {
-    if (this.filled === 0 && data.length === CHUNK_BYTES) return this.insert(data);
-    const chunk = (this.chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
     for (let at = 0; at < data.length;) {
+      const rows = this.filled === 0 ? this.rowsAt(data, at) : [];
+      if (rows.length > 0) {
+        await this.insert(...rows);
+        at += rows.reduce((sum, row) => sum + row.length, 0);
+        continue;
+      }
+      const chunk = (this.chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
       const copied = data.copy(chunk, this.filled, at);
       this.filled += copied;
       at += copied;
@@ -51,14 +69,29 @@ class ChunkWriter implements BlobWriter {
     if (this.filled > 0) await this.insertFilled();
   }
 
+  /** Rows of `data` from `at` that can go as they are: whole chunks, and the rest when it ends the blob. */
+  private rowsAt(data: Buffer, at: number): Buffer[] {
+    const rows: Buffer[] = [];
+    for (let end = at; rows.length < INSERTS.length && end < data.length;) {
+      const left = data.length - end;
+      if (left < CHUNK_BYTES && this.inserted + (end - at) + left !== this.size) break;
+      rows.push(data.subarray(end, end + Math.min(left, CHUNK_BYTES)));
+      end += rows.at(-1)!.length;
+    }
+    return rows;
+  }
+
   private async insertFilled(): Promise<void> {
     await this.insert(this.chunk!.subarray(0, this.filled));
     this.filled = 0;
   }
 
-  /** The driver has serialised the parameter once the statement completes, so the buffer is free again. */
-  private async insert(data: Buffer): Promise<void> {
-    await this.db.executeQuery(CompiledQuery.raw('insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)', [this.key, this.seq++, data]));
+  /** The server has received the parameters once the statement completes, so the buffers are free again. */
+  private async insert(...rows: Buffer[]): Promise<void> {
+    const parameters: unknown[] = [this.key];
+    for (const row of rows) parameters.push(this.seq++, row);
+    await this.db.executeQuery(CompiledQuery.raw(INSERTS[rows.length - 1]!, parameters));
+    this.inserted += rows.reduce((sum, row) => sum + row.length, 0);
   }
 }
 
@@ -73,8 +106,8 @@ async function chunkAt(db: Executor, key: string, seq: number): Promise<Buffer |
 export class PostgresBlobStorage implements BlobStorage {
   readonly name = 'postgres' as const;
 
-  async create(em: EntityManager, key: string): Promise<BlobWriter> {
-    return new ChunkWriter(transaction(em), key);
+  async create(em: EntityManager, key: string, size?: number): Promise<BlobWriter> {
+    return new ChunkWriter(transaction(em), key, size);
   }
 
   async open(em: EntityManager, key: string): Promise<Readable> {
