@@ -13,8 +13,15 @@ export function toSnake(key: string): string {
   return snake;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+/**
+ * A JSON object: what a client's keys are in. Class instances (an upload part, its buffers, a Date)
+ * are values, passed on as they are and never walked: a pooled 1 MiB buffer would be a million keys.
+ */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
 
 /**
  * Renames keys at every level, iteratively: the body's depth is the client's to choose. `opaque`
