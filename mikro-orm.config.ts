@@ -49,8 +49,8 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
       silent: true,
     },
     // Legacy signing keys wait there for the service to seal them (src/certificates/legacy-keys.ts);
-    // triggers keep the live row counts (src/db/live-counts.ts), no entity maps them.
-    schemaGenerator: { skipTables: ['signing_identities_unsealed', 'live_row_counts'] },
+    // triggers and functions keep the live row counts (src/db/live-counts.ts): no entity declares them.
+    schemaGenerator: { skipTables: ['signing_identities_unsealed', 'live_row_counts'], ignoreTriggers: true, ignoreRoutines: true },
     filters: scopeFilters([...entities]),
     subscribers: [new TenantStamp()],
     // Relations keep pointing at soft-deleted rows (an institution deleted after issuing still
