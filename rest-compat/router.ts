@@ -1,9 +1,9 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { authenticate, requestContext } from '../src/auth/authenticate.js';
+import { proveBeforeErrors, requestContext } from '../src/auth/authenticate.js';
 import { TOKEN_ROUTE, tokenRoute } from '../src/auth/token.route.js';
 import type { Config } from '../src/config.js';
-import type { ServiceRuntime } from '../src/context/request-context.js';
+import { confirmPrincipal, type ServiceRuntime } from '../src/context/request-context.js';
 import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
 import type { RateLimits } from '../src/rate-limits/rate-limits.js';
@@ -29,10 +29,12 @@ function parentIsMissing(route: RestRoute, error: OperationError): boolean {
 
 function handler(execution: CompiledExecution, route: RestRoute, maxCost: number): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
+    const context = requestContext(res);
     try {
       const document = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
-      const data = await executeOperation(execution, requestContext(res), document, variables, maxCost);
+      // Whatever the operation did, nothing is answered before the request's principal is proven.
+      const data = await executeOperation(execution, context, document, variables, maxCost).finally(() => confirmPrincipal(context));
       if (route.status === 204) {
         res.status(204).end();
         return;
@@ -40,7 +42,11 @@ function handler(execution: CompiledExecution, route: RestRoute, maxCost: number
       const result = data.result;
       const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
       sendJson(res, status, route.present ? route.present(result, req) : { data: result });
-    } catch (error) {
+    } catch (caught) {
+      const error = await confirmPrincipal(context).then(
+        () => caught,
+        (refusal: unknown) => refusal,
+      );
       if (error instanceof OperationError && parentIsMissing(route, error)) sendError(res, { code: 'NOT_FOUND', message: 'Not found.' });
       else if (error instanceof OperationError) sendError(res, error.classified);
       else if (error instanceof DomainError) sendError(res, error);
@@ -61,11 +67,12 @@ export function createRestRouter(deps: {
   table?: RestRoute[];
   /** `Idempotency-Key` on writes (src/http/idempotency.ts), after authentication and the JSON body. */
   idempotent: RequestHandler;
+  /** Bearer token and tenant (src/auth/authenticate.ts), shared with /graphql. */
+  auth: RequestHandler;
 }): Router {
-  const { schema, orm, config, logger, limits, runtime, idempotent } = deps;
+  const { schema, orm, config, logger, limits, runtime, idempotent, auth } = deps;
   const router = Router();
   router[TOKEN_ROUTE.method](TOKEN_ROUTE.path, ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
-  const auth = authenticate(orm, config, runtime, limits);
   const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({
     maxFileBytes: config.uploadMaxFileBytes,
@@ -93,6 +100,6 @@ export function createRestRouter(deps: {
   // Listed as a router's layers are, so whatever walks the app's routes (test/openapi.test.ts) sees them.
   router.use(Object.assign(toCollection, { stack: [...byCollection.values()].flatMap((collectionRouter) => collectionRouter.stack) }));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
-  router.use(restErrorHandler(logger));
+  router.use(proveBeforeErrors, restErrorHandler(logger));
   return router;
 }

@@ -11,7 +11,8 @@ import { FILE_DOWNLOAD_ROUTE } from './files/file-download.route.js';
 import { HEALTH_ROUTES } from './health/health.routes.js';
 import { corsPolicy } from './http/cors.js';
 import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
-import { authenticate, requestContext } from './auth/authenticate.js';
+import { authenticate, proveBeforeErrors, requestContext } from './auth/authenticate.js';
+import { confirmPrincipal } from './context/request-context.js';
 import type { Config } from './config.js';
 import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
@@ -141,7 +142,13 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     graphqlUploadErrors(uploads),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     idempotent,
-    graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.graphqlMaxResponseBytes),
+    graphqlHandler(
+      apollo,
+      async ({ res }) => linkNotes(requestContext(res), res),
+      config.graphqlMaxResponseBytes,
+      (res) => confirmPrincipal(requestContext(res)),
+    ),
+    proveBeforeErrors,
     graphqlAuthErrors,
   );
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.
@@ -164,7 +171,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.use(portfolioPages(publicContext, publicReads));
   // After every public router (their own OPTIONS answers), before the REST router's 404.
   app.use(methodNotAllowed(surfaceRoutes(surface)));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, idempotent, table: surface.table }));
+  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, idempotent, auth, table: surface.table }));
 
   app.use(htmlNotFound);
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));

@@ -15,17 +15,34 @@ interface PrincipalRow {
   tenant_uuid: string;
   tenant_identifier: string;
   tenant_name: string;
+  expires_at: Date;
 }
 
-// The per-request hot path: one indexed lookup that also enforces expiry and revocation of the
-// token and of its client pair, so a rotation is seen by every server process on the next request.
-// A prepared statement: PostgreSQL plans it once per connection, and no ORM code runs for it.
-const PRINCIPAL_BY_TOKEN_HASH = `
-  select c.client_id, t.uuid as tenant_uuid, t.identifier as tenant_identifier, t.name as tenant_name
-  from oauth_access_tokens a
-  join oauth_clients c on c.uuid = a.client_uuid
-  join tenants t on t.uuid = c.tenant_uuid
-  where a.token_hash = $1 and a.revoked_at is null and c.revoked_at is null and a.expires_at > now()`;
+/**
+ * The one definition of a usable token: its hash, neither it nor its client pair revoked, not
+ * expired. Both the lookup below and the in-statement proof of a cached principal
+ * (`stillActiveSql`) read it, so a rotation is seen by every server process on the next request.
+ */
+const activeToken = (hashParameter: string) => `
+  from oauth_access_tokens token
+  join oauth_clients client on client.uuid = token.client_uuid
+  join tenants tenant on tenant.uuid = client.tenant_uuid
+  where token.token_hash = ${hashParameter} and token.revoked_at is null and client.revoked_at is null and token.expires_at > now()`;
+
+// The per-request hot path: one indexed lookup, a prepared statement (planned once per connection).
+const PRINCIPAL_BY_TOKEN_HASH = `select client.client_id, tenant.uuid as tenant_uuid, tenant.identifier as tenant_identifier, tenant.name as tenant_name, token.expires_at ${activeToken('$1')}`;
+
+/**
+ * Whether the token with this hash is still active for exactly this principal, as a boolean SQL
+ * expression for another statement to select (bind values numbered from `$first`).
+ */
+export function stillActiveSql(tokenHash: string, principal: Principal, first: number): { sql: string; values: unknown[] } {
+  const [client, tenant, identifier] = [first + 1, first + 2, first + 3].map((n) => `$${n}`);
+  return {
+    sql: `exists(select 1 ${activeToken(`$${first}`)} and client.client_id = ${client} and tenant.uuid = ${tenant}::uuid and tenant.identifier = ${identifier})`,
+    values: [tokenHash, principal.clientId, principal.tenant.uuid, principal.tenant.identifier],
+  };
+}
 
 /** Issues opaque access tokens and resolves them back to a principal. */
 export class TokenService {
@@ -50,11 +67,16 @@ export class TokenService {
   }
 
   async principal(accessToken: string): Promise<Principal | null> {
-    const [row] = await queryPrepared<PrincipalRow>(this.em, PRINCIPAL_BY_TOKEN_HASH, [sha256Hex(accessToken)]);
+    return (await this.principalByHash(sha256Hex(accessToken)))?.principal ?? null;
+  }
+
+  /** The principal of an active token and when the token expires. */
+  async principalByHash(tokenHash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
+    const [row] = await queryPrepared<PrincipalRow>(this.em, PRINCIPAL_BY_TOKEN_HASH, [tokenHash]);
     if (!row) return null;
     return {
-      clientId: row.client_id,
-      tenant: { uuid: row.tenant_uuid, identifier: row.tenant_identifier, name: row.tenant_name },
+      principal: { clientId: row.client_id, tenant: { uuid: row.tenant_uuid, identifier: row.tenant_identifier, name: row.tenant_name } },
+      expiresAt: new Date(row.expires_at),
     };
   }
 }

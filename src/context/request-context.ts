@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { Principal } from '../auth/token.service.js';
 import type { BadgeWorkers } from '../badges/badge-workers.js';
 import type { SigningKeys } from '../certificates/signing-keys.js';
+import { guardStatements } from '../db/statement-guard.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
 import type { DocumentWorkers } from '../documents/index.js';
 import type { FileRuntime } from '../files/file-runtime.js';
@@ -37,6 +39,8 @@ export interface RequestContext extends PublicContext {
   /** A fresh fork whose every query on tenant data is scoped to `tenant`. */
   em: EntityManager;
   loaders: Loaders;
+  /** Set when the principal came from the cache: proven by the request's first page statement or by `confirmPrincipal`. */
+  principalCheck?: PrincipalCheck;
 }
 
 export function createPublicContext(
@@ -54,7 +58,14 @@ export function createRequestContext(
   logger: Logger,
   publicBaseUrl: string,
   runtime: ServiceRuntime,
+  principalCheck?: PrincipalCheck,
 ): RequestContext {
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
-  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em), publicBaseUrl };
+  if (principalCheck) guardStatements(em, principalCheck);
+  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em), publicBaseUrl, principalCheck };
+}
+
+/** Before anything is answered, written or mutated: the request's principal is proven active (or this rejects with UNAUTHENTICATED). */
+export async function confirmPrincipal(ctx: RequestContext | undefined): Promise<void> {
+  await ctx?.principalCheck?.confirm();
 }

@@ -5,6 +5,7 @@ import type { SortOrder } from './paging.js';
 import { queryPrepared } from './prepared.js';
 import type { RelatedRead } from './related-reads.js';
 import type { Row } from './rows.js';
+import { pendingGuard } from './statement-guard.js';
 import { jsonRowToRow, readableAsJson } from './rows-by-uuid.js';
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
 
@@ -57,6 +58,10 @@ export async function readPageStatement<T extends object>(
   if (sort && !sortColumn) return undefined;
   const scope = tenantScopeOf(em, entity as EntityClass<object>, { live: true });
   const values: unknown[] = [...scope.values, ...conditions.filter(({ value }) => value !== null).map(({ value }) => value), limit, offset];
+  // The request's pending proof (its cached principal) rides along: a column of this statement, not a statement of its own.
+  const guard = pendingGuard(em);
+  const guardCondition = guard?.condition(values.length + 1);
+  if (guardCondition) values.push(...guardCondition.values);
   const key = [
     meta.className,
     ...conditions.map(({ column, value }) => `${column}${value === null ? ' null' : ''}`),
@@ -64,29 +69,40 @@ export async function readPageStatement<T extends object>(
     sort?.order,
     withTotal,
     ...related.map(({ property }) => property),
+    guardCondition?.sql,
   ].join('|');
   let text = statements.get(key);
   if (!text) {
     const order = sortColumn ? { column: sortColumn, descending: sort!.order === 'desc' } : undefined;
-    text = pageStatement(em, meta, scope, conditions, order, withTotal, related);
+    text = pageStatement(em, meta, scope, conditions, order, withTotal, related, guardCondition?.sql);
     if (statements.size < MAX_STATEMENTS) statements.set(key, text);
   }
-  const found = await queryPrepared<Record<string, string | null>>(em, text, values);
-  const rows = found.map(({ row }) => jsonRowToRow(em, entity as EntityClass<object>, JSON.parse(row!) as Record<string, unknown>) as Row<T>);
+  const answered = await queryPrepared<Record<string, string | boolean | null>>(em, text, values);
+  guard?.prove(answered[0]?.guard_holds === true);
+  // With a guard, a row comes back even for an empty page (its row column null), carrying the total.
+  const found = guard ? answered.filter(({ row }) => row !== null) : answered;
+  const listTotal = answered[0]?.list_total;
+  const rows = found.map(({ row }) => jsonRowToRow(em, entity as EntityClass<object>, JSON.parse(row as string) as Record<string, unknown>) as Row<T>);
   return {
     rows,
-    total: withTotal && found.length > 0 ? Number(found[0]!.list_total) : undefined,
+    total: withTotal && listTotal != null ? Number(listTotal) : undefined,
     related: related.map((read, index) => ({ entity: read.entity, rows: relatedRows(em, read, rows, found, `related_${index}`) })),
   };
 }
 
 /** Each distinct row the page's rows point at through `read`, parsed once. */
-function relatedRows(em: EntityManager, read: RelatedRead, rows: Row<object>[], found: Record<string, string | null>[], column: string): Row<object>[] {
+function relatedRows(
+  em: EntityManager,
+  read: RelatedRead,
+  rows: Row<object>[],
+  found: Record<string, string | boolean | null>[],
+  column: string,
+): Row<object>[] {
   const seen = new Set<string>();
   const result: Row<object>[] = [];
   rows.forEach((row, index) => {
     const uuid = (row as Record<string, unknown>)[read.property] as string | null;
-    const text = found[index]![column];
+    const text = found[index]![column] as string | null;
     if (uuid == null || text == null || seen.has(uuid)) return;
     seen.add(uuid);
     result.push(jsonRowToRow(em, read.entity, JSON.parse(text) as Record<string, unknown>));
@@ -102,6 +118,7 @@ function pageStatement(
   sort: { column: string; descending: boolean } | undefined,
   withTotal: boolean,
   related: RelatedRead[],
+  guard: string | undefined,
 ): string {
   const quote = (name: string) => em.getPlatform().quoteIdentifier(name);
   const where = (alias: string) => {
@@ -116,7 +133,7 @@ function pageStatement(
   const table = quote(meta.tableName);
   const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null';
   const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit $${listed.parameters + 1}::bigint offset $${listed.parameters + 2}::bigint`;
-  if (related.length === 0) return `select row_to_json(t)::text as row, ${totalColumn} as list_total ${page}`;
+  if (related.length === 0 && !guard) return `select row_to_json(t)::text as row, ${totalColumn} as list_total ${page}`;
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
   // loader reads it. Joins, not a subquery per row: the planner then reads a small table once.
   const joins = related.map(({ column, entity }, index) => {
@@ -127,7 +144,11 @@ function pageStatement(
     return `left join ${quote(target.tableName)} ${alias} on ${on.join(' and ')}`;
   });
   const relatedColumns = related.map((_read, index) => `, row_to_json(r${index})::text as related_${index}`).join('');
-  return `select row_to_json(t)::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`;
+  // With a guard, its one-row answer leads and the page hangs from it: the answer arrives even when
+  // the page is empty, and no row comes back when it does not hold.
+  const rowsFrom = guard ? `(select ${guard} as holds) g left join lateral (select * ${page}) t on g.holds` : `(select * ${page}) t`;
+  const guardColumn = guard ? ', g.holds as guard_holds' : '';
+  return `select row_to_json(t)::text as row, ${totalColumn} as list_total${relatedColumns}${guardColumn} from ${rowsFrom} ${joins.join(' ')} order by ${orderBy}`;
 }
 
 /** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */
