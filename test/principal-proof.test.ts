@@ -65,6 +65,17 @@ describe('a cached principal is proven in the request’s own statement', () => 
     expect(past.statements).toHaveLength(1);
   });
 
+  it('an operation name the document lacks is still a plain GraphQL error, not a failure', async () => {
+    const { api } = await warmTenant('proof-name');
+    const response = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: api.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify({ query: '{ enrollments(first: 1) { totalCount } }', operationName: 'Missing' }),
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).errors[0].message).toMatch(/Missing/);
+  });
+
   it('a token first seen by this process is looked up, then cached', async () => {
     const api = await signIn(service, 'proof-first');
     const first = await run(() => api.rest('GET', '/courses'));

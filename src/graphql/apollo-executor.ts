@@ -21,7 +21,8 @@ export function compiledGateway(execution: CompiledExecution): Gateway {
         // report it (Apollo expects that error from the executor).
         executor: async ({ document, context, request, operation }) => {
           // Only queries may run before the request's principal is proven (auth/principal-check.ts).
-          if (operation.operation !== 'query') await confirmPrincipal(context as RequestContext);
+          // `operation` is missing when no operation has the name the client sent.
+          if ((operation as typeof operation | undefined)?.operation !== 'query') await confirmPrincipal(context as RequestContext);
           return execution.run({ document, operationName: request.operationName, contextValue: context, variableValues: request.variables });
         },
       };
