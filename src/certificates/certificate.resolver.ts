@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
-import { uuidOf } from '../context/loaders.js';
+import { uuidOf, type Loaded } from '../context/loaders.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
@@ -48,17 +48,17 @@ export class CertificateResolver extends ResourceResolver({
   }
 
   @FieldResolver(() => Institution, { description: 'The issuing institution.' })
-  institution(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
+  institution(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Loaded<Row<Institution>> {
     return ctx.loaders.one(Institution, certificate.institution);
   }
 
   @FieldResolver(() => Course, { description: 'The course certified.' })
-  course(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+  course(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Loaded<Row<Course>> {
     return ctx.loaders.one(Course, certificate.course);
   }
 
   @FieldResolver(() => Student, { description: 'The student record as it is now; `recipient` is who the certificate names.' })
-  student(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
+  student(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Loaded<Row<Student>> {
     return ctx.loaders.one(Student, certificate.student);
   }
 
@@ -83,17 +83,17 @@ export class CertificateResolver extends ResourceResolver({
   }
 
   @FieldResolver(() => Cohort, { nullable: true, description: 'The cohort, if any.' })
-  cohort(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Cohort> | null> {
+  cohort(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Loaded<Row<Cohort> | null> {
     return ctx.loaders.optional(Cohort, certificate.cohort);
   }
 
   @FieldResolver(() => Enrollment, { nullable: true, description: 'The enrollment whose grade goes on the transcript, if any.' })
-  enrollment(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<Enrollment> | null> {
+  enrollment(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Loaded<Row<Enrollment> | null> {
     return ctx.loaders.optional(Enrollment, certificate.enrollment);
   }
 
   @FieldResolver(() => CertificateTemplate, { nullable: true, description: 'The design used.' })
-  template(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<Row<CertificateTemplate> | null> {
+  template(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Loaded<Row<CertificateTemplate> | null> {
     return ctx.loaders.optional(CertificateTemplate, certificate.template);
   }
 

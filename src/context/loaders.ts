@@ -16,6 +16,15 @@ export type RelationValue = string | { uuid: string };
 export const uuidOf = (value: RelationValue): string => (typeof value === 'string' ? value : value.uuid);
 
 /**
+ * A relation's row: the row itself when this request already holds it (primed from its page
+ * statement, or an entity a write loaded), else its batched load. A value resolves its field at
+ * once; a promise per field would cost every row of a page a round of promise reactions.
+ */
+export type Loaded<T> = T | Promise<T>;
+
+const rowKey = (entity: EntityClass<object>, uuid: string) => `${entity.name}:${uuid}`;
+
+/**
  * The entity behind a reference this request already loaded (a write's result holds its parties):
  * it is the row, read in this request's tenant-scoped EntityManager, so it is not read again.
  */
@@ -41,13 +50,20 @@ export class Loaders {
    * institution's name on its certificates).
    */
   private readonly rowsByUuid = new DataLoader<RowKey, Row<object> | null, string>((keys) => this.loadRows(keys), {
-    cacheKeyFn: ({ entity, uuid }) => `${entity.name}:${uuid}`,
+    cacheKeyFn: ({ entity, uuid }) => rowKey(entity, uuid),
   });
+
+  /** The rows `prime` was given, for `one` and `optional` to answer without a promise. */
+  private readonly primed = new Map<string, Row<object>>();
 
   /** Rows read elsewhere in this request (a page's related rows, db/page-statement.ts), so loading them reads nothing. */
   prime(related: readonly { entity: EntityClass<object>; rows: readonly Row<object>[] }[]): void {
     for (const { entity, rows } of related) {
-      for (const row of rows) this.rowsByUuid.prime({ entity, uuid: (row as { uuid: string }).uuid }, row);
+      for (const row of rows) {
+        const uuid = (row as { uuid: string }).uuid;
+        this.primed.set(rowKey(entity, uuid), row);
+        this.rowsByUuid.prime({ entity, uuid }, row);
+      }
     }
   }
 
@@ -77,9 +93,9 @@ export class Loaders {
     const rowsOf = [...(combinedRows as Row<object>[][]), ...(separateRows as Row<object>[][])];
     const found = new Map<string, Row<object>>();
     [...combined, ...separate].forEach((entity, index) => {
-      for (const row of rowsOf[index]!) found.set(`${entity.name}:${(row as { uuid: string }).uuid}`, row);
+      for (const row of rowsOf[index]!) found.set(rowKey(entity, (row as { uuid: string }).uuid), row);
     });
-    return keys.map(({ entity, uuid }) => found.get(`${entity.name}:${uuid}`) ?? null);
+    return keys.map(({ entity, uuid }) => found.get(rowKey(entity, uuid)) ?? null);
   }
 
   private async readByUuid(entity: EntityClass<object>, uuids: string[]): Promise<Row<object>[]> {
@@ -91,18 +107,26 @@ export class Loaders {
     return readRows(this.em, entity, query);
   }
 
-  /** The row a many-to-one points at, through the batched loader (one query per batch). */
-  async one<T extends object>(entity: EntityClass<T>, reference: RelationValue): Promise<Row<T>> {
-    const row = (loadedEntity(reference) as Row<T> | undefined) ?? (await this.byUuid(entity).load(uuidOf(reference)));
-    if (!row) throw new Error(`${entity.name} ${uuidOf(reference)} referenced but missing`);
-    return row;
+  /** The row a many-to-one points at: held already, or through the batched loader (one query per batch). */
+  one<T extends object>(entity: EntityClass<T>, reference: RelationValue): Loaded<Row<T>> {
+    const held = this.held(entity, reference);
+    if (held) return held;
+    return this.byUuid(entity)
+      .load(uuidOf(reference))
+      .then((row) => {
+        if (!row) throw new Error(`${entity.name} ${uuidOf(reference)} referenced but missing`);
+        return row;
+      });
   }
 
   /** The row an optional many-to-one points at, or null. */
-  optional<T extends object>(entity: EntityClass<T>, reference: RelationValue | null | undefined): Promise<Row<T> | null> {
-    if (!reference) return Promise.resolve(null);
-    const loaded = loadedEntity(reference) as Row<T> | undefined;
-    return loaded ? Promise.resolve(loaded) : this.byUuid(entity).load(uuidOf(reference));
+  optional<T extends object>(entity: EntityClass<T>, reference: RelationValue | null | undefined): Loaded<Row<T> | null> {
+    if (!reference) return null;
+    return this.held(entity, reference) ?? this.byUuid(entity).load(uuidOf(reference));
+  }
+
+  private held<T extends object>(entity: EntityClass<T>, reference: RelationValue): Row<T> | undefined {
+    return (loadedEntity(reference) ?? this.primed.get(rowKey(entity as EntityClass<object>, uuidOf(reference)))) as Row<T> | undefined;
   }
 
   /**

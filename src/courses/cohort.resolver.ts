@@ -1,5 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType } from '../graphql/connection.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
@@ -20,7 +21,7 @@ export class CohortResolver extends ResourceResolver({
   service: cohorts,
 }) {
   @FieldResolver(() => Course, { description: 'The course this cohort belongs to.' })
-  course(@Root() cohort: Readable<Cohort>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+  course(@Root() cohort: Readable<Cohort>, @Ctx() ctx: RequestContext): Loaded<Row<Course>> {
     return ctx.loaders.one(Course, cohort.course);
   }
 }

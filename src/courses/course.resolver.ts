@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType, RelationArgs } from '../graphql/connection.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -24,7 +25,7 @@ export class CourseResolver extends ResourceResolver({
   service: courses,
 }) {
   @FieldResolver(() => Institution, { description: 'The institution offering the course.' })
-  institution(@Root() course: Readable<Course>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
+  institution(@Root() course: Readable<Course>, @Ctx() ctx: RequestContext): Loaded<Row<Institution>> {
     return ctx.loaders.one(Institution, course.institution);
   }
 
@@ -66,12 +67,12 @@ export class CourseResolver extends ResourceResolver({
 @Resolver(() => CourseModule)
 export class CourseModuleResolver {
   @FieldResolver(() => Module, { description: 'The attached module.' })
-  module(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Promise<Row<Module>> {
+  module(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Loaded<Row<Module>> {
     return ctx.loaders.one(Module, attachment.module);
   }
 
   @FieldResolver(() => ModuleGroup, { nullable: true, description: 'The group it is listed under on the transcript, if any.' })
-  group(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Promise<Row<ModuleGroup> | null> {
+  group(@Root() attachment: Readable<CourseModule>, @Ctx() ctx: RequestContext): Loaded<Row<ModuleGroup> | null> {
     return ctx.loaders.optional(ModuleGroup, attachment.group);
   }
 }

@@ -1,5 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType } from '../graphql/connection.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
@@ -21,7 +22,7 @@ export class ModuleGroupResolver extends ResourceResolver({
   parentArg: 'courseUuid',
 }) {
   @FieldResolver(() => Course, { description: 'The course this group belongs to.' })
-  course(@Root() group: Readable<ModuleGroup>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+  course(@Root() group: Readable<ModuleGroup>, @Ctx() ctx: RequestContext): Loaded<Row<Course>> {
     return ctx.loaders.one(Course, group.course);
   }
 }

@@ -1,5 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
@@ -22,17 +23,17 @@ export class EnrollmentResolver extends ResourceResolver({
   service: enrollments,
 }) {
   @FieldResolver(() => Student, { description: 'The enrolled student.' })
-  student(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
+  student(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Loaded<Row<Student>> {
     return ctx.loaders.one(Student, enrollment.student);
   }
 
   @FieldResolver(() => Course, { description: 'The course enrolled in.' })
-  course(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Course>> {
+  course(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Loaded<Row<Course>> {
     return ctx.loaders.one(Course, enrollment.course);
   }
 
   @FieldResolver(() => Cohort, { nullable: true, description: 'The cohort, if any.' })
-  cohort(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Promise<Row<Cohort> | null> {
+  cohort(@Root() enrollment: Readable<Enrollment>, @Ctx() ctx: RequestContext): Loaded<Row<Cohort> | null> {
     return ctx.loaders.optional(Cohort, enrollment.cohort);
   }
 }

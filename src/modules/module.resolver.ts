@@ -1,5 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType } from '../graphql/connection.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -20,7 +21,7 @@ export class ModuleResolver extends ResourceResolver({
   service: modules,
 }) {
   @FieldResolver(() => Institution, { description: 'The institution that teaches the module.' })
-  institution(@Root() module: Readable<Module>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
+  institution(@Root() module: Readable<Module>, @Ctx() ctx: RequestContext): Loaded<Row<Institution>> {
     return ctx.loaders.one(Institution, module.institution);
   }
 }

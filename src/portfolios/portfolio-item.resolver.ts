@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Info } from 'type-graphql';
 import { Certificate } from '../certificates/certificate.entity.js';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { Readable, Row } from '../db/rows.js';
 import { asksForTotal, type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
@@ -79,12 +80,12 @@ export class PortfolioItemResolver {
   }
 
   @FieldResolver(() => Certificate, { description: 'The certificate shown.' })
-  certificate(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Promise<Row<Certificate>> {
+  certificate(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Loaded<Row<Certificate>> {
     return ctx.loaders.one(Certificate, item.certificate);
   }
 
   @FieldResolver(() => PortfolioPage, { description: 'The page it is on.' })
-  page(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Promise<Row<PortfolioPage>> {
+  page(@Root() item: Readable<PortfolioItem>, @Ctx() ctx: RequestContext): Loaded<Row<PortfolioPage>> {
     return ctx.loaders.one(PortfolioPage, item.page);
   }
 }

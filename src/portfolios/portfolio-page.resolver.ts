@@ -1,4 +1,5 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { Readable, Row } from '../db/rows.js';
 import { ConnectionType, RelationArgs } from '../graphql/connection.js';
@@ -26,7 +27,7 @@ export class PortfolioPageResolver extends ResourceResolver({
   parentArg: 'studentUuid',
 }) {
   @FieldResolver(() => Student, { description: 'The student whose page this is.' })
-  student(@Root() page: Readable<PortfolioPage>, @Ctx() ctx: RequestContext): Promise<Row<Student>> {
+  student(@Root() page: Readable<PortfolioPage>, @Ctx() ctx: RequestContext): Loaded<Row<Student>> {
     return ctx.loaders.one(Student, page.student);
   }
 

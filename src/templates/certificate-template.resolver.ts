@@ -1,5 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
+import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import { ConnectionType } from '../graphql/connection.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -20,7 +21,7 @@ export class CertificateTemplateResolver extends ResourceResolver({
   service: certificateTemplates,
 }) {
   @FieldResolver(() => Institution, { description: 'The institution that owns the template.' })
-  institution(@Root() template: Readable<CertificateTemplate>, @Ctx() ctx: RequestContext): Promise<Row<Institution>> {
+  institution(@Root() template: Readable<CertificateTemplate>, @Ctx() ctx: RequestContext): Loaded<Row<Institution>> {
     return ctx.loaders.one(Institution, template.institution);
   }
 }
