@@ -1,7 +1,7 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_COUNTED_TABLES, liveCountSql } from './live-counts.js';
-import type { SortOrder } from './paging.js';
+import { DEFAULT_PAGE_SIZE, type SortOrder } from './paging.js';
 import { queryPrepared } from './prepared.js';
 import type { RelatedRead } from './related-reads.js';
 import type { Row } from './rows.js';
@@ -28,6 +28,16 @@ export interface RelatedRows {
   entity: EntityClass<object>;
   rows: Row<object>[];
 }
+
+/**
+ * Page sizes written into the statement text rather than bound. With `LIMIT $n` PostgreSQL's
+ * generic plan assumes a tenth of the table (hash joins over whole related tables), so it plans
+ * every execution afresh, which cost more than executing a page; with a literal size and the first
+ * page's literal offset the cached generic plan is the right one and planning is skipped. A few
+ * common sizes (and each plus the one row that tells whether more follow) keep the texts bounded;
+ * any other size or offset is a parameter, planned per execution as before.
+ */
+const PLANNED_PAGE_SIZES = new Set([1, 10, 15, 20, 25, 50, 100, DEFAULT_PAGE_SIZE].flatMap((size) => [size, size + 1]));
 
 /** Statement texts by entity, filter shape and order: few per resource, and capped anyway. */
 const statements = new Map<string, string>();
@@ -57,7 +67,13 @@ export async function readPageStatement<T extends object>(
   const sortColumn = sort ? plainColumn(meta, sort.property) : undefined;
   if (sort && !sortColumn) return undefined;
   const scope = tenantScopeOf(em, entity as EntityClass<object>, { live: true });
-  const values: unknown[] = [...scope.values, ...conditions.filter(({ value }) => value !== null).map(({ value }) => value), limit, offset];
+  const window: PageWindow = { limit: PLANNED_PAGE_SIZES.has(limit) ? limit : undefined, firstPage: offset === 0 };
+  const values: unknown[] = [
+    ...scope.values,
+    ...conditions.filter(({ value }) => value !== null).map(({ value }) => value),
+    ...(window.limit === undefined ? [limit] : []),
+    ...(window.firstPage ? [] : [offset]),
+  ];
   // The request's pending proof (its cached principal) rides along: a column of this statement, not a statement of its own.
   const guard = pendingGuard(em);
   const guardCondition = guard?.condition(values.length + 1);
@@ -68,13 +84,15 @@ export async function readPageStatement<T extends object>(
     sortColumn,
     sort?.order,
     withTotal,
+    window.limit ?? 'limit',
+    window.firstPage,
     ...related.map(({ property }) => property),
     guardCondition?.sql,
   ].join('|');
   let text = statements.get(key);
   if (!text) {
     const order = sortColumn ? { column: sortColumn, descending: sort!.order === 'desc' } : undefined;
-    text = pageStatement(em, meta, scope, conditions, order, withTotal, related, guardCondition?.sql);
+    text = pageStatement(em, meta, scope, conditions, order, window, withTotal, related, guardCondition?.sql);
     if (statements.size < MAX_STATEMENTS) statements.set(key, text);
   }
   const answered = await queryPrepared<Record<string, string | boolean | null>>(em, text, values);
@@ -110,12 +128,19 @@ function relatedRows(
   return result;
 }
 
+/** The page's size when it is written into the text (else bound), and whether it starts at the first row. */
+interface PageWindow {
+  limit: number | undefined;
+  firstPage: boolean;
+}
+
 function pageStatement(
   em: EntityManager,
   meta: EntityMetadata<object>,
   scope: TenantScope,
   conditions: { column: string; value: Scalar }[],
   sort: { column: string; descending: boolean } | undefined,
+  window: PageWindow,
   withTotal: boolean,
   related: RelatedRead[],
   guard: string | undefined,
@@ -132,7 +157,10 @@ function pageStatement(
   const orderBy = [...(sort ? [`t.${quote(sort.column)} ${sort.descending ? 'desc' : 'asc'}`] : []), `t.${uuid} asc`].join(', ');
   const table = quote(meta.tableName);
   const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null';
-  const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit $${listed.parameters + 1}::bigint offset $${listed.parameters + 2}::bigint`;
+  let parameter = listed.parameters;
+  const limit = window.limit ?? `$${++parameter}::bigint`;
+  const offset = window.firstPage ? '0' : `$${++parameter}::bigint`;
+  const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit ${limit} offset ${offset}`;
   if (related.length === 0 && !guard) return `select row_to_json(t)::text as row, ${totalColumn} as list_total ${page}`;
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
   // loader reads it. Joins, not a subquery per row: the planner then reads a small table once.
