@@ -1,6 +1,6 @@
-import { type DocumentNode, Kind } from 'graphql';
+import type { DocumentNode } from 'graphql';
 import type { CompiledExecution } from '../src/graphql/compiled-execution.js';
-import { confirmPrincipal, type RequestContext } from '../src/context/request-context.js';
+import { confirmBeforeExecution, type RequestContext } from '../src/context/request-context.js';
 import { classifyError, type ClassifiedError } from '../src/errors/classify.js';
 import { summarize } from '../src/errors/domain-error.js';
 import { guardOperation } from '../src/graphql/operation-guard.js';
@@ -31,8 +31,7 @@ export async function executeOperation(
   } catch (error) {
     throw new OperationError(classifyError(error), error);
   }
-  // Only queries may run before the request's principal is proven (auth/principal-check.ts).
-  if (!onlyQueries(document)) await confirmPrincipal(context);
+  await confirmBeforeExecution(context, document);
   const result = await execution.run({ document, contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const classified = result.errors.map((error) => ({ error, classified: classifyError(error) }));
@@ -47,6 +46,3 @@ export async function executeOperation(
   }
   return result.data as Record<string, unknown>;
 }
-
-const onlyQueries = (document: DocumentNode) =>
-  document.definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === 'query');

@@ -33,8 +33,9 @@ function handler(execution: CompiledExecution, route: RestRoute, maxCost: number
     try {
       const document = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
-      // Whatever the operation did, nothing is answered before the request's principal is proven.
-      const data = await executeOperation(execution, context, document, variables, maxCost).finally(() => confirmPrincipal(context));
+      const data = await executeOperation(execution, context, document, variables, maxCost);
+      // Nothing is answered, success or failure, before the request's principal is proven.
+      await confirmPrincipal(context);
       if (route.status === 204) {
         res.status(204).end();
         return;

@@ -56,6 +56,18 @@ describe('a cached principal is proven in the request’s own statement', () => 
     expect(graphql.body.data.enrollments.totalCount).toBe(2);
   });
 
+  it('only one statement carries the proof: further records of the same operation batch as usual', async () => {
+    const { api, enrollments } = await warmTenant('proof-batch');
+    const third = await factories(api).enrollment();
+    const uuids = [...enrollments.map((row) => row.uuid as string), third.uuid as string];
+    const read = await run(() => api.graphql(`{ ${uuids.map((uuid, index) => `e${index}: enrollment(uuid: "${uuid}") { uuid }`).join(' ')} }`));
+    expect(read.status).toBe(200);
+    expect(uuids.map((_uuid, index) => read.body.data[`e${index}`].uuid)).toEqual(uuids);
+    // One record's statement with the proof, one batch for the other two.
+    expect(read.statements).toHaveLength(2);
+    expect(read.statements.filter((sql) => TOKEN_TABLE.test(sql))).toHaveLength(1);
+  });
+
   it('an empty page still answers with its total', async () => {
     const { api } = await warmTenant('proof-empty');
     const past = await run(() => api.rest('GET', '/enrollments?per_page=1&page=50'));
@@ -104,18 +116,28 @@ describe('a token revoked elsewhere is refused on its very next request', () => 
     await revoke(api);
     const refused = await request(api, { course: course.uuid, enrollment: enrollments[0]!.uuid });
     expect(refused.status).toBe(401);
+    // Nothing of the request's own answer leaks: only the refusal, in the style's error shape.
+    expect(refused.body).toEqual(
+      refused.body.errors ? { errors: [{ message: 'Unauthenticated.', extensions: { code: 'UNAUTHENTICATED' } }] } : { message: 'Unauthenticated.' },
+    );
   });
 
   it('writes are refused before anything is written: GraphQL mutation and REST create', async () => {
-    const { api, course } = await warmTenant('proof-writes');
+    const { api } = await warmTenant('proof-writes');
+    const institution = await factories(api).institution();
+    // The same writes with a live token do write (so the refusal below is the proof's doing).
+    const allowed = await api.rest('POST', '/courses', { name: 'Allowed', institution_uuid: institution.uuid });
+    expect(allowed.status).toBe(201);
     const [before] = await service.orm.em.getConnection().execute(`select count(*)::int as n from courses where deleted_at is null`);
     await revoke(api);
     const mutation = await api.graphql(`mutation($input: CourseInput!) { createCourse(input: $input) { uuid } }`, {
-      input: { name: 'Refused', institutionUuid: course.institution_uuid },
+      input: { name: 'Refused', institutionUuid: institution.uuid },
     });
-    const created = await api.rest('POST', '/courses', { name: 'Refused too', institution_uuid: course.institution_uuid });
+    const created = await api.rest('POST', '/courses', { name: 'Refused too', institution_uuid: institution.uuid });
     const [after] = await service.orm.em.getConnection().execute(`select count(*)::int as n from courses where deleted_at is null`);
     expect([mutation.status, created.status]).toEqual([401, 401]);
+    expect(mutation.body.data).toBeUndefined();
+    expect(created.body).toEqual({ message: 'Unauthenticated.' });
     expect(after.n).toBe(before.n);
   });
 

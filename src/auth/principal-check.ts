@@ -12,6 +12,8 @@ const unauthenticated = () => new DomainError('UNAUTHENTICATED', 'Unauthenticate
  */
 export class PrincipalCheck implements StatementGuard {
   private state: 'pending' | 'active' | 'refused' = 'pending';
+  /** A statement carries the proof already: the request's other reads need not (they batch as usual). */
+  private carried = false;
   private lookup?: Promise<void>;
 
   constructor(
@@ -24,10 +26,11 @@ export class PrincipalCheck implements StatementGuard {
   ) {}
 
   get pending(): boolean {
-    return this.state === 'pending';
+    return this.state === 'pending' && !this.carried;
   }
 
   condition(first: number): { sql: string; values: unknown[] } {
+    this.carried = true;
     return stillActiveSql(this.tokenHash, this.principal, first);
   }
 

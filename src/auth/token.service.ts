@@ -66,10 +66,6 @@ export class TokenService {
     await this.em.flush();
   }
 
-  async principal(accessToken: string): Promise<Principal | null> {
-    return (await this.principalByHash(sha256Hex(accessToken)))?.principal ?? null;
-  }
-
   /** The principal of an active token and when the token expires. */
   async principalByHash(tokenHash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
     const [row] = await queryPrepared<PrincipalRow>(this.em, PRINCIPAL_BY_TOKEN_HASH, [tokenHash]);

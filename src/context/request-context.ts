@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type DocumentNode, getOperationAST } from 'graphql';
 import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { Principal } from '../auth/token.service.js';
 import type { BadgeWorkers } from '../badges/badge-workers.js';
@@ -68,4 +69,12 @@ export function createRequestContext(
 /** Before anything is answered, written or mutated: the request's principal is proven active (or this rejects with UNAUTHENTICATED). */
 export async function confirmPrincipal(ctx: RequestContext | undefined): Promise<void> {
   await ctx?.principalCheck?.confirm();
+}
+
+/**
+ * Before an operation runs, for both styles: only a query may run before the request's principal is
+ * proven. A mutation, or a name the document does not resolve to one operation, waits for the proof.
+ */
+export async function confirmBeforeExecution(ctx: RequestContext, document: DocumentNode, operationName?: string | null): Promise<void> {
+  if (ctx.principalCheck && getOperationAST(document, operationName)?.operation !== 'query') await confirmPrincipal(ctx);
 }

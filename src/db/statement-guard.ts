@@ -6,9 +6,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * condition as a column, whatever rows it finds, and hands the answer to `prove`.
  */
 export interface StatementGuard {
-  /** Whether the condition still needs proving. */
+  /** Whether the condition still needs proving and no statement carries it yet. */
   readonly pending: boolean;
-  /** The condition as a boolean SQL expression with its bind values, numbered from `$first`. */
+  /** The condition as a boolean SQL expression with its bind values, numbered from `$first`; the caller's statement now carries it. */
   condition(first: number): { sql: string; values: unknown[] };
   /** Records a statement's answer; throws the guard's error when the condition does not hold. */
   prove(holds: boolean): void;
