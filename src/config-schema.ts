@@ -193,7 +193,7 @@ export const ENVIRONMENT = z.object({
   PDF_INSPECT_TIMEOUT_MS: whole(1).default(2_000),
   PDF_WORKER_HEAP_MB: whole(1).default(512),
   PDF_QUEUE_LIMIT: whole().default(32),
-  PDF_WORKER_MAX_JOBS: whole(1).default(200),
+  PDF_WORKER_MAX_JOBS: whole(1).default(10_000),
   VERIFY_MAX_BYTES: whole(1).default(20 * 1024 * 1024),
   BADGE_UNBAKE_MAX_BYTES: whole(1).default(2 * 1024 * 1024),
   BADGE_VERIFY_TIMEOUT_MS: whole(1).default(2_000),

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { DocumentWorkers } from '../src/documents/index.js';
-import { appendSignature, certificateBombCms, laboriousPdf, signWith, strangerKey, tinyObjectsBomb, xrefSizeBomb } from './support/hostile-pdf.js';
+import { appendSignature, manyNamesPdf, certificateBombCms, laboriousPdf, signWith, strangerKey, tinyObjectsBomb, xrefSizeBomb } from './support/hostile-pdf.js';
 import { issueFrom, verify } from './support/issued.js';
 import { diplomaPdf } from './support/pdf.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
@@ -147,6 +147,23 @@ describe('worker limits', () => {
       await expect(workers.inspect(laborious)).resolves.toMatchObject({ refused: expect.stringMatching(/within the limits/) });
       expect(workers.size).toBe(0);
       await expect(workers.inspect(unsigned)).resolves.toMatchObject({ signed: false });
+    } finally {
+      await workers.close();
+    }
+  });
+
+  it('a worker that holds over half its heap after a job is replaced; healthy workers are kept', async () => {
+    const workers = new DocumentWorkers({ ...limits, inspectTimeoutMs: 120_000, heapMb: 96 });
+    try {
+      const unsigned = await diplomaPdf('unsigned');
+      for (let i = 0; i < 3; i++) await expect(workers.inspect(unsigned)).resolves.toMatchObject({ signed: false });
+      expect(workers.size).toBe(1);
+      // Signed, so the inspector parses the whole file with pdf-lib and every name stays interned.
+      const names = appendSignature(manyNamesPdf(400_000), signWith(stranger));
+      await expect(workers.inspect(names)).resolves.toMatchObject({ signed: true, signatures: [expect.objectContaining({ intact: true })] });
+      expect(workers.size).toBe(0);
+      await expect(workers.inspect(unsigned)).resolves.toMatchObject({ signed: false });
+      expect(workers.size).toBe(1);
     } finally {
       await workers.close();
     }

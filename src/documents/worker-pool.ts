@@ -25,9 +25,13 @@ export class WorkerJobError extends Error {
   }
 }
 
-/** What a worker posts back for a job: its value, or an error it caught and described. */
-export type WorkerReply<Result> =
-  { id: number; ok: true; value: Result } | { id: number; ok: false; error: { name: string; message: string; reason?: string } };
+/** What a worker posts back for a job: its value, or an error it caught and described; and its heap in use after it. */
+export type WorkerReply<Result> = { id: number; heapUsedBytes: number } & (
+  { ok: true; value: Result } | { ok: false; error: { name: string; message: string; reason?: string } }
+);
+
+/** Share of the heap limit in use after a job past which the worker is replaced before its next job. */
+const RETIRE_AT_HEAP_SHARE = 0.5;
 
 interface Pending<Job, Result> {
   job: Job;
@@ -45,9 +49,12 @@ interface Slot<Job, Result> {
 
 /**
  * A few worker threads for work on untrusted input. Each job has a wall-clock limit (the worker is
- * terminated past it), each worker a heap limit; a worker is replaced after a failed job or after
- * `maxJobsPerWorker` jobs, so whatever a hostile input leaves behind dies with its thread. Jobs wait
- * in a bounded queue; when it is full they are refused at once instead of piling up in memory.
+ * terminated past it), each worker a heap limit. A worker is replaced after a failed job, once its
+ * heap in use after a job passes half its limit (pdf-lib's name and reference tables only grow, and
+ * a hostile file can fill them), or after `maxJobsPerWorker` jobs: whatever an input leaves behind
+ * dies with its thread, while a healthy worker keeps its warm code (a replacement reloads every
+ * module and runs cold for its first jobs). Jobs wait in a bounded queue; when it is full they are
+ * refused at once instead of piling up in memory.
  */
 export class WorkerPool<Job, Result> {
   private readonly slots = new Set<Slot<Job, Result>>();
@@ -127,8 +134,12 @@ export class WorkerPool<Job, Result> {
     slot.worker.unref();
     current.resolve(message);
     // Anything but a clean answer may have left the thread's state dirty: replace the worker.
-    if (!message.ok || slot.jobs >= this.limits.maxJobsPerWorker) void this.discard(slot);
+    if (!message.ok || this.worn(slot, message.heapUsedBytes)) void this.discard(slot);
     else this.pump();
+  }
+
+  private worn(slot: Slot<Job, Result>, heapUsedBytes: number): boolean {
+    return slot.jobs >= this.limits.maxJobsPerWorker || heapUsedBytes > this.limits.heapMb * RETIRE_AT_HEAP_SHARE * 1024 * 1024;
   }
 
   private dispatch(slot: Slot<Job, Result>, pending: Pending<Job, Result>): void {

@@ -103,6 +103,12 @@ export function tinyObjectsBomb(streams: number, perStream: number): Buffer {
   return Buffer.concat(parts);
 }
 
+/** A one-page PDF whose one extra dictionary holds `count` distinct names: pdf-lib interns every name it parses for the life of its thread. */
+export function manyNamesPdf(count: number): Buffer {
+  const entries = Array.from({ length: count }, (_, i) => `/Name${i.toString(36)} ${i % 10}`).join(' ');
+  return Buffer.from(pdfBody([`<< ${entries} >>`]), 'latin1');
+}
+
 /** A legal but laborious PDF: `count` objects of `width` numbers each, just inside the structural limits. */
 export function laboriousPdf(count: number, width: number): Buffer {
   const row = Array.from({ length: width }, (_, i) => i).join(' ');
