@@ -114,6 +114,20 @@ async function measureOnce(build: Build, round: number, postgresPid: number | un
   };
 }
 
+/** BENCH_SQL=1: where PostgreSQL's time went for one build, by statement (pg_stat_statements, whole run, planning included). */
+async function printCostliestStatements(build: Build): Promise<void> {
+  const { rows } = await build.stats.query<{ calls: string; plan_ms: number; exec_ms: number; total_ms: number; query: string }>(
+    `select calls, round((total_plan_time / calls)::numeric, 3)::float as plan_ms, round((total_exec_time / calls)::numeric, 3)::float as exec_ms,
+            round((total_plan_time + total_exec_time)::numeric)::float as total_ms,
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query
+       from pg_stat_statements
+      where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
+      order by total_plan_time + total_exec_time desc limit 20`,
+  );
+  console.log(`\n${build.name}: PostgreSQL's costliest statements (planning and execution per call, whole run: seeding included)`);
+  console.table(rows);
+}
+
 const fixed = (value: number | undefined, digits = 1) => (value === undefined ? '-' : Number(value.toFixed(digits)));
 
 function print(rows: Measured[], reference: string): void {
@@ -184,6 +198,7 @@ export async function runIssuanceBaseBench(baseDir: string): Promise<Measured[]>
       }),
       'base',
     );
+    if (process.env.BENCH_SQL) for (const build of builds) await printCostliestStatements(build);
     return all;
   } finally {
     for (const build of builds) {

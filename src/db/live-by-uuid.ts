@@ -1,6 +1,8 @@
 import { type EntityClass, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readableAsJson } from './rows-by-uuid.js';
+import { queryPrepared } from './prepared.js';
+import { readableAsJson, unionByUuids } from './rows-by-uuid.js';
+import { tenantScopeOf } from './tenant-scope.js';
 import { isUuid } from './uuid.js';
 
 /** One row asked for by uuid. */
@@ -11,10 +13,12 @@ export interface EntityRequest {
 
 /**
  * What `em.findOne(entity, { uuid })` returns for each request (a live row of the EntityManager's
- * tenant, managed by it, or null), for rows of several entities in ONE statement. Each part is the
- * ORM's own query for that lookup, filters applied, selecting the row as JSON; the parts are joined
- * by UNION ALL and each row is mapped back by the ORM into the identity map. Entities whose columns
- * JSON would change (db/rows-by-uuid.ts) and malformed uuids are looked up on their own.
+ * tenant, managed by it, or null), for rows of several entities in ONE statement, each row selected
+ * as JSON and mapped back by the ORM into the identity map. Outside a transaction the statement is
+ * the prepared UNION ALL of db/rows-by-uuid.ts with the tenant and live filters as `tenantScopeOf`
+ * writes them (planned once per connection); inside one, where it must use the transaction's
+ * connection, the ORM's own query per lookup, filters applied, joined by UNION ALL. Entities whose
+ * columns JSON would change (db/rows-by-uuid.ts) and malformed uuids are looked up on their own.
  */
 export async function findLiveByUuids(em: EntityManager, requests: EntityRequest[]): Promise<(object | null)[]> {
   const found: (object | null)[] = requests.map(() => null);
@@ -25,6 +29,25 @@ export async function findLiveByUuids(em: EntityManager, requests: EntityRequest
     else found[index] = await em.findOne(entity, { uuid } as FilterQuery<object>);
   }
   if (combined.length === 0) return found;
+  const rows = em.getTransactionContext() ? await builtUnion(em, requests, combined) : await preparedUnion(em, requests, combined);
+  for (const { part, row } of rows) found[part] = em.map(requests[part]!.entity, JSON.parse(row) as Record<string, unknown>);
+  return found;
+}
+
+interface PartRow {
+  part: number;
+  row: string;
+}
+
+async function preparedUnion(em: EntityManager, requests: EntityRequest[], combined: number[]): Promise<PartRow[]> {
+  const entities = combined.map((index) => requests[index]!.entity);
+  const scopes = entities.map((entity) => tenantScopeOf(em, entity, { live: true }));
+  const values = combined.flatMap((index, at) => [[requests[index]!.uuid], ...scopes[at]!.values]);
+  const rows = await queryPrepared<PartRow>(em, unionByUuids(em, entities, scopes, 'live'), values);
+  return rows.map(({ part, row }) => ({ part: combined[part]!, row }));
+}
+
+async function builtUnion(em: EntityManager, requests: EntityRequest[], combined: number[]): Promise<PartRow[]> {
   const parts = await Promise.all(
     combined.map(async (index) => {
       const { entity, uuid } = requests[index]!;
@@ -38,7 +61,5 @@ export async function findLiveByUuids(em: EntityManager, requests: EntityRequest
   );
   const [first, ...rest] = parts;
   const { sql, params } = (rest.length > 0 ? first!.unionAll(...rest) : first!).toQuery();
-  const rows = await em.getConnection().execute<{ part: number; row: string }[]>(sql, params as unknown[], 'all', em.getTransactionContext());
-  for (const { part, row } of rows) found[part] = em.map(requests[part]!.entity, JSON.parse(row) as Record<string, unknown>);
-  return found;
+  return em.getConnection().execute<PartRow[]>(sql, params as unknown[], 'all', em.getTransactionContext());
 }

@@ -41,10 +41,11 @@ export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]):
   const ordered = [...requests].sort((a, b) => a.entity.name.localeCompare(b.entity.name));
   const scopes = ordered.map(({ entity }) => tenantScopeOf(em, entity, { live: false }));
   const values = ordered.flatMap(({ uuids }, index) => [uuids, ...scopes[index]!.values]);
-  const text = statementFor(
+  const text = unionByUuids(
     em,
     ordered.map(({ entity }) => entity),
     scopes,
+    'deleted too',
   );
   const found = await queryPrepared<{ part: number; row: string }>(em, text, values);
   const byPart = ordered.map(() => [] as Row<object>[]);
@@ -56,9 +57,13 @@ export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]):
 const statements = new Map<string, string>();
 const MAX_STATEMENTS = 256;
 
-/** The UNION ALL for these entities, in this order: per part `uuid = any($n)` and the part's tenant scope. */
-function statementFor(em: EntityManager, entities: EntityClass<object>[], scopes: TenantScope[]): string {
-  const key = entities.map((entity) => entity.name).join();
+/**
+ * The UNION ALL for these entities, in this order: per part `uuid = any($n)` and the part's tenant
+ * scope (made by `tenantScopeOf`, live rows only or not as `rows` says). Each row comes as JSON with
+ * its part's index; the values are, per part, its uuids then its scope's values.
+ */
+export function unionByUuids(em: EntityManager, entities: EntityClass<object>[], scopes: TenantScope[], rows: 'live' | 'deleted too'): string {
+  const key = `${rows}:${entities.map((entity) => entity.name).join()}`;
   let text = statements.get(key);
   if (text) return text;
   const platform = em.getPlatform();

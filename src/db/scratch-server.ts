@@ -32,7 +32,8 @@ export async function openScratchServer(
   const dataDir = await mkdtemp(path.join(tmpdir(), `credential-service-${label}-`));
   await chmod(dataDir, 0o755); // as root, the cluster runs as `postgres`, which must reach its directory
   try {
-    const extraFlags = statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [];
+    // Planning time too: statements with inlined values are planned on every execution.
+    const extraFlags = statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track_planning=on'] : [];
     const cluster = await openEmbeddedCluster(dataDir, logger, { extraFlags });
     const pidFile = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
     return {

@@ -209,7 +209,7 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
 
   /** The stored content of a file, streamed from whichever driver holds it. */
   open({ em, files }: FileContext, file: StoredFile): Promise<Readable> {
-    return files.driver(file.storage).open(em, file.uuid);
+    return files.driver(file.storage).open(em, file.uuid, file.size);
   }
 
   /** The whole content of a (server-size) file in memory: badge images, sources to sign. */

@@ -17,8 +17,11 @@ export interface BlobStorage {
   readonly name: 'postgres' | 'filesystem';
   /** `size`, when known, lets a driver store the last bytes without collecting them first. */
   create(em: EntityManager, key: string, size?: number): Promise<BlobWriter>;
-  /** The content, streamed; fails before yielding anything when the blob is missing. */
-  open(em: EntityManager, key: string): Promise<Readable>;
+  /**
+   * The content, streamed; fails before yielding anything when the blob is missing. `size`, when
+   * known, lets a driver stop after the last bytes instead of asking for more.
+   */
+  open(em: EntityManager, key: string, size?: number): Promise<Readable>;
   /** Drops a blob within the current transaction: one just written that is not kept (a duplicate), or purged content. */
   remove(em: EntityManager, key: string): Promise<void>;
   /** After a rollback: removes blobs this driver keeps outside the database. */

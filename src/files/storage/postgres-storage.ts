@@ -110,16 +110,18 @@ export class PostgresBlobStorage implements BlobStorage {
     return new ChunkWriter(transaction(em), key, size);
   }
 
-  async open(em: EntityManager, key: string): Promise<Readable> {
+  async open(em: EntityManager, key: string, size?: number): Promise<Readable> {
     const db = executor(em);
     const first = await chunkAt(db, key, 0);
     if (!first) throw new Error(`blob ${key} is missing from file_chunks`);
     // One chunk a query, fetched only when the reader wants more: memory stays at a chunk or two.
+    // Counting bytes rather than chunks: a file with one chunk costs one query, whatever size its chunks were written in.
     async function* chunks() {
       yield first!;
-      for (let seq = 1; ; seq++) {
+      for (let seq = 1, read = first!.length; size === undefined || read < size; seq++) {
         const data = await chunkAt(db, key, seq);
         if (!data) return;
+        read += data.length;
         yield data;
       }
     }
