@@ -68,6 +68,9 @@ async function openBuild(serverUrl: string, name: string, cwd: string): Promise<
   await stats.query('create extension if not exists pg_stat_statements');
   const { bodies } = await seedIssuances({ url: server.url, auth }, PAIRS + 1);
   await issueOne({ url: server.url, auth }, bodies[0]!);
+  // Statistics as autovacuum keeps them on a live database: just seeded, the planner takes tables
+  // of thousands of rows for empty ones and may scan a tenant's index instead of the primary key.
+  await stats.query('analyze');
   return { name, server, database, stats, url: server.url, auth, bodies, next: 1 };
 }
 

@@ -1,7 +1,7 @@
 import { signingSeconds } from '../metrics/domain-metrics.js';
 import type { EntityClass, Ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
-import { CourseModule } from '../courses/course-module.entity.js';
+import { attachedModules } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
@@ -48,23 +48,20 @@ async function gather(ctx: RequestContext, certificate: Certificate, checked: Ch
   if (course.deletedAt) throw invalidReference('courseUuid');
   if (checked.enrollment?.deletedAt) throw invalidReference('enrollmentUuid');
   const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
-  const attachments = await em.find(CourseModule, { course }, { populate: ['module', 'group'], orderBy: { order: 'asc' } });
+  const attachments = await attachedModules(em, course.uuid);
   return { institution, course, student, enrollment, attachments, source, template: checked.template };
 }
 
 type Parties = Awaited<ReturnType<typeof gather>>;
 
 function transcriptOf(parts: Parties, certificate: Certificate, url: string, issuedAt: Date): TranscriptData {
-  const groups = new Map(parts.attachments.flatMap((row) => (row.group ? [[row.group.uuid, row.group.getEntity()] as const] : [])));
+  const groups = new Map(parts.attachments.flatMap(({ group }) => (group ? [[group.uuid, group] as const] : [])));
   return {
     institutionName: parts.institution.name,
     student: { name: displayName(parts.student), dateOfBirth: parts.student.dateOfBirth },
     course: { name: parts.course.name, code: parts.course.code },
     moduleGroups: [...groups.values()].map((group) => ({ uuid: group.uuid, name: group.name, order: group.order })),
-    modules: parts.attachments.map((row) => {
-      const module = row.module.getEntity();
-      return { code: module.code, name: module.name, workload: module.workload, credits: module.credits, order: row.order, groupUuid: row.group?.uuid ?? null };
-    }),
+    modules: parts.attachments.map(({ module, group, order }) => ({ ...module, order, groupUuid: group?.uuid ?? null })),
     enrollment: parts.enrollment ? { grade: parts.enrollment.grade, completedAt: parts.enrollment.completedAt } : null,
     certificate: { uuid: certificate.uuid, verificationUrl: url, issuedAt },
   };

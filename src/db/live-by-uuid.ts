@@ -42,8 +42,8 @@ interface PartRow {
 async function preparedUnion(em: EntityManager, requests: EntityRequest[], combined: number[]): Promise<PartRow[]> {
   const entities = combined.map((index) => requests[index]!.entity);
   const scopes = entities.map((entity) => tenantScopeOf(em, entity, { live: true }));
-  const values = combined.flatMap((index, at) => [[requests[index]!.uuid], ...scopes[at]!.values]);
-  const rows = await queryPrepared<PartRow>(em, unionByUuids(em, entities, scopes, 'live'), values);
+  const values = combined.flatMap((index, at) => [requests[index]!.uuid, ...scopes[at]!.values]);
+  const rows = await queryPrepared<PartRow>(em, unionByUuids(em, entities, scopes, 'live', 'one uuid'), values);
   return rows.map(({ part, row }) => ({ part: combined[part]!, row }));
 }
 

@@ -46,6 +46,7 @@ export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]):
     ordered.map(({ entity }) => entity),
     scopes,
     'deleted too',
+    'any of uuids',
   );
   const found = await queryPrepared<{ part: number; row: string }>(em, text, values);
   const byPart = ordered.map(() => [] as Row<object>[]);
@@ -57,13 +58,16 @@ export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]):
 const statements = new Map<string, string>();
 const MAX_STATEMENTS = 256;
 
+/** What each part of a union matches: one uuid (`= $n`, which keeps a generic plan on the primary key), or an array of them. */
+export type UuidMatch = 'one uuid' | 'any of uuids';
+
 /**
- * The UNION ALL for these entities, in this order: per part `uuid = any($n)` and the part's tenant
- * scope (made by `tenantScopeOf`, live rows only or not as `rows` says). Each row comes as JSON with
- * its part's index; the values are, per part, its uuids then its scope's values.
+ * The UNION ALL for these entities, in this order: per part its uuid match and its tenant scope
+ * (made by `tenantScopeOf`, live rows only or not, as `rows` says). Each row comes as JSON with its
+ * part's index; the values are, per part, its uuid(s) then its scope's values.
  */
-export function unionByUuids(em: EntityManager, entities: EntityClass<object>[], scopes: TenantScope[], rows: 'live' | 'deleted too'): string {
-  const key = `${rows}:${entities.map((entity) => entity.name).join()}`;
+export function unionByUuids(em: EntityManager, entities: EntityClass<object>[], scopes: TenantScope[], rows: 'live' | 'deleted too', match: UuidMatch): string {
+  const key = `${rows}:${match}:${entities.map((entity) => entity.name).join()}`;
   let text = statements.get(key);
   if (text) return text;
   const platform = em.getPlatform();
@@ -71,7 +75,8 @@ export function unionByUuids(em: EntityManager, entities: EntityClass<object>[],
   const parts = entities.map((entity, index) => {
     const meta = em.getMetadata().get(entity);
     const uuid = `t.${platform.quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)['uuid']!.fieldNames[0]!)}`;
-    const conditions = [`${uuid} = any($${++parameter}::uuid[])`, ...scopes[index]!.conditions('t', parameter + 1)];
+    const matched = match === 'one uuid' ? `${uuid} = $${++parameter}::uuid` : `${uuid} = any($${++parameter}::uuid[])`;
+    const conditions = [matched, ...scopes[index]!.conditions('t', parameter + 1)];
     parameter += scopes[index]!.values.length;
     return `select ${index} as part, row_to_json(t)::text as row from ${platform.quoteIdentifier(meta.tableName)} t where ${conditions.join(' and ')}`;
   });

@@ -1,5 +1,5 @@
 import type { PublicContext, RequestContext } from '../../context/request-context.js';
-import type { CourseModule } from '../../courses/course-module.entity.js';
+import type { AttachedModule } from '../../courses/attached-modules.js';
 import type { Course } from '../../courses/course.entity.js';
 import { TENANT_FILTER } from '../../db/tenant-scope.js';
 import { isUuid } from '../../db/uuid.js';
@@ -29,8 +29,8 @@ export interface IssuedCertificate {
   institution: Institution;
   course: Course;
   enrollment: Enrollment | null;
-  /** The course's modules in display order, with module and group loaded. */
-  attachments: CourseModule[];
+  /** The course's modules, with module and group. */
+  attachments: AttachedModule[];
 }
 
 const ACROSS_TENANTS = { filters: { [TENANT_FILTER]: false } };
@@ -42,8 +42,7 @@ const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileF
   imageUrl: institution.badgeImageUuid ? downloadUrl(publicBaseUrl, institution.badgeImageUuid) : null,
 });
 
-function achievementOf({ institution, course, attachments }: IssuedCertificate, issuer: ProfileFacts) {
-  const modules = attachments.map((row) => ({ module: row.module.getEntity(), group: row.group?.getEntity() ?? null }));
+function achievementOf({ institution, course, attachments: modules }: IssuedCertificate, issuer: ProfileFacts) {
   const credits = modules.reduce((sum, { module }) => sum + (module.credits ?? 0), 0);
   const narrative = criteriaNarrative({
     uuid: course.uuid,
