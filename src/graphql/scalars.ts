@@ -1,17 +1,31 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+/** The bytes of one timestamp, rewritten in place for each (the service formats on one thread at a time). */
+const SCRATCH = Buffer.from('0000-00-00T00:00:00.000000Z', 'latin1');
+const ZERO = 0x30;
+
+function writeDigits(at: number, value: number, digits: number): void {
+  for (let index = at + digits - 1; index >= at; index--, value = (value / 10) | 0) SCRATCH[index] = ZERO + (value % 10);
+}
 
 /**
  * `YYYY-MM-DDTHH:MM:SS.ffffffZ`. Times originate in JavaScript, so digits 4-6 are truly zero.
  * Built from the UTC fields rather than `toISOString()`, which costs three times as much, and a
- * page of rows formats hundreds of these.
+ * page of rows formats hundreds of these. The digits are written into bytes and read out as one
+ * flat string: a template literal would leave a tree of a dozen concatenated pieces per timestamp,
+ * which JSON.stringify then flattens one by one (a third of a page's serialization) and the GC carries.
  */
 export function formatTimestamp(date: Date): string {
   const year = date.getUTCFullYear();
   if (!(year >= 1000 && year <= 9999)) return `${date.toISOString().slice(0, -1)}000Z`;
-  return `${year}-${TWO_DIGITS[date.getUTCMonth() + 1]}-${TWO_DIGITS[date.getUTCDate()]}T${TWO_DIGITS[date.getUTCHours()]}:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}.${THREE_DIGITS[date.getUTCMilliseconds()]}000Z`;
+  writeDigits(0, year, 4);
+  writeDigits(5, date.getUTCMonth() + 1, 2);
+  writeDigits(8, date.getUTCDate(), 2);
+  writeDigits(11, date.getUTCHours(), 2);
+  writeDigits(14, date.getUTCMinutes(), 2);
+  writeDigits(17, date.getUTCSeconds(), 2);
+  writeDigits(20, date.getUTCMilliseconds(), 3);
+  return SCRATCH.toString('latin1');
 }
 
 export function formatDate(date: Date | string): string {
