@@ -58,7 +58,7 @@ export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]):
 const statements = new Map<string, string>();
 const MAX_STATEMENTS = 256;
 
-/** What each part of a union matches: one uuid (`= $n`, which keeps a generic plan on the primary key), or an array of them. */
+/** What each part of a union matches: one uuid (`= $n`: a primary-key lookup PostgreSQL plans cheaply), or an array of them. */
 export type UuidMatch = 'one uuid' | 'any of uuids';
 
 /**
