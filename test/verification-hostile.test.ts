@@ -1,7 +1,16 @@
 import { jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { DocumentWorkers } from '../src/documents/index.js';
-import { appendSignature, manyNamesPdf, certificateBombCms, laboriousPdf, signWith, strangerKey, tinyObjectsBomb, xrefSizeBomb } from './support/hostile-pdf.js';
+import {
+  appendSignature,
+  manyNamesPdf,
+  certificateBombCms,
+  laboriousPdf,
+  signWith,
+  strangerKey,
+  tinyObjectsBomb,
+  xrefSizeBomb,
+} from './support/hostile-pdf.js';
 import { issueFrom, verify } from './support/issued.js';
 import { diplomaPdf } from './support/pdf.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';

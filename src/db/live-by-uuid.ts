@@ -16,9 +16,10 @@ export interface EntityRequest {
  * tenant, managed by it, or null), for rows of several entities in ONE statement, each row selected
  * as JSON and mapped back by the ORM into the identity map. Outside a transaction the statement is
  * the prepared UNION ALL of db/rows-by-uuid.ts with the tenant and live filters as `tenantScopeOf`
- * writes them (parsed once per connection, each uuid matched by equality, which plans cheaply); inside one, where it must use the transaction's
- * connection, the ORM's own query per lookup, filters applied, joined by UNION ALL. Entities whose
- * columns JSON would change (db/rows-by-uuid.ts) and malformed uuids are looked up on their own.
+ * writes them (parsed once per connection; each uuid matched by equality, which plans cheaply).
+ * Inside one, where it must use the transaction's connection, it is the ORM's own query per lookup,
+ * filters applied, joined by UNION ALL. Entities whose columns JSON would change (db/rows-by-uuid.ts)
+ * and malformed uuids are looked up on their own.
  */
 export async function findLiveByUuids(em: EntityManager, requests: EntityRequest[]): Promise<(object | null)[]> {
   const found: (object | null)[] = requests.map(() => null);

@@ -66,7 +66,13 @@ export type UuidMatch = 'one uuid' | 'any of uuids';
  * (made by `tenantScopeOf`, live rows only or not, as `rows` says). Each row comes as JSON with its
  * part's index; the values are, per part, its uuid(s) then its scope's values.
  */
-export function unionByUuids(em: EntityManager, entities: EntityClass<object>[], scopes: TenantScope[], rows: 'live' | 'deleted too', match: UuidMatch): string {
+export function unionByUuids(
+  em: EntityManager,
+  entities: EntityClass<object>[],
+  scopes: TenantScope[],
+  rows: 'live' | 'deleted too',
+  match: UuidMatch,
+): string {
   const key = `${rows}:${match}:${entities.map((entity) => entity.name).join()}`;
   let text = statements.get(key);
   if (text) return text;
