@@ -10,17 +10,20 @@ import type { WorkerReply } from './worker-pool.js';
 export function answerJobs<Job, Result>(run: (job: Job) => Promise<Result>): void {
   const port = parentPort!;
   port.on('message', async ({ id, job }: { id: number; job: Job }) => {
-    let reply: WorkerReply<Result>;
-    try {
-      reply = { id, ok: true, value: await run(job), heapUsedBytes: 0 };
-    } catch (caught) {
-      const error = caught instanceof Error ? caught : new Error(String(caught));
-      const reason = (error as { reason?: unknown }).reason;
-      const described = { name: error.name, message: error.message, reason: typeof reason === 'string' ? reason : undefined };
-      reply = { id, ok: false, error: described, heapUsedBytes: 0 };
-    }
-    reply.heapUsedBytes = getHeapStatistics().used_heap_size;
+    const outcome = await Promise.resolve(job)
+      .then(run)
+      .then(
+        (value) => ({ ok: true as const, value }),
+        (caught: unknown) => ({ ok: false as const, error: described(caught) }),
+      );
+    const reply: WorkerReply<Result> = { id, ...outcome, heapUsedBytes: getHeapStatistics().used_heap_size };
     port.postMessage(reply);
   });
   port.postMessage('ready');
+}
+
+function described(caught: unknown): { name: string; message: string; reason?: string } {
+  const error = caught instanceof Error ? caught : new Error(String(caught));
+  const reason = (error as { reason?: unknown }).reason;
+  return { name: error.name, message: error.message, reason: typeof reason === 'string' ? reason : undefined };
 }
