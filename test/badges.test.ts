@@ -65,8 +65,18 @@ async function issued(api: ApiClient, institutionUuid: string, email: string, ce
     workload: 360,
   });
   const core = await make.group(course.uuid, { name: 'Core', order: 1 });
+  const advanced = await make.group(course.uuid, { name: 'Advanced', order: 2 });
   const sql = await make.module({ institution_uuid: institutionUuid, name: 'SQL Foundations', workload: 60 });
-  await api.rest('POST', `/courses/${course.uuid}/attach/modules`, { modules: [{ module_uuid: sql.uuid, course_module_group_uuid: core.uuid }] });
+  const streaming = await make.module({ institution_uuid: institutionUuid, name: 'Streaming', workload: 40 });
+  const ethics = await make.module({ institution_uuid: institutionUuid, name: 'Ethics', workload: 20 });
+  // Attached in the reverse of their display order.
+  await api.rest('POST', `/courses/${course.uuid}/attach/modules`, {
+    modules: [
+      { module_uuid: ethics.uuid },
+      { module_uuid: streaming.uuid, course_module_group_uuid: advanced.uuid },
+      { module_uuid: sql.uuid, course_module_group_uuid: core.uuid },
+    ],
+  });
   const student = await make.student({ name: 'Ana Souza', email });
   const file = await uploadFile(api, await diplomaPdf(`Diploma of ${email}`), 'diploma.pdf');
   const response = await api.rest('POST', '/certificates', {
@@ -102,6 +112,14 @@ describe('a third-party verifier following the hosted documents', () => {
   beforeAll(async () => {
     institution = await badgedInstitution(acme, { bytes: await badgePng('walk'), name: 'badge.png' });
     ({ course, certificate } = await issued(acme, institution.uuid, email, { expires_at: '2035-06-30' }));
+  });
+
+  it('lists the course’s modules in display order in both badge versions: by group, then the ungrouped ones', async () => {
+    const badge = (await getJson(`${base}/ob/v2/badges/${course.uuid}`)).body;
+    const credential = (await getJson(`${base}/ob/v3/credentials/${certificate.uuid}`)).body;
+    const listed = '**Core**\n\n- SQL Foundations (60 h)\n\n**Advanced**\n\n- Streaming (40 h)\n\n**Other modules**\n\n- Ethics (20 h)';
+    expect(badge.criteria.narrative.endsWith(listed)).toBe(true);
+    expect(credential.credentialSubject.achievement.criteria.narrative.endsWith(listed)).toBe(true);
   });
 
   it('verifies the assertion from its id: context, type, badge class, issuer, allowed origin, recipient hash, revocation list, expiry', async () => {

@@ -2,17 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { verificationUrl } from '../certificates/certificate-rules.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
-import { CourseModule } from '../courses/course-module.entity.js';
+import { attachedModules } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
-import { ModuleGroup } from '../courses/module-group.entity.js';
-import { compareAttachments } from '../courses/module-order.js';
-import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
+import { TENANT_FILTER } from '../db/tenant-scope.js';
 import { isUuid } from '../db/uuid.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import { PNG, SVG } from '../files/file-type.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { Module } from '../modules/module.entity.js';
 import { BadgeAssertionSalt } from './badge-salt.entity.js';
 import type { BakedImageType } from './badge-urls.js';
 import type { AssertionFacts, BadgeClassFacts, IssuerFacts, RevokedFacts } from './open-badges.js';
@@ -26,7 +23,6 @@ type BadgeScope = 'public' | 'tenant';
 
 const scopeOf = (ctx: PublicContext): BadgeScope => ((ctx as Partial<RequestContext>).tenant ? 'tenant' : 'public');
 const scoped = (scope: BadgeScope) => (scope === 'public' ? { filters: { [TENANT_FILTER]: false } } : {});
-const includingDeleted = (scope: BadgeScope) => ({ filters: { ...scoped(scope).filters, [LIVE_FILTER]: false } });
 
 export interface BadgeIssuer {
   institution: Institution;
@@ -65,23 +61,13 @@ export async function badgeClassFactsOf(ctx: PublicContext, courseUuid: string):
   const course = await em.findOne(Course, { uuid: courseUuid }, scoped(scope));
   const issuer = course && (await badgeIssuerOf(ctx, course.institution.uuid));
   if (!course || !issuer) return null;
-  const attachments = await em.find(CourseModule, { course }, scoped(scope));
-  const [modules, groups] = await Promise.all([
-    em.find(Module, { uuid: { $in: attachments.map((row) => row.module.uuid) } }, includingDeleted(scope)),
-    em.find(ModuleGroup, { uuid: { $in: attachments.flatMap((row) => (row.group ? [row.group.uuid] : [])) } }, includingDeleted(scope)),
-  ]);
-  const moduleBy = new Map(modules.map((module) => [module.uuid, module]));
-  const groupBy = new Map(groups.map((group) => [group.uuid, group]));
-  const ordered = attachments
-    .map((row) => ({ order: row.order, module: moduleBy.get(row.module.uuid)!, group: row.group ? (groupBy.get(row.group.uuid) ?? null) : null }))
-    .filter((row) => row.module)
-    .sort(compareAttachments);
+  const attachments = await attachedModules(em, course);
   return {
     uuid: course.uuid,
     name: course.name,
     description: course.description ?? null,
     workload: course.workload ?? null,
-    modules: ordered.map((row) => ({ name: row.module.name, workload: row.module.workload ?? null, group: row.group?.name ?? null })),
+    modules: attachments.map(({ module, group }) => ({ name: module.name, workload: module.workload, group: group?.name ?? null })),
     issuer: issuerFacts(issuer, ctx.publicBaseUrl),
   };
 }

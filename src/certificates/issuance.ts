@@ -48,7 +48,7 @@ async function gather(ctx: RequestContext, certificate: Certificate, checked: Ch
   if (course.deletedAt) throw invalidReference('courseUuid');
   if (checked.enrollment?.deletedAt) throw invalidReference('enrollmentUuid');
   const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
-  const attachments = await attachedModules(em, course.uuid);
+  const attachments = await attachedModules(em, course);
   return { institution, course, student, enrollment, attachments, source, template: checked.template };
 }
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryPrepared } from '../db/prepared.js';
-import { tenantScopeOf } from '../db/tenant-scope.js';
-import { CourseModule } from './course-module.entity.js';
+import type { Course } from './course.entity.js';
+import { compareAttachments } from './module-order.js';
 
-/** A module as a course lists it on the documents issued for it: its position, the module, its group. */
+/** A module as a course lists it on the credentials issued for it: its position, the module, its group. */
 export interface AttachedModule {
   order: number;
   module: { code: string | null; name: string; workload: number | null; credits: number | null };
@@ -21,29 +21,28 @@ interface AttachedRow {
   group_order: number | null;
 }
 
-const statements = new Map<string, string>();
+// The attachment's live rows in the course's own tenant; modules and groups as they are, deleted or
+// not (the attachment is what counts). Its tenant is the course's: the course was read in the caller's
+// scope (the request's tenant, or across tenants for the public badge URLs).
+const ATTACHED_MODULES = `select a."order", m."code", m."name", m."workload", m."credits",
+    g."uuid" as group_uuid, g."name" as group_name, g."order" as group_order
+  from "course_modules" a
+  join "modules" m on m."uuid" = a."module_uuid"
+  left join "module_groups" g on g."uuid" = a."group_uuid"
+  where a."course_uuid" = $1::uuid and a."tenant_uuid" = $2::uuid and a."deleted_at" is null
+  order by a."order", a."uuid"`;
 
 /**
- * The course's live attachments in the tenant, by position, each with its module and group (read
- * even when deleted: the attachment is what counts), for display only: one prepared statement and
- * plain rows, no entities. Outside a transaction only (it runs on the pool, as issuance reads
- * before its transaction opens).
+ * A course's modules in display order (module-order.ts), for the documents and badges issued for it:
+ * one prepared statement and plain rows, no entities. Outside a transaction only (it runs on the pool).
  */
-export async function attachedModules(em: EntityManager, courseUuid: string): Promise<AttachedModule[]> {
-  const scope = tenantScopeOf(em, CourseModule, { live: true });
-  const conditions = scope.conditions('a', 2).join(' and ');
-  let text = statements.get(conditions);
-  if (!text) {
-    text = `select a."order", m."code", m."name", m."workload", m."credits", g."uuid" as group_uuid, g."name" as group_name, g."order" as group_order
-      from "course_modules" a join "modules" m on m."uuid" = a."module_uuid" left join "module_groups" g on g."uuid" = a."group_uuid"
-      where a."course_uuid" = $1::uuid and ${conditions}
-      order by a."order", a."uuid"`;
-    statements.set(conditions, text);
-  }
-  const rows = await queryPrepared<AttachedRow>(em, text, [courseUuid, ...scope.values]);
-  return rows.map((row) => ({
-    order: row.order,
-    module: { code: row.code, name: row.name, workload: row.workload, credits: row.credits },
-    group: row.group_uuid ? { uuid: row.group_uuid, name: row.group_name!, order: row.group_order } : null,
-  }));
+export async function attachedModules(em: EntityManager, course: Course): Promise<AttachedModule[]> {
+  const rows = await queryPrepared<AttachedRow>(em, ATTACHED_MODULES, [course.uuid, course.tenant.uuid]);
+  return rows
+    .map((row) => ({
+      order: row.order,
+      module: { code: row.code, name: row.name, workload: row.workload, credits: row.credits },
+      group: row.group_uuid ? { uuid: row.group_uuid, name: row.group_name!, order: row.group_order } : null,
+    }))
+    .sort(compareAttachments);
 }

@@ -29,7 +29,7 @@ export interface IssuedCertificate {
   institution: Institution;
   course: Course;
   enrollment: Enrollment | null;
-  /** The course's modules, with module and group. */
+  /** The course's modules in display order, with module and group. */
   attachments: AttachedModule[];
 }
 
