@@ -183,6 +183,14 @@ export class Loaders {
     return readRows(this.em, entity, query as never);
   }
 
+  /** Forgets every row this request read: called once the answer no longer needs them (see graphql/released-answers.ts). */
+  release(): void {
+    this.primed.clear();
+    this.rowsByUuid.clearAll();
+    for (const loader of this.byKey.values()) loader.clearAll();
+    this.byKey.clear();
+  }
+
   /** This request's loader under `key`, made by `create` on first use (for batch reads outside the generic ones above). */
   cached<L extends DataLoader<never, unknown>>(key: string, create: () => L): L {
     let loader = this.byKey.get(key);

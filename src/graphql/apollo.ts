@@ -11,6 +11,7 @@ import { type GraphqlLimits, graphqlLimits, withoutSuggestions } from './limits.
 import { noteOperations } from './operation-notes.js';
 import { compiledGateway } from './apollo-executor.js';
 import { CompiledExecution } from './compiled-execution.js';
+import { releaseLoadedRows, stringifyAndRelease } from './released-answers.js';
 
 /** Logs failures that are our bug with the request id; the client only sees a generic message. */
 const logInternalErrors: ApolloServerPlugin<RequestContext> = {
@@ -85,8 +86,10 @@ export function createApolloServer(
     // The service's shutdown owns SIGINT/SIGTERM and stops Apollo in order; Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
     formatError: formatError(options.limits.fieldSuggestions),
+    stringifyResult: stringifyAndRelease,
     plugins: [
       noteOperations,
+      releaseLoadedRows,
       logInternalErrors,
       serviceUnavailableStatus,
       ...limits.plugins,
