@@ -116,6 +116,19 @@ describe('the prepared page statement', () => {
       expect(read.related.map(({ rows }) => rows.length)).toEqual(referenced.map(({ uuids }) => uuids.length));
       expect(referenced[2]!.uuids).toEqual([cohortUuid]); // six enrollments have no cohort: null, nothing brought
       expect(read.related[0]!.rows.find((row) => (row as Student).uuid === student)).toMatchObject({ deletedAt: expect.any(Date) });
+      // One row (a record by uuid) looks each related row up on its own: the same rows, the deleted student too, none for no cohort.
+      const uuidIn = (row: object, property: string) => (row as Record<string, unknown>)[property] as string | null;
+      const withCohort = read.rows.find((row) => uuidIn(row, 'cohort') !== null)!;
+      const withoutCohort = read.rows.find((row) => uuidIn(row, 'cohort') === null)!;
+      for (const row of [read.rows[0]!, withCohort, withoutCohort]) {
+        const one = (await readPageStatement(em, Enrollment, page({ uuid: row.uuid }, { limit: 1, related })))!;
+        expect(withoutTotal(one.rows)).toEqual(withoutTotal([row]));
+        const expected = related.map(({ property }, index) =>
+          read.related[index]!.rows.filter((relatedRow) => (relatedRow as { uuid: string }).uuid === uuidIn(row, property)),
+        );
+        expect(one.related.map(({ rows }) => rows)).toEqual(expected);
+      }
+      expect(uuidIn(read.rows[0]!, 'student')).toBe(student);
     } finally {
       await service.orm.em.getConnection().execute('update students set deleted_at = null where uuid = ?', [student]);
     }

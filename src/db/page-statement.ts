@@ -163,13 +163,19 @@ function pageStatement(
   const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit ${limit} offset ${offset}`;
   if (related.length === 0 && !guard) return `select row_to_json(t)::text as row, ${totalColumn} as list_total ${page}`;
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
-  // loader reads it. Joins, not a subquery per row: the planner then reads a small table once.
+  // loader reads it. Joins, not a subquery per row: the planner then reads a small table once. For
+  // one row (a record by uuid) that once is the waste: the generic plan hashed whole small tables
+  // (courses, cohorts) to find one row each, so a record looks each related row up on its own.
+  const oneRow = window.limit === 1;
   const joins = related.map(({ column, entity }, index) => {
     const alias = `r${index}`;
     const target = em.getMetadata().get(entity);
     const targetUuid = quote(propertyOf(target as EntityMetadata<object>, 'uuid')!.fieldNames[0]!);
-    const on = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)];
-    return `left join ${quote(target.tableName)} ${alias} on ${on.join(' and ')}`;
+    const on = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)].join(' and ');
+    const relatedTable = quote(target.tableName);
+    return oneRow
+      ? `left join lateral (select * from ${relatedTable} ${alias} where ${on} limit 1) ${alias} on true`
+      : `left join ${relatedTable} ${alias} on ${on}`;
   });
   const relatedColumns = related.map((_read, index) => `, row_to_json(r${index})::text as related_${index}`).join('');
   // With a guard, its one-row answer leads and the page hangs from it: the answer arrives even when
