@@ -53,22 +53,23 @@ export class Loaders {
     cacheKeyFn: ({ entity, uuid }) => rowKey(entity, uuid),
   });
 
-  /** The rows `prime` was given, for `one` and `optional` to answer without a promise. */
+  /** The rows `prime` was given: `one` and `optional` answer them without a promise, `byUuid` without a batch. */
   private readonly primed = new Map<string, Row<object>>();
 
   /** Rows read elsewhere in this request (a page's related rows, db/page-statement.ts), so loading them reads nothing. */
   prime(related: readonly { entity: EntityClass<object>; rows: readonly Row<object>[] }[]): void {
     for (const { entity, rows } of related) {
-      for (const row of rows) {
-        const uuid = (row as { uuid: string }).uuid;
-        this.primed.set(rowKey(entity, uuid), row);
-        this.rowsByUuid.prime({ entity, uuid }, row);
-      }
+      for (const row of rows) this.primed.set(rowKey(entity, (row as { uuid: string }).uuid), row);
     }
   }
 
   byUuid<T extends object>(entity: EntityClass<T>): { load(uuid: string): Promise<Row<T> | null> } {
-    return { load: (uuid) => this.rowsByUuid.load({ entity: entity as EntityClass<object>, uuid }) as Promise<Row<T> | null> };
+    return {
+      load: (uuid) => {
+        const primed = this.primed.get(rowKey(entity as EntityClass<object>, uuid));
+        return (primed ? Promise.resolve(primed) : this.rowsByUuid.load({ entity: entity as EntityClass<object>, uuid })) as Promise<Row<T> | null>;
+      },
+    };
   }
 
   private async loadRows(keys: readonly RowKey[]): Promise<(Row<object> | null)[]> {
