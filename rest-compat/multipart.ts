@@ -5,6 +5,7 @@ import { DomainError } from '../src/errors/domain-error.js';
 import type { BlockPool } from '../src/files/block-pool.js';
 import { FileSpool, type SpooledUpload } from '../src/files/file-spool.js';
 import { fileTooLarge, tooManyFiles } from '../src/files/upload-limits.js';
+import { MultipartFlow } from './multipart-flow.js';
 
 export interface MultipartLimits {
   maxFileBytes: number;
@@ -63,6 +64,7 @@ export function multipartBody({ blocks, ...limits }: MultipartOptions): RequestH
       return next(new DomainError('BAD_REQUEST', 'The multipart body could not be read.'));
     }
     const body: Record<string, unknown> = {};
+    const flow = new MultipartFlow(req, parser);
     const spools: FileSpool[] = [];
     let settled = false;
     res.once('close', () => spools.forEach((spool) => spool.destroy()));
@@ -70,14 +72,13 @@ export function multipartBody({ blocks, ...limits }: MultipartOptions): RequestH
     const fail = (error: DomainError) => {
       if (settled) return;
       settled = true;
-      req.unpipe(parser);
+      // Reads the rest of the body away so the client, still sending, gets to read the answer.
+      flow.stop();
       // Limits are reported from inside busboy's parsing loop, which must not see its parser destroyed under it.
       setImmediate(() => {
         parser.destroy();
         spools.forEach((spool) => spool.destroy());
       });
-      // Read the rest of the body away so the client, still sending, gets to read the answer.
-      req.resume();
       next(error);
     };
 
@@ -85,11 +86,11 @@ export function multipartBody({ blocks, ...limits }: MultipartOptions): RequestH
       if (settled) return stream.resume();
       const spool = new FileSpool(blocks);
       spools.push(spool);
-      // A spool that cannot write (disk full) fails the upload when it is read; the part is read away meanwhile.
-      spool.on('error', () => stream.resume());
+      // A spool that cannot write (disk full) fails the upload when it is read.
+      spool.on('error', () => {});
       stream.on('error', () => fail(new DomainError('BAD_REQUEST', 'The multipart body could not be read.')));
       stream.on('limit', () => fail(fileTooLarge(limits.maxFileBytes)));
-      stream.pipe(spool);
+      flow.feed(stream, spool);
       collect(body, field, uploadOf(filename ?? '', spool));
     });
     parser.on('field', (field, value, { valueTruncated }) => {
@@ -105,6 +106,6 @@ export function multipartBody({ blocks, ...limits }: MultipartOptions): RequestH
       req.body = body;
       next();
     });
-    req.pipe(parser);
+    flow.start();
   };
 }
