@@ -12,6 +12,7 @@ import { sendJson } from './json-response.js';
 import { CompiledExecution } from '../src/graphql/compiled-execution.js';
 import { restErrorHandler, sendError } from './http-errors.js';
 import { multipartBody } from './multipart.js';
+import { MULTIPART_FIELD_BYTES } from '../src/http/multipart-form.js';
 import { uploadSlots } from '../src/files/upload-slots.js';
 import { DomainError } from '../src/errors/domain-error.js';
 import { jsonBody } from '../src/http/json-body.js';
@@ -78,7 +79,7 @@ export function createRestRouter(deps: {
   const multipart = multipartBody({
     maxFileBytes: config.uploadMaxFileBytes,
     maxFiles: config.uploadMaxFiles,
-    maxFieldBytes: 1024 * 1024,
+    maxFieldBytes: MULTIPART_FIELD_BYTES,
     blocks: runtime.files.uploadBlocks,
   });
   const slots = uploadSlots(runtime.files);

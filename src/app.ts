@@ -1,6 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { createRestRouter } from '../rest-compat/router.js';
 import { routes } from '../rest-compat/routes.js';
 import { methodNotAllowed } from '../rest-compat/method-not-allowed.js';
@@ -19,7 +18,6 @@ import type { Orm } from './db/orm.js';
 import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
 import { isDatabaseBusy, serviceBusy, setRetryAfter } from './errors/unavailable.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
-import { graphqlUploadErrors } from './files/file-upload.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { graphqlHandler } from './graphql/express-handler.js';
@@ -29,6 +27,8 @@ import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.j
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
+import { graphqlMultipartBody } from './http/graphql-multipart.js';
+import { MULTIPART_FIELD_BYTES } from './http/multipart-form.js';
 import { idempotency } from './http/idempotency.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { logRequest } from './http/request-log.js';
@@ -137,9 +137,12 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req, sandbox) ? next() : auth(req, res, next)),
     uploadSlots(runtime.files),
     // GraphQL multipart requests (uploadFiles); Apollo's CSRF prevention still demands a preflight header.
-    // busboy reports its size limit when a file reaches it, so a file of exactly the maximum needs one byte more.
-    graphqlUploadExpress({ maxFileSize: uploads.maxFileBytes + 1, maxFiles: uploads.maxFiles }),
-    graphqlUploadErrors(uploads),
+    graphqlMultipartBody({
+      maxFileBytes: uploads.maxFileBytes,
+      maxFiles: uploads.maxFiles,
+      maxFieldBytes: MULTIPART_FIELD_BYTES,
+      blocks: runtime.files.uploadBlocks,
+    }),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     idempotent,
     graphqlHandler(

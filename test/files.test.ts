@@ -247,9 +247,9 @@ describe('limits', () => {
       [pdfBytes(), 'ok.pdf'],
       [pdfBytes(randomUUID(), 4096), 'big.pdf'],
     ]);
-    const body = (await tooBig.json()) as any;
-    expect(body.errors[0]).toMatchObject({ message: 'The file may not be greater than 2 kilobytes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } });
-    expect(body.data).toBeNull();
+    // The whole request is read before any operation runs, so a file over the limit fails it as a 413, as on REST.
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toEqual({ errors: [{ message: 'The file may not be greater than 2 kilobytes.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
     await nothingStored();
   });
 });
@@ -510,6 +510,106 @@ describe('uploading over GraphQL', () => {
     expect(response.status).toBe(401);
     const rest = await fetch(`${service.url}/api/v1/files`, { method: 'POST', headers: { 'x-tenant': 'acme' }, body: uploadForm([[pdfBytes(), 'x.pdf']]) });
     expect([rest.status, await rest.json()]).toEqual([401, { message: 'Unauthenticated.' }]);
+  });
+});
+
+describe('GraphQL multipart requests (the jaydenseric spec, read like REST forms)', () => {
+  const UPLOAD_ONE = 'mutation($file: Upload!) { uploadFiles(files: [$file]) { uuid size file } }';
+  type Field = [name: string, value: string | [content: Uint8Array, filename: string]];
+
+  function send(fields: Field[]) {
+    const form = new FormData();
+    for (const [name, value] of fields) {
+      if (typeof value === 'string') form.append(name, value);
+      else form.append(name, new Blob([new Uint8Array(value[0])]), value[1]);
+    }
+    return fetch(`${acme.baseUrl}/graphql`, { method: 'POST', headers: acme.headers({ 'apollo-require-preflight': 'true' }), body: form });
+  }
+  const operations = (query = UPLOAD_ONE) => JSON.stringify({ query, variables: { file: null } });
+
+  it('store a large file byte for byte, and ignore a part the map does not name', async () => {
+    const big = pdfBytes(randomUUID(), 3_000_000);
+    const response = await send([
+      ['operations', operations()],
+      ['map', JSON.stringify({ a: ['variables.file'] })],
+      ['stray', [pdfBytes(), 'stray.pdf']],
+      ['a', [big, 'big.pdf']],
+    ]);
+    expect(response.status).toBe(200);
+    const [stored] = ((await response.json()) as any).data.uploadFiles;
+    expect(stored.size).toBe(big.length);
+    const download = await fetch(stored.file.replace(PUBLIC_BASE_URL, service.url));
+    expect(sha256(Buffer.from(await download.arrayBuffer()))).toBe(sha256(big));
+  });
+
+  it('fail the operation when a file the map names never comes', async () => {
+    const response = await send([
+      ['operations', operations()],
+      ['map', JSON.stringify({ a: ['variables.file'] })],
+    ]);
+    const body = (await response.json()) as any;
+    expect(body.errors[0]).toMatchObject({ message: 'File missing in the request.', extensions: { code: 'BAD_REQUEST' } });
+    expect(body.data).toBeNull();
+  });
+
+  it.each<[string, Field[], string]>([
+    [
+      'files before the map',
+      [
+        ['operations', operations()],
+        ['a', [pdfBytes(), 'a.pdf']],
+        ['map', '{"a":["variables.file"]}'],
+      ],
+      'files should follow ‘map’',
+    ],
+    [
+      'the map before the operations',
+      [
+        ['map', '{"a":["variables.file"]}'],
+        ['operations', operations()],
+      ],
+      '‘map’ should follow ‘operations’',
+    ],
+    [
+      'operations that are not JSON',
+      [
+        ['operations', '{query'],
+        ['map', '{}'],
+      ],
+      'Invalid JSON in the ‘operations’ multipart field',
+    ],
+    [
+      'a map that is a list',
+      [
+        ['operations', operations()],
+        ['map', '[]'],
+      ],
+      'Invalid type for the ‘map’ multipart field',
+    ],
+    [
+      'a path to a value that is not null',
+      [
+        ['operations', operations()],
+        ['map', '{"a":["query"]}'],
+      ],
+      'Invalid object path',
+    ],
+    [
+      'a path through the prototype',
+      [
+        ['operations', operations()],
+        ['map', '{"a":["__proto__.polluted"]}'],
+      ],
+      'Invalid object path',
+    ],
+    ['no map at all', [['operations', operations()]], 'Missing multipart field ‘map’'],
+  ])('answer 400 to %s, before any operation runs', async (_case, fields, message) => {
+    const response = await send(fields);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as any;
+    expect(body.errors[0].message).toContain(message);
+    expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 

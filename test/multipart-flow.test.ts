@@ -6,13 +6,13 @@ import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Upload } from 'graphql-upload-ts';
 import { multipartBody } from '../rest-compat/multipart.js';
-import { MultipartFlow } from '../rest-compat/multipart-flow.js';
+import { MultipartFlow } from '../src/http/multipart-flow.js';
 import { DomainError, ERROR_STATUS } from '../src/errors/domain-error.js';
 import { BlockPool } from '../src/files/block-pool.js';
 import type { SpooledUpload } from '../src/files/file-spool.js';
 
 /**
- * The REST multipart body (rest-compat/multipart.ts, multipart-flow.ts) over real HTTP: whatever the
+ * The REST multipart body (rest-compat/multipart.ts over src/http/multipart-form.ts and multipart-flow.ts) over real HTTP: whatever the
  * sizes and however the body arrives in pieces, every file part is stored byte for byte, and every
  * body chunk's memory is given back (its ArrayBuffer detached) by the time the request is answered.
  */

@@ -34,7 +34,7 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], position: number)
 }
 
 /**
- * One uploaded file part on its way in, for the REST transport (rest-compat/multipart.ts): its first
+ * One uploaded file part on its way in, for both transports (src/http/multipart-form.ts): its first
  * MEMORY_BLOCKS_PER_PART blocks are copied into blocks lent by the pool, the rest (or all of it when
  * the pool lends no more) goes to an anonymous temporary file; size, SHA-256 and head are learnt in
  * the same pass. Once finished, the upload service reads it back in blocks of the pool's size (what
@@ -152,8 +152,8 @@ export class FileSpool extends Writable {
 }
 
 /**
- * What an `Upload` value of the REST transport resolves to (rest-compat/multipart.ts): a part this
- * service spooled itself. GraphQL multipart parts are graphql-upload-ts's `FileUpload`s.
+ * What an `Upload` value resolves to, on REST and GraphQL alike (src/http/multipart-form.ts): a part
+ * this service spooled itself.
  */
 export interface SpooledUpload {
   readonly filename: string;

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { type FileUpload, GraphQLUpload } from 'graphql-upload-ts';
+import { GraphQLUpload } from 'graphql-upload-ts';
 import type { Readable, Row } from '../db/rows.js';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Info } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';
@@ -34,14 +34,10 @@ export class FileResolver {
       'Stores PDF, PNG or SVG files, all or none; content already stored in this tenant returns its existing File. Send as a GraphQL multipart request.',
   })
   uploadFiles(
-    @Arg('files', () => [GraphQLUpload], { description: 'The files, as multipart request parts.' }) uploads: Promise<FileUpload | SpooledUpload>[],
+    @Arg('files', () => [GraphQLUpload], { description: 'The files, as multipart request parts.' }) uploads: Promise<SpooledUpload>[],
     @Ctx() ctx: RequestContext,
   ): Promise<StoredFile[]> {
-    const { settings } = ctx.files;
-    return files.upload(
-      ctx,
-      uploads.map((upload) => incomingUpload(upload, settings)),
-    );
+    return files.upload(ctx, uploads.map(incomingUpload));
   }
 
   @Mutation(() => StoredFile, { description: 'Renames (PATCH); content never changes.' })

@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context/request-context.js';
 import { classifyError } from '../errors/classify.js';
+import { DomainError } from '../errors/domain-error.js';
 import { RETRY_AFTER_SECONDS } from '../errors/unavailable.js';
 import { type GraphqlLimits, graphqlLimits, withoutSuggestions } from './limits.js';
 import { noteOperations } from './operation-notes.js';
@@ -44,8 +45,10 @@ const serviceUnavailableStatus: ApolloServerPlugin<RequestContext> = {
 function formatError(fieldSuggestions: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const { code, message, fieldErrors, reason, details, internal } = classifyError(error);
-    // Document errors keep graphql-js/Apollo's own codes (GRAPHQL_VALIDATION_FAILED, ...) for GraphQL clients.
-    const documentCode = code === 'BAD_REQUEST' ? formatted.extensions?.code : undefined;
+    // Document errors keep graphql-js/Apollo's own codes (GRAPHQL_VALIDATION_FAILED, ...) for GraphQL clients;
+    // a DomainError's BAD_REQUEST (an upload the request lacks) is the core's own and stays.
+    const fromDocument = code === 'BAD_REQUEST' && !(error instanceof GraphQLError && error.originalError instanceof DomainError);
+    const documentCode = fromDocument ? formatted.extensions?.code : undefined;
     const extensions: Record<string, unknown> = { code: documentCode ?? code };
     if (fieldErrors) extensions.errors = fieldErrors;
     if (reason) extensions.reason = reason;
