@@ -18,9 +18,12 @@ export interface LoadTarget {
 }
 
 export type LoadCommand =
-  | { kind: 'http'; name: string; size: number; count: number; concurrency: number }
+  | { kind: 'http'; name: string; size: number; count: number; concurrency: number; transport: Transport }
   | { kind: 'insert'; name: string; size: number; count: number }
   | { kind: 'exit' };
+
+/** REST's `POST /files` form, or a GraphQL multipart request for `uploadFiles`. */
+export type Transport = 'REST' | 'GraphQL';
 
 export type LoadReply = { ok: true; seconds: number } | { ok: false; error: string };
 
@@ -35,26 +38,48 @@ function* content(size: number, label: string): Generator<Buffer> {
 
 const label = (name: string, index: number) => `${name.replace(/\W+/g, '-')}-${index}-${randomBytes(4).toString('hex')}`;
 
-/** POST /files with one `files[]` part, streamed with backpressure; resolves with the status. */
-function uploadOne(target: LoadTarget, size: number, name: string, agent: http.Agent): Promise<number> {
+const UPLOAD_OPERATION = JSON.stringify({ query: 'mutation($files: [Upload!]!) { uploadFiles(files: $files) { uuid } }', variables: { files: [null] } });
+
+/** One file as a REST form (`files[]`) or a GraphQL multipart request (`operations`, `map`, then the file). */
+function form(transport: Transport, boundary: string, name: string): { path: string; head: Buffer; tail: Buffer; ok: number } {
+  const field = (fieldName: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${fieldName}"\r\n\r\n${value}\r\n`;
+  const fileField = transport === 'REST' ? 'files[]' : '0';
+  const fields = transport === 'REST' ? '' : field('operations', UPLOAD_OPERATION) + field('map', '{"0":["variables.files.0"]}');
+  return {
+    path: transport === 'REST' ? '/api/v1/files' : '/graphql',
+    head: Buffer.from(
+      `${fields}--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${name}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
+    tail: Buffer.from(`\r\n--${boundary}--\r\n`),
+    ok: transport === 'REST' ? 201 : 200,
+  };
+}
+
+/** One upload with one file part, streamed with backpressure; resolves once it is stored, rejects otherwise. */
+function uploadOne(target: LoadTarget, transport: Transport, size: number, name: string, agent: http.Agent): Promise<void> {
   const boundary = `----bench${randomBytes(12).toString('hex')}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="${name}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const { path, head, tail, ok } = form(transport, boundary, name);
   return new Promise((resolve, reject) => {
-    const req = http.request(`${target.url}/api/v1/files`, {
+    const req = http.request(`${target.url}${path}`, {
       method: 'POST',
       agent,
       headers: {
         authorization: `Bearer ${target.token}`,
         'x-tenant': target.tenant,
         accept: 'application/json',
+        'apollo-require-preflight': 'true',
         'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': head.length + size + tail.length,
       },
     });
     req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (piece: string) => (body += piece));
+      // GraphQL answers 200 with `errors` when an operation fails.
+      res.on('end', () =>
+        res.statusCode === ok && !body.includes('"errors"') ? resolve() : reject(new Error(`upload ${name} answered ${res.statusCode}: ${body.slice(0, 300)}`)),
+      );
     });
     req.on('error', reject);
     (async () => {
@@ -74,16 +99,14 @@ async function timed(work: () => Promise<void>): Promise<number> {
 }
 
 /** `count` uploads by `concurrency` clients on kept-alive connections, as a real client would. */
-function httpCase(target: LoadTarget, { name, size, count, concurrency }: Extract<LoadCommand, { kind: 'http' }>): Promise<number> {
+function httpCase(target: LoadTarget, { name, size, count, concurrency, transport }: Extract<LoadCommand, { kind: 'http' }>): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   let next = 0;
   return timed(async () => {
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < count) {
-          const file = label(name, next++);
-          const status = await uploadOne(target, size, file, agent);
-          if (status !== 201) throw new Error(`upload ${file} answered ${status}`);
+          await uploadOne(target, transport, size, label(name, next++), agent);
         }
       }),
     );

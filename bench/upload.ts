@@ -1,7 +1,8 @@
 /**
- * Upload benchmark: throughput of POST /api/v1/files over real HTTP for 1 MiB and 20 MiB files against,
- * as the ceiling, the same bytes inserted into a copy of `file_chunks` by a plain pg client; and the
- * server's RSS growth while 4 clients upload 20 MiB files at once. The service runs in this process on
+ * Upload benchmark: throughput of POST /api/v1/files and of GraphQL `uploadFiles` over real HTTP for
+ * 1 MiB and 20 MiB files against, as the ceiling, the same bytes inserted into a copy of `file_chunks`
+ * by a plain pg client; and the server's RSS growth while 4 clients upload 20 MiB files at once, over
+ * each transport. The service runs in this process on
  * a fresh embedded PostgreSQL. The clients and the baseline run in a forked process (upload-load.ts):
  * inside this one they would take event-loop time from the server they measure and add their own
  * buffers to its RSS. Service and baseline alternate over BENCH_UPLOAD_ROUNDS rounds, so a change in
@@ -20,7 +21,7 @@ import { CHUNK_BYTES } from '../src/files/storage/postgres-storage.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
 import { profiled, shouldProfile } from './profile.js';
-import type { LoadCommand, LoadReply, LoadTarget } from './upload-load.js';
+import type { LoadCommand, LoadReply, LoadTarget, Transport } from './upload-load.js';
 
 const MiB = 1024 * 1024;
 const RSS_TARGET_MiB = 64;
@@ -37,6 +38,7 @@ interface Row {
 }
 
 interface RssRun {
+  transport: Transport;
   baselineMiB: number;
   peakMiB: number;
   growthMiB: number;
@@ -86,7 +88,7 @@ function collectGarbage(): void {
 }
 
 /** Peak RSS while `work` runs, sampled every 5 ms, from a baseline taken right after a full GC. */
-async function peakRss(work: () => Promise<unknown>): Promise<RssRun> {
+async function peakRss(transport: Transport, work: () => Promise<unknown>): Promise<RssRun> {
   collectGarbage();
   const baseline = process.memoryUsage.rss();
   const heapBaseline = v8.getHeapStatistics().total_physical_size;
@@ -105,6 +107,7 @@ async function peakRss(work: () => Promise<unknown>): Promise<RssRun> {
   collectGarbage();
   const afterGc = process.memoryUsage.rss();
   return {
+    transport,
     baselineMiB: baseline / MiB,
     peakMiB: peak / MiB,
     growthMiB: (peak - baseline) / MiB,
@@ -153,6 +156,8 @@ async function signIn(url: string, clientId: string, clientSecret: string): Prom
 const BASELINE_OF: Record<string, string> = {
   'HTTP upload, 1 MiB files': 'plain pg insert, 1 MiB files',
   'HTTP upload, 20 MiB files': 'plain pg insert, 20 MiB files',
+  'GraphQL upload, 1 MiB files': 'plain pg insert, 1 MiB files',
+  'GraphQL upload, 20 MiB files': 'plain pg insert, 20 MiB files',
 };
 
 function print(result: UploadBenchResult): void {
@@ -173,7 +178,7 @@ function print(result: UploadBenchResult): void {
   for (const [index, run] of result.rss.entries()) {
     const verdict = run.growthMiB < RSS_TARGET_MiB ? 'within' : 'OVER';
     console.log(
-      `server RSS while 4 clients upload 20 MiB each, run ${index + 1}: baseline ${run.baselineMiB.toFixed(0)} MiB, peak ${run.peakMiB.toFixed(0)} MiB, ` +
+      `server RSS while 4 clients upload 20 MiB each (${run.transport}), run ${index + 1}: baseline ${run.baselineMiB.toFixed(0)} MiB, peak ${run.peakMiB.toFixed(0)} MiB, ` +
         `growth ${run.growthMiB.toFixed(1)} MiB (${verdict} the ${RSS_TARGET_MiB} MiB target), of which V8 heap pages ${run.heapGrowthMiB.toFixed(1)} MiB; at the peak V8 heap ${run.heapAtPeakMiB.toFixed(0)} MiB, ` +
         `Buffers ${run.buffersAtPeakMiB.toFixed(0)} MiB (80 MiB of file content was in flight); after a full GC ${run.retainedMiB.toFixed(1)} MiB above the baseline`,
     );
@@ -203,7 +208,8 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
   try {
     const token = await signIn(service.url, clientId, clientSecret);
     load = startLoad({ url: service.url, token, tenant: 'bench', ownerDatabaseUrl: service.ownerDatabaseUrl, chunkBytes: CHUNK_BYTES });
-    const http = (name: string, size: number, count: number, concurrency = 1) => measured(load!, { kind: 'http', name, size, count, concurrency });
+    const http = (name: string, size: number, count: number, concurrency = 1, transport: Transport = 'REST') =>
+      measured(load!, { kind: 'http', name, size, count, concurrency, transport });
     const insert = (name: string, size: number, count: number) => measured(load!, { kind: 'insert', name, size, count });
     await http('warm-up', MiB, 4);
     await insert('warm-up', MiB, 4);
@@ -211,11 +217,15 @@ export async function runUploadBench(): Promise<UploadBenchResult> {
     const rss: RssRun[] = [];
     const concurrent: Row[] = [];
     for (let run = 0; run < RSS_RUNS; run++)
-      rss.push(await peakRss(async () => concurrent.push(await http('HTTP upload, 20 MiB x 4 clients', 20 * MiB, 8, 4))));
+      for (const transport of ['REST', 'GraphQL'] as const) {
+        const name = `${transport === 'REST' ? 'HTTP' : 'GraphQL'} upload, 20 MiB x 4 clients`;
+        rss.push(await peakRss(transport, async () => concurrent.push(await http(name, 20 * MiB, 8, 4, transport))));
+      }
     const rounds: Row[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       rounds.push(await insert('plain pg insert, 1 MiB files', MiB, 16), await http('HTTP upload, 1 MiB files', MiB, 16));
       rounds.push(await insert('plain pg insert, 20 MiB files', 20 * MiB, 2), await http('HTTP upload, 20 MiB files', 20 * MiB, 2));
+      rounds.push(await http('GraphQL upload, 1 MiB files', MiB, 16, 1, 'GraphQL'), await http('GraphQL upload, 20 MiB files', 20 * MiB, 2, 1, 'GraphQL'));
     }
     const result = { rows: [...summed(rounds), ...summed(concurrent)], rss };
     print(result);

@@ -141,6 +141,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
       maxFileBytes: uploads.maxFileBytes,
       maxFiles: uploads.maxFiles,
       maxFieldBytes: MULTIPART_FIELD_BYTES,
+      maxJsonDepth: config.jsonMaxDepth,
       blocks: runtime.files.uploadBlocks,
     }),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),

@@ -603,6 +603,14 @@ describe('GraphQL multipart requests (the jaydenseric spec, read like REST forms
       'Invalid object path',
     ],
     ['no map at all', [['operations', operations()]], 'Missing multipart field ‘map’'],
+    [
+      'operations nested 5,000 deep',
+      [
+        ['operations', `{"query":"{ __typename }","variables":{"deep":${'['.repeat(5000)}${']'.repeat(5000)}}}`],
+        ['map', '{}'],
+      ],
+      'nested deeper than',
+    ],
   ])('answer 400 to %s, before any operation runs', async (_case, fields, message) => {
     const response = await send(fields);
     expect(response.status).toBe(400);

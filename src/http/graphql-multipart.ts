@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Upload } from 'graphql-upload-ts';
 import { DomainError } from '../errors/domain-error.js';
 import { tooManyFiles } from '../files/upload-limits.js';
+import { nestsDeeperThan } from './json-body.js';
 import { type MultipartOptions, readMultipart, resolveSpooled } from './multipart-form.js';
 
 const SPEC = 'https://github.com/jaydenseric/graphql-multipart-request-spec';
@@ -24,6 +25,11 @@ function placeAt(operations: Operations, path: string, upload: Upload): boolean 
   return true;
 }
 
+export interface GraphqlMultipartOptions extends Omit<MultipartOptions, 'maxFields'> {
+  /** The nesting JSON bodies may have (JSON_MAX_DEPTH), for `operations` and `map` too. */
+  maxJsonDepth: number;
+}
+
 /**
  * Body parser for GraphQL multipart requests (the spec above) on /graphql, read like a REST form
  * (src/http/multipart-form.ts): `operations`, then `map`, then the files, each spooled and freed chunk
@@ -32,7 +38,7 @@ function placeAt(operations: Operations, path: string, upload: Upload): boolean 
  * file over the limit is a 413 before any operation runs; a file the map names but the body lacks
  * fails its operation with a 400.
  */
-export function graphqlMultipartBody(options: Omit<MultipartOptions, 'maxFields'>): RequestHandler {
+export function graphqlMultipartBody(options: GraphqlMultipartOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
     readOperations(req, res, options).then((operations) => {
@@ -42,7 +48,16 @@ export function graphqlMultipartBody(options: Omit<MultipartOptions, 'maxFields'
   };
 }
 
-async function readOperations(req: Request, res: Response, options: Omit<MultipartOptions, 'maxFields'>): Promise<Operations> {
+async function readOperations(req: Request, res: Response, options: GraphqlMultipartOptions): Promise<Operations> {
+  const parseJson = (text: string, field: string): unknown => {
+    if (nestsDeeperThan(Buffer.from(text), options.maxJsonDepth))
+      throw new DomainError('BAD_REQUEST', `The ‘${field}’ multipart field is nested deeper than ${options.maxJsonDepth} levels.`);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw badRequest(`Invalid JSON in the ‘${field}’ multipart field`);
+    }
+  };
   let operations: Operations | undefined;
   let uploads: Map<string, Upload> | undefined;
   await readMultipart(
@@ -76,14 +91,6 @@ async function readOperations(req: Request, res: Response, options: Omit<Multipa
   if (!uploads) throw badRequest('Missing multipart field ‘map’');
   for (const upload of uploads.values()) if (!upload.file) upload.reject(new DomainError('BAD_REQUEST', 'File missing in the request.'));
   return operations;
-}
-
-function parseJson(text: string, field: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw badRequest(`Invalid JSON in the ‘${field}’ multipart field`);
-  }
 }
 
 /** The map's uploads by file field, each placed at its paths in `operations`. */
