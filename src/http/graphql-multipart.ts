@@ -10,7 +10,7 @@ const badRequest = (problem: string) => new DomainError('BAD_REQUEST', `${proble
 
 type Operations = Record<string, unknown> | unknown[];
 
-/** Each step of a `map` path ("variables.files.0"), walked through own properties only. */
+/** Puts `upload` where a `map` path ("variables.files.0") points, through own properties only; false unless it points at a null. */
 function placeAt(operations: Operations, path: string, upload: Upload): boolean {
   const steps = path.split('.');
   let node: unknown = operations;
