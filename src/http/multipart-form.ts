@@ -40,6 +40,7 @@ export function spooledUpload(filename: string, spool: FileSpool): Upload {
   return upload;
 }
 
+/** Settles an `Upload` made before its part arrived (a GraphQL request's `map` names it first). */
 export function resolveSpooled(upload: Upload, filename: string, spool: FileSpool): void {
   const file: SpooledUpload = { filename, spool };
   upload.resolve(file as unknown as FileUpload);
@@ -93,7 +94,7 @@ export function readMultipart(req: Request, res: Response, { blocks, ...limits }
     };
 
     parser.on('file', (name, stream, { filename }) => {
-      // A part not kept is read away; destroying the parser may still fail it, which must not go unheard.
+      // Any part may fail (a body cut short, the parser destroyed after another failure), kept or read away.
       stream.on('error', () => fail(unreadable()));
       if (settled) return stream.resume();
       let wanted = false;
