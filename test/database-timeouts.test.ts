@@ -1,6 +1,8 @@
+import net from 'node:net';
 import { jest } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { createTestDatabase } from './support/database.js';
 import { provisionClient, requestToken, signIn, startTestService, type TestService } from './support/service.js';
 import { until } from './support/wait.js';
 
@@ -113,5 +115,55 @@ describe('pool acquisition timeout', () => {
     expect(response.body.errors).toEqual([
       expect.objectContaining({ message: 'The service is busy; retry in a moment.', extensions: { code: 'SERVICE_UNAVAILABLE' } }),
     ]);
+  });
+});
+
+/** A TCP relay in front of PostgreSQL that a test can take down (refusing connections, cutting open ones) and bring back on the same port. */
+async function closableRelay(target: URL) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  const open = (port: number) =>
+    new Promise<number>((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('error', () => socket.destroy());
+          socket.on('close', () => sockets.delete(socket));
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => resolve((server!.address() as net.AddressInfo).port));
+    });
+  const port = await open(0);
+  return {
+    url: (database: URL) => Object.assign(new URL(database), { host: `127.0.0.1:${port}` }).toString(),
+    down: () => {
+      server?.close();
+      for (const socket of sockets) socket.destroy();
+    },
+    up: () => open(port),
+  };
+}
+
+describe('PostgreSQL down', () => {
+  it('answers 503 with Retry-After on REST and GraphQL instead of a 500, and recovers when it is back', async () => {
+    const database = await createTestDatabase();
+    const relay = await closableRelay(new URL(database.url));
+    const service = await startTestService({ DATABASE_URL: relay.url(new URL(database.url)) }, database);
+    try {
+      const acme = await signIn(service, 'acme');
+      relay.down();
+      const rest = await acme.rest('GET', '/students');
+      expect([rest.status, rest.body, rest.headers.get('retry-after')]).toEqual([503, { message: 'The service is busy; retry in a moment.' }, '2']);
+      const graphql = await acme.graphql('{ students { nodes { uuid } } }');
+      expect([graphql.status, graphql.body.errors[0].extensions.code, graphql.headers.get('retry-after')]).toEqual([503, 'SERVICE_UNAVAILABLE', '2']);
+      await relay.up();
+      await until(async () => (await acme.rest('GET', '/students')).status === 200, 'the service to read again');
+    } finally {
+      relay.down();
+      await service.stop();
+      await database.drop();
+    }
   });
 });
