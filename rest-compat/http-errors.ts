@@ -4,7 +4,7 @@ import { DomainError, ERROR_STATUS } from '../src/errors/domain-error.js';
 import { JsonTooDeepError } from '../src/http/json-body.js';
 import { noteErrorCodes } from '../src/http/request-record.js';
 import type { Logger } from '../src/logger.js';
-import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../src/errors/unavailable.js';
+import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from '../src/errors/unavailable.js';
 import { toSnake } from './case.js';
 
 /** Laravel-shaped body: `{message}`, plus `errors` per snake_case field for a 422. */
@@ -32,7 +32,7 @@ export function restErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (res.headersSent) return;
     if (error instanceof DomainError) return sendError(res, error);
-    if (isDatabaseBusy(error)) return sendError(res, serviceBusy());
+    if (isDatabaseUnavailable(error)) return sendError(res, serviceBusy());
     const parserError = error as BodyParserError;
     if (parserError.type === 'entity.parse.failed') return sendError(res, { code: 'BAD_REQUEST', message: 'The request body is not valid JSON.' });
     if (error instanceof JsonTooDeepError) return sendError(res, { code: 'BAD_REQUEST', message: error.message });

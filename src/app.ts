@@ -16,7 +16,7 @@ import type { Config } from './config.js';
 import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
 import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
-import { isDatabaseBusy, serviceBusy, setRetryAfter } from './errors/unavailable.js';
+import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from './errors/unavailable.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
@@ -78,7 +78,7 @@ const HAND_WRITTEN_ROUTES = [
 
 /** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
 function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = isDatabaseBusy(caught) ? serviceBusy() : caught;
+  const error = isDatabaseUnavailable(caught) ? serviceBusy() : caught;
   if (!(error instanceof DomainError)) return next(error);
   if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
   noteErrorCodes(res, [error.code]);

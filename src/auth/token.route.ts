@@ -4,7 +4,7 @@ import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { OAuthClient } from './oauth-client.entity.js';
 import type { TokenAttempt, TokenThrottle } from './token-throttle.js';
-import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
+import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
 import { TokenService } from './token.service.js';
 import { describeRoute, TOO_MANY_REQUESTS } from '../http/route-contract.js';
 
@@ -72,7 +72,7 @@ async function grant(server: OAuthServer, ttlSeconds: number, logger: Logger, re
       access_token: token.accessToken,
     });
   } catch (error) {
-    if (isDatabaseBusy(error)) {
+    if (isDatabaseUnavailable(error)) {
       setRetryAfter(res);
       res.status(503).json({ message: serviceBusy().message });
       return;

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, type ErrorCode, type FieldErrors, isErrorCode, summarize } from './domain-error.js';
-import { isDatabaseBusy, serviceBusy } from './unavailable.js';
+import { isDatabaseUnavailable, serviceBusy } from './unavailable.js';
 
 /** What a client is told about a failure, before a transport shapes it. */
 export interface ClassifiedError {
@@ -38,7 +38,7 @@ export function classifyError(error: unknown): ClassifiedError {
     const { code, message, fieldErrors, reason, details } = original;
     return { code, message, fieldErrors, ...(reason ? { reason } : {}), ...(details ? { details } : {}), internal: false };
   }
-  if (isDatabaseBusy(original)) return { code: 'SERVICE_UNAVAILABLE', message: serviceBusy().message, internal: false };
+  if (isDatabaseUnavailable(original)) return { code: 'SERVICE_UNAVAILABLE', message: serviceBusy().message, internal: false };
   if (!(error instanceof GraphQLError)) {
     return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error.', internal: true };
   }

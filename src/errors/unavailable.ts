@@ -17,7 +17,7 @@ export const RETRY_AFTER_SECONDS = 2;
  * acquisition timeout, or could not be had at all (PostgreSQL down or restarting): a 503 the client
  * may retry, not a 500.
  */
-export function isDatabaseBusy(error: unknown): boolean {
+export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
     if (NO_CONNECTION.includes(current.message) || UNREACHABLE.has(String((current as { code?: unknown }).code))) return true;
     current =

@@ -2,7 +2,7 @@ import { type ErrorRequestHandler, type Request, type RequestHandler, type Respo
 import type { Config } from '../config.js';
 import { WorkerJobError } from '../documents/index.js';
 import { DomainError, ERROR_STATUS } from '../errors/domain-error.js';
-import { isDatabaseBusy, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
+import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import { limitByAddress } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
@@ -48,7 +48,7 @@ function problemText(error: DomainError, context: PageContext): string {
 /** Failures under the public pages as pages: the rate limit, the upload's size and shape, a busy service. */
 function pageErrors(config: Config): ErrorRequestHandler {
   return (caught, req, res, next) => {
-    const busy = isDatabaseBusy(caught) || (caught instanceof WorkerJobError && caught.kind === 'busy');
+    const busy = isDatabaseUnavailable(caught) || (caught instanceof WorkerJobError && caught.kind === 'busy');
     const error = busy ? serviceBusy() : caught;
     if (!(error instanceof DomainError) || res.headersSent) return next(caught);
     if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
