@@ -41,6 +41,18 @@ describe('405 Method Not Allowed', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('matches paths as the routers do: any letter case, a trailing slash', async () => {
+    const uuid = `${'2'.repeat(8)}-0000-4000-8000-000000000000`;
+    for (const [method, path] of [
+      ['PATCH', '/API/V1/Institutions'],
+      ['PATCH', '/api/v1/institutions/'],
+      ['POST', `/api/v1/INSTITUTIONS/${uuid}/`],
+    ]) {
+      const response = await fetch(`${service.url}${path}`, { method });
+      expect([method, path, response.status]).toEqual([method, path, 405]);
+    }
+  });
+
   it('keeps 404 for unknown paths and lets the allowed methods through', async () => {
     expect((await fetch(`${service.url}/api/v1/nothing-here`, { method: 'PATCH' })).status).toBe(404);
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
