@@ -1,6 +1,9 @@
 import type { Request } from 'express';
 import type { DocumentNode } from 'graphql';
 
+/** The collection a path below /api/v1 belongs to: `enrollments` of `/enrollments/:uuid`. */
+export const firstSegment = (path: string): string => path.split('/', 2)[1] ?? '';
+
 /** One documented REST path, expressed as the GraphQL operation it runs. */
 export interface RestRoute {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -16,11 +16,8 @@ import { MULTIPART_FIELD_BYTES } from '../src/http/multipart-form.js';
 import { uploadSlots } from '../src/files/upload-slots.js';
 import { DomainError } from '../src/errors/domain-error.js';
 import { jsonBody } from '../src/http/json-body.js';
-import type { RestRoute } from './route.js';
+import { firstSegment, type RestRoute } from './route.js';
 import { routes } from './routes.js';
-
-/** `enrollments` of `/enrollments/:uuid`. */
-const firstSegment = (path: string) => path.split('/', 2)[1] ?? '';
 
 /** A nested create whose only complaint is the parent named by the path: that path does not exist. */
 function parentIsMissing(route: RestRoute, error: OperationError): boolean {

@@ -1,9 +1,10 @@
 import type { ApolloServer } from '@apollo/server';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response, Router } from 'express';
 import { createRestRouter } from '../rest-compat/router.js';
+import { firstSegment } from '../rest-compat/route.js';
 import { routes } from '../rest-compat/routes.js';
 import { methodNotAllowed } from '../rest-compat/method-not-allowed.js';
-import { type ApiSurface, openApiDocument, surfaceRoutes } from '../rest-compat/openapi/openapi-document.js';
+import { API_BASE, type ApiSurface, openApiDocument, restOnlyCollections, surfaceRoutes } from '../rest-compat/openapi/openapi-document.js';
 import { apiReferenceRoutes, OPENAPI_ROUTE } from '../rest-compat/openapi/api-reference.routes.js';
 import { TOKEN_ROUTE } from './auth/token.route.js';
 import { FILE_DOWNLOAD_ROUTE } from './files/file-download.route.js';
@@ -116,23 +117,28 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
       metrics.observeRequest(record);
     }),
   );
-  app.use(healthRoutes(orm));
-  app.use(metricsRoute(metrics, config.metricsToken));
-  app.get('/', landingPage({ ides: sandbox }));
-  if (sandbox) app.use(graphiqlRoutes());
-
+  // Every route outside the REST table, in one router: a request for a collection only the REST table
+  // serves skips them all at once, where Express would try each of their patterns in turn.
   const surface: ApiSurface = { table: routes(schema, config.publicBaseUrl), contracts: HAND_WRITTEN_ROUTES };
-  app.use(apiReferenceRoutes(openApiDocument(schema, config.publicBaseUrl, surface, TOKEN_ROUTE)));
+  const restOnly = restOnlyCollections(surface);
+  const outside = Router();
+  outside.use(API_BASE, (req, _res, next) => next(restOnly.has(firstSegment(req.path)) ? 'router' : undefined));
+  outside.use(healthRoutes(orm));
+  outside.use(metricsRoute(metrics, config.metricsToken));
+  outside.get('/', landingPage({ ides: sandbox }));
+  if (sandbox) outside.use(graphiqlRoutes());
+
+  outside.use(apiReferenceRoutes(openApiDocument(schema, config.publicBaseUrl, surface, TOKEN_ROUTE)));
 
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
   const idempotent = idempotency(new IdempotencyStore(orm));
   if (sandbox)
-    app.get(
+    outside.get(
       '/graphql',
       sandboxLandingPolicy((req) => isLandingPageRequest(req, sandbox)),
     );
-  app.use(
+  outside.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req, sandbox) ? next() : auth(req, res, next)),
     uploadSlots(runtime.files),
@@ -157,23 +163,24 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   );
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.
   const publicReads = limitByAddress(limits.store, limits.publicReads);
-  app.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
-  app.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
+  outside.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
+  outside.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
   const publicContext = publicContexts(orm, runtime, config.publicBaseUrl);
-  app.use('/api/v1', fileDownloadRoutes(publicContext));
-  app.use('/api/v1', verificationApi(publicContext, config));
-  app.use(publicPages({ publicContext, config, limits }));
+  outside.use('/api/v1', fileDownloadRoutes(publicContext));
+  outside.use('/api/v1', verificationApi(publicContext, config));
+  outside.use(publicPages({ publicContext, config, limits }));
   // Open Badges 2.0: hosted documents and baked images (rate limited as public reads), unbake (as verify).
-  app.get('/ob/*path', publicReads);
-  app.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
-  app.use(hostedBadgeRoutes(publicContext));
-  app.use('/api/v1', unbakeRoutes(publicContext, config));
+  outside.get('/ob/*path', publicReads);
+  outside.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
+  outside.use(hostedBadgeRoutes(publicContext));
+  outside.use('/api/v1', unbakeRoutes(publicContext, config));
   // Open Badges 3.0: credentials, DID documents, status lists (as public reads); verify (as verify).
-  app.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify));
-  app.use(hostedCredentialRoutes(publicContext));
-  app.use('/api/v1', credentialVerifyRoutes(publicContext, config));
-  app.use(portfolioPages(publicContext, publicReads));
-  // After every public router (their own OPTIONS answers), before the REST router's 404.
+  outside.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify));
+  outside.use(hostedCredentialRoutes(publicContext));
+  outside.use('/api/v1', credentialVerifyRoutes(publicContext, config));
+  outside.use(portfolioPages(publicContext, publicReads));
+  app.use(outside);
+  // After every other router (their own OPTIONS answers), before the REST router's 404.
   app.use(methodNotAllowed(surfaceRoutes(surface)));
   app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, idempotent, auth, table: surface.table }));
 
