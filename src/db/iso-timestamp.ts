@@ -1,8 +1,10 @@
+import { DAY_MS, daysFromCivil, daysInMonth } from '../utc-days.js';
+
 /**
  * `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, the form `row_to_json` gives timestamps in, read from its
  * digits: the same instant `new Date(text)` gives (fraction truncated to milliseconds), at a fraction of
- * its cost, and a page of rows carries hundreds. Anything else (another form, a day the fast path does
- * not check, years before 100 that Date.UTC would shift) is undefined, for the caller's general parser.
+ * its cost, and a page of rows carries hundreds. Anything else (another form, a day the month does not
+ * have, years before 100) is undefined, for the caller's general parser.
  */
 export function parseIsoTimestamp(text: string): Date | undefined {
   const length = text.length;
@@ -14,7 +16,8 @@ export function parseIsoTimestamp(text: string): Date | undefined {
   const minutes = digits(text, 14, 2);
   const seconds = digits(text, 17, 2);
   if (text[4] !== '-' || text[7] !== '-' || text[13] !== ':' || text[16] !== ':') return undefined;
-  if (!(year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hours <= 23 && minutes <= 59 && seconds <= 59)) return undefined;
+  if (!(year >= 100 && month >= 1 && month <= 12 && day >= 1 && hours <= 23 && minutes <= 59 && seconds <= 59)) return undefined;
+  if (day > 28 && day > daysInMonth(year, month)) return undefined;
   let at = 19;
   let milliseconds = 0;
   if (text[at] === '.') {
@@ -35,7 +38,8 @@ export function parseIsoTimestamp(text: string): Date | undefined {
     if (!(offsetHours <= 23 && offsetRest <= 59)) return undefined;
     offsetMinutes = (text[at] === '-' ? -1 : 1) * (offsetHours * 60 + offsetRest);
   } else return undefined;
-  return new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds, milliseconds) - offsetMinutes * 60_000);
+  const sinceMidnight = ((hours * 60 + minutes - offsetMinutes) * 60 + seconds) * 1000 + milliseconds;
+  return new Date(daysFromCivil(year, month, day) * DAY_MS + sinceMidnight);
 }
 
 /** The number written in `count` decimal digits at `from`; NaN when one is not a digit. */
