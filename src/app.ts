@@ -117,28 +117,15 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
       metrics.observeRequest(record);
     }),
   );
-  // Every route outside the REST table, in one router: a request for a collection only the REST table
-  // serves skips them all at once, where Express would try each of their patterns in turn.
-  const surface: ApiSurface = { table: routes(schema, config.publicBaseUrl), contracts: HAND_WRITTEN_ROUTES };
-  const restOnly = restOnlyCollections(surface);
-  const outside = Router();
-  outside.use(API_BASE, (req, _res, next) => next(restOnly.has(firstSegment(req.path)) ? 'router' : undefined));
-  outside.use(healthRoutes(orm));
-  outside.use(metricsRoute(metrics, config.metricsToken));
-  outside.get('/', landingPage({ ides: sandbox }));
-  if (sandbox) outside.use(graphiqlRoutes());
-
-  outside.use(apiReferenceRoutes(openApiDocument(schema, config.publicBaseUrl, surface, TOKEN_ROUTE)));
-
   const limits = createRateLimits(orm, config);
   const auth = authenticate(orm, config, runtime, limits);
   const idempotent = idempotency(new IdempotencyStore(orm));
   if (sandbox)
-    outside.get(
+    app.get(
       '/graphql',
       sandboxLandingPolicy((req) => isLandingPageRequest(req, sandbox)),
     );
-  outside.use(
+  app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req, sandbox) ? next() : auth(req, res, next)),
     uploadSlots(runtime.files),
@@ -161,6 +148,18 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     proveBeforeErrors,
     graphqlAuthErrors,
   );
+  // Every other route outside the REST table, in one router: a request for a collection only the REST
+  // table serves skips them all at once, where Express would try each of their patterns in turn.
+  const surface: ApiSurface = { table: routes(schema, config.publicBaseUrl), contracts: HAND_WRITTEN_ROUTES };
+  const restOnly = restOnlyCollections(surface);
+  const outside = Router();
+  outside.use(API_BASE, (req, _res, next) => next(restOnly.has(firstSegment(req.path)) ? 'router' : undefined));
+  outside.use(healthRoutes(orm));
+  outside.use(metricsRoute(metrics, config.metricsToken));
+  outside.get('/', landingPage({ ides: sandbox }));
+  if (sandbox) outside.use(graphiqlRoutes());
+  outside.use(apiReferenceRoutes(openApiDocument(schema, config.publicBaseUrl, surface, TOKEN_ROUTE)));
+
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.
   const publicReads = limitByAddress(limits.store, limits.publicReads);
   outside.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
