@@ -126,3 +126,9 @@ export async function runHostileBench(env: BenchEnv): Promise<void> {
   );
   if (serverErrors.length > 0) console.log(`answers ≥ 500 or none at all: ${serverErrors.join('; ')}`);
 }
+
+/** The soak, then the neighbour scenarios on a service of their own at the default limits (bench/neighbours.ts). */
+export async function runHostileSections(env: BenchEnv): Promise<void> {
+  if (process.env.BENCH_HOSTILE_PARTS !== 'neighbours') await runHostileBench(env);
+  if (process.env.BENCH_HOSTILE_PARTS !== 'soak') await (await import('./neighbours.js')).runNeighbourBench();
+}

@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- auth lists upload issuance badges credentials hostile peers]`: prints figures, asserts nothing; without
- * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS) and `peers` (bench/peers.ts) runs. Exits non-zero only when
+ * arguments every section but `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS, then the neighbour scenarios of bench/neighbours.ts,
+ * BENCH_NEIGHBOUR_SECONDS; BENCH_HOSTILE_PARTS=soak|neighbours runs one of the two) and `peers` (bench/peers.ts) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_ISSUANCE_CLIENTS (8), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
  * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
@@ -56,7 +57,7 @@ async function runServiceSections(sections: Section[]): Promise<Row[]> {
     if (sections.includes('issuance')) rows.push(...(await (await import('./issuance.js')).runIssuanceBench(env)));
     if (sections.includes('badges')) rows.push(...(await (await import('./badges.js')).runBadgesBench(env)));
     if (sections.includes('credentials')) rows.push(...(await (await import('./credentials.js')).runCredentialsBench(env)));
-    if (sections.includes('hostile')) await (await import('./hostile.js')).runHostileBench(env);
+    if (sections.includes('hostile')) await (await import('./hostile.js')).runHostileSections(env);
   } finally {
     process.off('SIGINT', interrupted);
     await env.stop();

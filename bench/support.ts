@@ -19,7 +19,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
 
-/** The real service on a fresh database, with one tenant, its client and a live token. */
 /** Benchmarks measure the work, not the throttles: every rate limit off. */
 /** PDF_* knobs pass through, so the soak can be rerun with other worker settings. */
 const documentWorkerSettings = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('PDF_')));
@@ -91,7 +90,15 @@ export function tokenRequest({ clientId, clientSecret }: BenchEnv['credentials']
   return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
 }
 
-export async function openBenchEnv(): Promise<BenchEnv> {
+export interface BenchEnvOptions {
+  /** `off` (the default): every rate limit off; `default`: the limits a deployment starts with. */
+  limits?: 'off' | 'default';
+  /** Further configuration variables. */
+  env?: Record<string, string>;
+}
+
+/** The real service on a fresh database, with one tenant, its client and a live token. */
+export async function openBenchEnv(options: BenchEnvOptions = {}): Promise<BenchEnv> {
   const logger = createLogger('silent');
   const server = await openScratchServer(process.env.DATABASE_URL, logger, 'bench');
   const database = `cs_bench_${process.pid}_${Date.now()}`;
@@ -111,8 +118,9 @@ export async function openBenchEnv(): Promise<BenchEnv> {
       PORT: '0',
       HOST: '127.0.0.1',
       NOTIFICATION_WORKER: 'off',
-      ...LIMITS_OFF,
+      ...(options.limits === 'default' ? {} : LIMITS_OFF),
       ...documentWorkerSettings(),
+      ...options.env,
     });
     let captured: string[] | undefined;
     const service = await startService(config, logger, { onQuery: (sql) => captured?.push(sql) });
@@ -150,6 +158,17 @@ export async function openBenchEnv(): Promise<BenchEnv> {
     await dropAll();
     throw error;
   }
+}
+
+/** What a tenant's client calls with: the service's URL and the headers of an authenticated call. */
+export type TenantAccess = Pick<BenchEnv, 'url' | 'auth'>;
+
+/** Another tenant of the running service, with a client of its own and a live token. */
+export async function addTenant(env: BenchEnv, identifier: string): Promise<TenantAccess> {
+  const em = env.orm.em.fork();
+  await new TenantService(em).ensure(identifier);
+  const token = await fetchToken(env.url, await new ClientService(em).create(identifier));
+  return { url: env.url, auth: { authorization: `Bearer ${token}`, 'x-tenant': identifier, accept: 'application/json' } };
 }
 
 /** An Express app of the bench itself on a loopback port; resolves with its base URL and a closer. */

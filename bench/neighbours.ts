@@ -1,0 +1,378 @@
+/**
+ * `npm run bench -- hostile` (second part): can one tenant or one anonymous client slow the others?
+ * Three saturation scenarios against the service at its DEFAULT limits, each run twice in one go —
+ * the victims alone, then the victims with the attack — reporting the victims' p50/p99 both ways, the
+ * longest event-loop block of the server in each phase, and the server's RSS (start, peak, a minute after).
+ *   templates: a tenant lists 100 templates at the 64 KiB `design_config` cap (and some legacy 1 MB rows)
+ *              24 at a time, REST and GraphQL; victims: another tenant's lists and writes.
+ *   public:    one address verifies a 19 MB laborious PDF and another a credential with ~1,500 repeated
+ *              @contexts, each at 30 a minute; victims: another tenant's issuance, other addresses'
+ *              baked-badge downloads and credential verifications.
+ *   webhooks:  a tenant registers 100 endpoints that never answer and uploads files (each upload an
+ *              event for every endpoint); victim: another tenant's webhook, from its upload to arrival.
+ * BENCH_NEIGHBOUR_SECONDS (30) per phase; BENCH_NEIGHBOUR_SCENARIOS=templates,public,webhooks picks some.
+ * Load comes from child processes (bench/neighbour-load.ts), attackers and victims in separate ones.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import QRCode from 'qrcode';
+import { appendSignature, laboriousPdf, signWith, strangerKey } from '../test/support/hostile-pdf.js';
+import { seedIssuances } from './issuance.js';
+import type { Plan, RequestSpec, Stream, StreamReport } from './neighbour-load.js';
+import { addTenant, openBenchEnv, type BenchEnv, type TenantAccess } from './support.js';
+
+const SECONDS = Number(process.env.BENCH_NEIGHBOUR_SECONDS || 30);
+/** Which scenarios run (comma-separated keys); all by default. */
+const ONLY = process.env.BENCH_NEIGHBOUR_SCENARIOS?.split(',');
+const IDLE_SECONDS = 60;
+/** How long after a phase a victim's webhook may still arrive and be counted. */
+const ARRIVAL_GRACE_SECONDS = 30;
+const TEMPLATE_BYTES = 63 * 1024;
+const LEGACY_TEMPLATE_BYTES = 1024 * 1024;
+
+type Json = Record<string, any>;
+
+interface Phase {
+  victims: StreamReport[];
+  attackers: StreamReport[];
+  loopMaxMs: number;
+  arrived?: { name: string; latencies: number[]; missing: number };
+}
+
+interface Scenario {
+  key: 'templates' | 'public' | 'webhooks';
+  name: string;
+  /** Victim streams for one phase (fresh single-use data each call). */
+  victims(): Promise<Stream[]>;
+  attackers(): Promise<Stream[]>;
+  /** Extra victim rows computed by the parent (webhook arrival), given the victims' reports. */
+  arrivals?(victims: StreamReport[]): Promise<{ name: string; latencies: number[]; missing: number }>;
+}
+
+async function api(access: TenantAccess, method: string, route: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${access.url}/api/v1${route}`, {
+    method,
+    headers: { ...access.auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text).data;
+}
+
+async function uploadBytes(access: TenantAccess, bytes: Uint8Array, name: string): Promise<string> {
+  const form = new FormData();
+  form.append('files[]', new Blob([new Uint8Array(bytes)]), name);
+  const response = await fetch(`${access.url}/api/v1/files`, { method: 'POST', headers: access.auth, body: form });
+  if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: { uuid: string }[] }).data[0]!.uuid;
+}
+
+function runLoad(url: string, streams: Stream[]): Promise<StreamReport[]> {
+  if (streams.length === 0) return Promise.resolve([]);
+  const plan: Plan = { url, seconds: SECONDS, streams };
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'neighbour-load.js');
+  const child = spawn(process.execPath, [script], { env: { ...process.env, NEIGHBOUR_PLAN: JSON.stringify(plan) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(output) as StreamReport[]) : reject(new Error(`neighbour load exited with ${code}`))));
+  });
+}
+
+async function runPhase(url: string, scenario: Scenario, attacked: boolean): Promise<Phase> {
+  const victims = await scenario.victims();
+  const attackers = attacked ? await scenario.attackers() : [];
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  try {
+    const [victimReports, attackerReports] = await Promise.all([runLoad(url, victims), runLoad(url, attackers)]);
+    return { victims: victimReports, attackers: attackerReports, loopMaxMs: loop.max / 1e6, arrived: await scenario.arrivals?.(victimReports) };
+  } finally {
+    loop.disable();
+  }
+}
+
+const percentile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : NaN;
+};
+const answers = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
+
+function printScenario(scenario: Scenario, quiet: Phase, attacked: Phase): void {
+  const rows = (phase: Phase) => [
+    ...phase.victims.map((report) => ({ name: report.name, latencies: report.latencies, note: answers(report.statuses) })),
+    ...(phase.arrived ? [{ ...phase.arrived, note: `${phase.arrived.missing} not arrived within ${ARRIVAL_GRACE_SECONDS} s` }] : []),
+  ];
+  const before = rows(quiet);
+  const after = rows(attacked);
+  console.log(`\nneighbours: ${scenario.name} (${SECONDS} s victims alone, then ${SECONDS} s with the attack)`);
+  console.table(
+    before.map((row, i) => {
+      const under = after[i]!;
+      const [p50, p99, q50, q99] = [percentile(row.latencies, 0.5), percentile(row.latencies, 0.99), percentile(under.latencies, 0.5), percentile(under.latencies, 0.99)];
+      return {
+        victim: row.name,
+        'alone p50/p99 ms': `${p50.toFixed(0)} / ${p99.toFixed(0)}`,
+        'attacked p50/p99 ms': `${q50.toFixed(0)} / ${q99.toFixed(0)}`,
+        'x p50': (q50 / p50).toFixed(2),
+        'x p99': (q99 / p99).toFixed(2),
+        'answers (attacked)': under.note,
+      };
+    }),
+  );
+  for (const report of attacked.attackers) {
+    console.log(`  attacker ${report.name}: ${report.latencies.length} requests, p50 ${percentile(report.latencies, 0.5).toFixed(0)} ms, answers ${answers(report.statuses)}`);
+  }
+  console.log(`  server event loop, longest block: ${quiet.loopMaxMs.toFixed(0)} ms alone, ${attacked.loopMaxMs.toFixed(0)} ms attacked`);
+}
+
+function templatesScenario(env: BenchEnv, attacker: TenantAccess, victim: TenantAccess): Scenario {
+  let lists: RequestSpec[] = [];
+  const victimRequests: RequestSpec[] = [
+    { method: 'GET', path: '/api/v1/enrollments?per_page=20&includes[student]=1&includes[course]=1', headers: victim.auth },
+    {
+      method: 'POST',
+      path: '/graphql',
+      headers: { ...victim.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ students(first: 20) { totalCount nodes { uuid name email } } }' }),
+    },
+  ];
+  return {
+    key: 'templates',
+    name: 'one tenant lists its largest templates, 24 at a time',
+    async victims() {
+      const creates = Array.from({ length: 200 }, (_, i) => ({
+        method: 'POST' as const,
+        path: '/api/v1/students',
+        headers: { ...victim.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Neighbour ${i}`, email: `n${Date.now()}-${i}@victim.test`, date_of_birth: '2001-01-01' }),
+      }));
+      return [
+        { name: 'REST enrollments page (another tenant)', role: 'victim', everyMs: 250, requests: [victimRequests[0]!] },
+        { name: 'GraphQL students page (another tenant)', role: 'victim', everyMs: 250, requests: [victimRequests[1]!] },
+        { name: 'REST create student (another tenant)', role: 'victim', everyMs: 500, requests: creates, once: true },
+      ];
+    },
+    async attackers() {
+      if (lists.length === 0) {
+        const capped = await api(attacker, 'POST', '/institutions', { name: 'Template Hoarders', country: 'BR' });
+        const legacy = await api(attacker, 'POST', '/institutions', { name: 'Legacy Templates', country: 'BR' });
+        const create = (institution: string, i: number) =>
+          api(attacker, 'POST', '/certificate-templates', {
+            institution_uuid: institution,
+            name: `Template ${i}`,
+            version: '1',
+            path: `templates/${i}.pdf`,
+            design_config: { notes: 'x'.repeat(TEMPLATE_BYTES) },
+          });
+        for (let i = 0; i < 100; i++) await create(capped.uuid, i);
+        for (let i = 0; i < 20; i++) await create(legacy.uuid, i);
+        // Rows stored before the 64 KiB limit existed: written behind the API's back.
+        const client = new pg.Client({ connectionString: env.databaseUrl });
+        await client.connect();
+        await client.query(`update certificate_templates set design_config = jsonb_build_object('notes', repeat('y', $1::int)) where institution_uuid = $2`, [
+          LEGACY_TEMPLATE_BYTES,
+          legacy.uuid,
+        ]);
+        await client.end();
+        const graphql = (institution: string) => ({
+          method: 'POST' as const,
+          path: '/graphql',
+          headers: { ...attacker.auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: `{ certificateTemplates(first: 100, where: { institutionUuid: "${institution}" }) { nodes { uuid designConfig } } }` }),
+        });
+        lists = [
+          { method: 'GET', path: `/api/v1/certificate-templates?per_page=100&where[institution_uuid]=${capped.uuid}`, headers: attacker.auth },
+          graphql(capped.uuid),
+          { method: 'GET', path: `/api/v1/certificate-templates?per_page=100&where[institution_uuid]=${legacy.uuid}`, headers: attacker.auth },
+          graphql(legacy.uuid),
+        ];
+      }
+      return [{ name: '24 template lists at a time', role: 'attacker', concurrency: 24, requests: lists }];
+    },
+  };
+}
+
+/**
+ * A credential whose `@context` repeats the VC 2.0 context URL as often as the 64 KiB body cap allows:
+ * JSON-LD processes every entry again (about 1,600 entries cost seconds of canonicalisation).
+ */
+function contextBomb(credential: Json): Json {
+  const entry = 'https://www.w3.org/ns/credentials/v2';
+  const room = 64 * 1024 - JSON.stringify({ ...credential, '@context': [] }).length - 16;
+  return { ...credential, '@context': Array.from({ length: Math.floor(room / (entry.length + 3)) }, () => entry) };
+}
+
+async function publicScenario(victim: TenantAccess, dir: string): Promise<Scenario> {
+  const image = await QRCode.toBuffer('Neighbour University badge', { type: 'png', width: 512 });
+  const badgeImage = await uploadBytes(victim, image, 'badge.png');
+  const institution = { name: 'Neighbour University', country: 'BR', email: 'registrar@neighbour.test', is_badges_enabled: true, badge_image_uuid: badgeImage };
+  const { bodies } = await seedIssuances(victim, 2 * Math.ceil(SECONDS / 0.5) + 10, institution, `public${Date.now()}-`);
+  const first = await api(victim, 'POST', '/certificates', JSON.parse(bodies.pop()!));
+  const credential = await api(victim, 'GET', `/certificates/${first.uuid}/badges/credentials`);
+  const pdfFile = path.join(dir, 'laborious.pdf');
+  const pdf = appendSignature(laboriousPdf(90_000, 70), signWith(strangerKey()));
+  await writeFile(pdfFile, pdf);
+  const bombFile = path.join(dir, 'context-bomb.json');
+  const bomb = contextBomb(credential);
+  await writeFile(bombFile, JSON.stringify(bomb));
+  const issuance = (body: string): RequestSpec => ({ method: 'POST', path: '/api/v1/certificates', headers: { ...victim.auth, 'content-type': 'application/json' }, body });
+  console.log(`\n(public scenario: the laborious PDF is ${(pdf.length / 2 ** 20).toFixed(1)} MB)`);
+  return {
+    key: 'public',
+    name: 'anonymous clients verify laborious PDFs and credentials at the default limits',
+    async victims() {
+      return [
+        { name: 'issuance POST /certificates finish: true (a tenant)', role: 'victim', everyMs: 500, requests: bodies.splice(0, Math.ceil(SECONDS / 0.5)).map(issuance), once: true },
+        { name: 'baked badge image.png (another address)', role: 'victim', localAddress: '127.0.0.4', everyMs: 1000, requests: [{ method: 'GET', path: `/ob/v2/assertions/${first.uuid}/image.png` }] },
+        {
+          name: 'POST /api/v1/badges/verify (another address)',
+          role: 'victim',
+          localAddress: '127.0.0.5',
+          everyMs: 2500,
+          requests: [{ method: 'POST', path: '/api/v1/badges/verify', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credential) }],
+        },
+      ];
+    },
+    async attackers() {
+      return [
+        { name: `verify a ${(pdf.length / 2 ** 20).toFixed(1)} MB laborious PDF, 30/min`, role: 'attacker', localAddress: '127.0.0.2', everyMs: 2000, requests: [{ method: 'POST', path: '/api/v1/verify', headers: { 'content-type': 'application/pdf' }, bodyFile: pdfFile }] },
+        {
+          name: `verify a credential with ${(bomb['@context'] as string[]).length} @contexts, 30/min`,
+          role: 'attacker',
+          localAddress: '127.0.0.3',
+          everyMs: 2000,
+          requests: [{ method: 'POST', path: '/api/v1/badges/verify', headers: { 'content-type': 'application/json' }, bodyFile: bombFile }],
+        },
+      ];
+    },
+  };
+}
+
+/** Accepts connections and never answers. */
+async function blackHole(): Promise<{ url: string; close(): void }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+/** Records when each delivery naming a file arrives. */
+async function receiver(): Promise<{ url: string; arrivals: Map<string, number>; close(): void }> {
+  const arrivals = new Map<string, number>();
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const uuid = /"uuid":"([^"]+)"/.exec(body)?.[1];
+      if (uuid && !arrivals.has(uuid)) arrivals.set(uuid, Date.now());
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`, arrivals, close: () => server.close() };
+}
+
+async function webhookScenario(attacker: TenantAccess, victim: TenantAccess): Promise<Scenario & { close(): void }> {
+  const dead = await blackHole();
+  const healthy = await receiver();
+  await api(victim, 'POST', '/webhooks', { url: healthy.url, events: ['file.uploaded'] });
+  let registered = 0;
+  let refused = 0;
+  return {
+    key: 'webhooks',
+    name: 'one tenant’s 100 webhook endpoints never answer',
+    async victims() {
+      return [{ name: 'upload (another tenant)', role: 'victim', everyMs: 1000, requests: [{ method: 'POST', path: '/api/v1/files', headers: victim.auth, freshPdf: true }] }];
+    },
+    async attackers() {
+      if (registered + refused === 0) {
+        for (let i = 0; i < 100; i++) {
+          const response = await fetch(`${attacker.url}/api/v1/webhooks`, {
+            method: 'POST',
+            headers: { ...attacker.auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ url: `${dead.url}/${i}`, events: ['file.uploaded'] }),
+          });
+          await response.arrayBuffer();
+          if (response.status === 201) registered++;
+          else refused++;
+        }
+        console.log(`\n(webhooks scenario: ${registered} dead endpoints registered, ${refused} refused)`);
+      }
+      return [{ name: `uploads, each an event for ${registered} dead endpoints`, role: 'attacker', everyMs: 200, requests: [{ method: 'POST', path: '/api/v1/files', headers: attacker.auth, freshPdf: true }] }];
+    },
+    async arrivals(victims) {
+      const uploads = victims.flatMap((report) => report.uploads);
+      const deadline = Date.now() + ARRIVAL_GRACE_SECONDS * 1000;
+      while (uploads.some((upload) => !healthy.arrivals.has(upload.uuid)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+      const latencies = uploads.filter((upload) => healthy.arrivals.has(upload.uuid)).map((upload) => healthy.arrivals.get(upload.uuid)! - upload.sentAt);
+      return { name: 'its webhook: upload sent → delivery arrived', latencies, missing: uploads.length - latencies.length };
+    },
+    close() {
+      dead.close();
+      healthy.close();
+    },
+  };
+}
+
+const megabytes = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+export async function runNeighbourBench(): Promise<void> {
+  const env = await openBenchEnv({ limits: 'default', env: { NOTIFICATION_WORKER: 'on', WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-neighbours-'));
+  const closers: (() => void)[] = [];
+  try {
+    const rssAtStart = process.memoryUsage().rss;
+    let rssPeak = rssAtStart;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
+    // One client per scenario and role: the API's rate limit counts per client.
+    const tenants = async (label: string) => [await addTenant(env, `attacker-${label}`), await addTenant(env, `victim-${label}`)] as const;
+    const [templateAttacker, templateVictim] = await tenants('templates');
+    const [, publicVictim] = await tenants('public');
+    const [hookAttacker, hookVictim] = await tenants('webhooks');
+    const hooks = await webhookScenario(hookAttacker, hookVictim);
+    closers.push(() => hooks.close());
+    const scenarios = [templatesScenario(env, templateAttacker, templateVictim), await publicScenario(publicVictim, dir), hooks];
+    try {
+      for (const scenario of scenarios.filter((candidate) => !ONLY || ONLY.includes(candidate.key))) {
+        const quiet = await runPhase(env.url, scenario, false);
+        const attacked = await runPhase(env.url, scenario, true);
+        printScenario(scenario, quiet, attacked);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    const rssAfterLoad = process.memoryUsage().rss;
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const rssIdle = process.memoryUsage().rss;
+    console.log(
+      `\nneighbours: server RSS ${megabytes(rssAtStart)} MB at start, ${megabytes(rssPeak)} MB peak, ${megabytes(rssAfterLoad)} MB when the load stopped, ${megabytes(rssIdle)} MB ${IDLE_SECONDS} s later (${((rssIdle / rssAtStart - 1) * 100).toFixed(0)} % over the start)`,
+    );
+  } finally {
+    for (const close of closers) close();
+    await rm(dir, { recursive: true, force: true });
+    await env.stop();
+  }
+}
