@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseKeyEncryptionKey } from './security/key-envelope.js';
 
 /*
- * Every environment variable the service reads, one line each, parsed with zod. The README's
+ * Every environment variable the service reads, one line each, parsed with zod. docs/configuration.md's
  * configuration table lists exactly these names (test/config.test.ts). Values arrive as strings; an
  * empty string counts as unset. Secrets are never echoed back in a message.
  */
@@ -131,7 +131,7 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The environment, one variable a line. Add a variable here, in `Config` and in the README table. */
+/** The environment, one variable a line. Add a variable here, in `Config` and in docs/configuration.md. */
 export const ENVIRONMENT = z.object({
   NODE_ENV: oneOf(NODE_ENVS).default('development'),
   PORT: whole(0, 65535).default(4000),

@@ -53,7 +53,7 @@ export interface Config {
   fileStorage: 'postgres' | 'filesystem';
   filesDir: string;
   shutdownGraceMs: number;
-  /** Timeouts and limits that keep one slow client or one slow query from holding the service (README: Timeouts). */
+  /** Timeouts and limits that keep one slow client or one slow query from holding the service (docs/operations.md). */
   timeouts: {
     /** The request line and headers must arrive within this. */
     headersMs: number;
@@ -113,7 +113,7 @@ export interface RateLimitConfig {
   };
 }
 
-/** Outbound webhook deliveries (README: Webhooks). */
+/** Outbound webhook deliveries (docs/webhooks.md). */
 export interface WebhookConfig {
   /** WEBHOOK_ALLOW_PRIVATE (true/false): may deliveries reach loopback/private/link-local addresses? Default: only outside production. */
   allowPrivate: boolean;

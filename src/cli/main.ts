@@ -237,7 +237,7 @@ program
   .description(
     'create (and with finish=true issue) one certificate per CSV line, as the API does; results CSV with one row per line; exit 1 when a line failed',
   )
-  .argument('<file.csv>', 'header line with the columns institution_uuid, course_uuid, student_uuid, file_uuid, ... (see README)')
+  .argument('<file.csv>', 'header line with the columns institution_uuid, course_uuid, student_uuid, file_uuid, ... (see docs/operations.md)')
   .requiredOption('--tenant <identifier>')
   .option('--results <file.csv>', 'where the results go (default: next to the input, <name>.results.csv)')
   .action((file: string, options: { tenant: string; results?: string }) =>

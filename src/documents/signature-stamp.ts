@@ -4,7 +4,7 @@ import { qrModules } from './qr-code.js';
 
 /**
  * Where the visible signature goes, in PDF points from the bottom-left corner of the page's visible
- * area. A template's `design_config.seal` sets any of these (README › Signature stamp).
+ * area. A template's `design_config.seal` sets any of these (docs/documents.md › Signature stamp).
  */
 export interface SealPlacement {
   page: 'first' | 'last';

@@ -1,6 +1,6 @@
 import type { SignatureInspection, SignatureReport } from '../documents/index.js';
 
-/** The one answer POST /api/v1/verify gives about an uploaded PDF; the README explains each. */
+/** The one answer POST /api/v1/verify gives about an uploaded PDF; docs/api.md explains each. */
 export type Verdict = 'authentic' | 'modified_after_signing' | 'not_issued_here' | 'unsigned' | 'invalid';
 
 export interface VerdictEvidence {
