@@ -59,7 +59,7 @@ export const students: RestResource = {
   name: 'Student',
   pluralName: 'Students',
   fields: STUDENT,
-  includes: { enrollments: nest('enrollments', omit(ENROLLMENT, 'student')) },
+  includes: { enrollments: nest('enrollments', omit(ENROLLMENT, 'student')), certificates: nest('certificates', omit(CERTIFICATE, 'student')) },
   whereAliases: { 'user.email': 'email' },
   without: ['replace'],
 };

@@ -100,7 +100,26 @@ describe('students', () => {
     const response = await acme.rest('GET', `/students/${student.uuid}?includes[enrollments]=1`);
     expect(response.body.data.enrollments).toEqual([expect.objectContaining({ uuid: enrollment.uuid, grade: 7, course: enrollment.course })]);
     const unknown = await acme.rest('GET', `/students/${student.uuid}?includes[diplomas]=1`);
-    expect([unknown.status, unknown.body.errors.includes]).toEqual([422, ['Unknown relation(s) diplomas; this resource can include: enrollments.']]);
+    expect([unknown.status, unknown.body.errors.includes]).toEqual([
+      422,
+      ['Unknown relation(s) diplomas; this resource can include: enrollments, certificates.'],
+    ]);
+  });
+
+  it('include their certificates on request, in both styles (the spec names includes[certificates])', async () => {
+    const student = await make.student();
+    const other = await make.student();
+    const issued = await make.certificate({ student_uuid: student.uuid });
+    const draft = await make.certificate({ student_uuid: student.uuid, finish: false });
+    await make.certificate({ student_uuid: other.uuid });
+    const response = await acme.rest('GET', `/students?where[email]=${encodeURIComponent(student.email)}&includes[certificates]=1`);
+    expect(response.status).toBe(200);
+    const certificates = response.body.data[0].certificates;
+    expect(certificates.map((certificate: { uuid: string }) => certificate.uuid).sort()).toEqual([issued.uuid, draft.uuid].sort());
+    expect(certificates.find((certificate: { uuid: string }) => certificate.uuid === issued.uuid)).toMatchObject({ status: 'issued', course: issued.course });
+    expect(certificates[0]).not.toHaveProperty('student');
+    const graphql = await acme.graphql(`{ student(uuid: "${student.uuid}") { certificates { uuid status } } }`);
+    expect(graphql.body.data.student.certificates).toHaveLength(2);
   });
 });
 
