@@ -201,6 +201,8 @@ export class Loaders {
       `lazy:${entity.name}.${property}`,
       () =>
         new DataLoader<string, unknown>(async (uuids) => {
+          // Other rows of the same answer may have passed the budget since these were charged: then nothing is read.
+          this.budget.charge(0);
           const texts = await readLazyJson(this.em, entity, property, [...uuids]);
           const pacer = new JsonPacer();
           const values: unknown[] = [];

@@ -29,7 +29,7 @@ export class ResponseBudget {
 
   constructor(readonly maxBytes: number) {}
 
-  /** Counts `bytes` of the answer; RESPONSE_TOO_LARGE once the answer would pass the budget, and on every charge after. */
+  /** Counts `bytes` of the answer (0: checks it); RESPONSE_TOO_LARGE once the answer would pass the budget, and on every charge after. */
   charge(bytes: number): void {
     this.spent += bytes;
     if (this.spent > this.maxBytes) throw responseTooLarge(this.maxBytes);
