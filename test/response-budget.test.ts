@@ -66,7 +66,13 @@ describe('free JSON fields are limited to 64 KiB', () => {
   it('counts bytes, not characters: multi-byte text reaches the limit sooner', async () => {
     const institution = await factories(acme).institution();
     const wide = { notes: 'é'.repeat(FREE_JSON_MAX_BYTES / 2) }; // 2 bytes each in UTF-8: over the limit in half as many characters
-    const response = await acme.rest('POST', '/certificate-templates', { institution_uuid: institution.uuid, name: 'Wide', version: '1', path: '/w.pdf', design_config: wide });
+    const response = await acme.rest('POST', '/certificate-templates', {
+      institution_uuid: institution.uuid,
+      name: 'Wide',
+      version: '1',
+      path: '/w.pdf',
+      design_config: wide,
+    });
     expect(response.status).toBe(422);
     expect(Object.keys(response.body.errors)).toEqual(['design_config']);
   });
@@ -115,7 +121,9 @@ describe('answers have a byte budget', () => {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
     try {
       const responses = await Promise.all(
-        Array.from({ length: 24 }, (_, index) => (index % 2 === 0 ? globex.rest('GET', `/certificate-templates?per_page=${PAGE}`) : globex.graphql(LIST_QUERY))),
+        Array.from({ length: 24 }, (_, index) =>
+          index % 2 === 0 ? globex.rest('GET', `/certificate-templates?per_page=${PAGE}`) : globex.graphql(LIST_QUERY),
+        ),
       );
       expect(responses.map((response) => response.status).sort()).toEqual([...Array(12).fill(400), ...Array(12).fill(413)]);
       for (const response of responses.filter((answer) => answer.status === 400)) expect(response.body.errors[0].extensions.code).toBe('RESPONSE_TOO_LARGE');

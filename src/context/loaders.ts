@@ -178,7 +178,10 @@ export class Loaders {
     const partition = this.column(entity as EntityClass<object>, foreignKey);
     const ranked = this.em
       .createQueryBuilder(entity, 'ranked')
-      .select([...readFields(this.em, entity as EntityClass<object>), raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`)] as never)
+      .select([
+        ...readFields(this.em, entity as EntityClass<object>),
+        raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`),
+      ] as never)
       .where({ [foreignKey]: { $in: keys } } as never);
     await ranked.applyFilters();
     const query = this.em
