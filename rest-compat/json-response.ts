@@ -1,12 +1,17 @@
 import type { Response } from 'express';
+import { responseTooLarge } from '../src/errors/domain-error.js';
+import { jsonWithin } from '../src/http/json-text.js';
+import { sendError } from './http-errors.js';
 
 /**
  * A REST result as JSON, like `res.json` but without Express's automatic ETag: that would hash every
  * body (tens of KB for a page) after it was computed anyway, for a conditional GET no client of the
- * API is promised. GraphQL answers carry none either; the public badge routes set their own.
+ * API is promised. GraphQL answers carry none either; the public badge routes set their own. The text
+ * is written in slices within the response budget (src/http/json-text.ts): over it, a 413.
  */
-export function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+export async function sendJson(res: Response, status: number, body: unknown, maxBytes: number): Promise<void> {
+  const text = await jsonWithin(body, maxBytes);
+  if (text === undefined) return sendError(res, responseTooLarge(maxBytes));
   res
     .status(status)
     .set('Content-Type', 'application/json; charset=utf-8')

@@ -25,13 +25,13 @@ function parentIsMissing(route: RestRoute, error: OperationError): boolean {
   return route.missingParentField !== undefined && fields.length === 1 && fields[0] === route.missingParentField;
 }
 
-function handler(execution: CompiledExecution, route: RestRoute, maxCost: number): RequestHandler {
+function handler(execution: CompiledExecution, route: RestRoute, limits: { maxCost: number; maxResponseBytes: number }): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const context = requestContext(res);
     try {
       const document = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
-      const data = await executeOperation(execution, context, document, variables, maxCost);
+      const data = await executeOperation(execution, context, document, variables, limits.maxCost);
       // Nothing is answered, success or failure, before the request's principal is proven.
       await confirmPrincipal(context);
       if (route.status === 204) {
@@ -40,7 +40,7 @@ function handler(execution: CompiledExecution, route: RestRoute, maxCost: number
       }
       const result = data.result;
       const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
-      sendJson(res, status, route.present ? route.present(result, req) : { data: result });
+      await sendJson(res, status, route.present ? route.present(result, req) : { data: result }, limits.maxResponseBytes);
     } catch (caught) {
       const error = await confirmPrincipal(context).then(
         () => caught,
@@ -80,6 +80,7 @@ export function createRestRouter(deps: {
     blocks: runtime.files.uploadBlocks,
   });
   const slots = uploadSlots(runtime.files);
+  const restLimits = { maxCost: config.graphqlMaxCost, maxResponseBytes: config.responseMaxBytes };
   // Every route's documents are the service's own: compiled on first use (unless compiling is off).
   const execution = new CompiledExecution(schema, Math.min(config.graphqlJitAfterRuns, 1));
   // One router per first path segment (`/enrollments`, `/certificates`, ...), picked by a map lookup:
@@ -89,7 +90,7 @@ export function createRestRouter(deps: {
     const collection = firstSegment(route.path);
     let collectionRouter = byCollection.get(collection);
     if (!collectionRouter) byCollection.set(collection, (collectionRouter = Router()));
-    collectionRouter[route.method](route.path, auth, json, idempotent, slots, multipart, handler(execution, route, config.graphqlMaxCost));
+    collectionRouter[route.method](route.path, auth, json, idempotent, slots, multipart, handler(execution, route, restLimits));
   }
   const toCollection = (req: Request, res: Response, next: NextFunction) => {
     const collectionRouter = byCollection.get(firstSegment(req.path));

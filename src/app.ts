@@ -93,7 +93,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   const graphqlLimits = {
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
-    maxResponseBytes: config.graphqlMaxResponseBytes,
+    maxResponseBytes: config.responseMaxBytes,
     jitAfterRuns: config.graphqlJitAfterRuns,
     fieldSuggestions: sandbox,
   };
@@ -142,7 +142,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     graphqlHandler(
       apollo,
       async ({ res }) => linkNotes(requestContext(res), res),
-      config.graphqlMaxResponseBytes,
+      config.responseMaxBytes,
       (res) => confirmPrincipal(requestContext(res)),
     ),
     proveBeforeErrors,

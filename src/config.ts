@@ -40,10 +40,11 @@ export interface Config {
   jsonBodyLimit: string;
   /** Nesting levels of a JSON body, refused (400) before it is parsed. */
   jsonMaxDepth: number;
-  /** GraphQL limits: selection depth, cost in rows (cost.ts), response bytes. */
+  /** Bytes of one answer, REST or GraphQL (RESPONSE_MAX_BYTES): refused early with 413 / RESPONSE_TOO_LARGE (docs/response-limits.md). */
+  responseMaxBytes: number;
+  /** GraphQL limits: selection depth, cost in rows (cost.ts). */
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
-  graphqlMaxResponseBytes: number;
   /** Runs after which a client's document executes compiled (graphql-jit); 0: never (GRAPHQL_JIT_AFTER_RUNS). */
   graphqlJitAfterRuns: number;
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
@@ -221,9 +222,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenPurgeGraceSeconds: e.TOKEN_PURGE_GRACE_SECONDS,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     jsonMaxDepth: e.JSON_MAX_DEPTH,
+    responseMaxBytes: e.RESPONSE_MAX_BYTES,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
-    graphqlMaxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
     graphqlJitAfterRuns: e.GRAPHQL_JIT_AFTER_RUNS,
     uploadMaxFileBytes: e.UPLOAD_MAX_FILE_BYTES,
     uploadMaxFiles: e.UPLOAD_MAX_FILES,

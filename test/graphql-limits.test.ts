@@ -174,7 +174,7 @@ describe('in production', () => {
       KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       NOTIFICATION_WORKER: 'off',
       EXPIRY_SWEEP_MS: '0',
-      GRAPHQL_MAX_RESPONSE_BYTES: '4096',
+      RESPONSE_MAX_BYTES: '4096',
     });
     client = await signIn(production, 'acme');
     const make = factories(client);

@@ -34,7 +34,7 @@ const mayProveLater = (req: Request) =>
  */
 export function authenticate(
   orm: Orm,
-  { tokenTtlSeconds, publicBaseUrl }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl'>,
+  { tokenTtlSeconds, publicBaseUrl, responseMaxBytes }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes'>,
   runtime: ServiceRuntime,
   limits: Pick<RateLimits, 'store' | 'api'>,
   principals = new PrincipalCache(),
@@ -70,7 +70,7 @@ export function authenticate(
       }
       await enforce(limits.store, limits.api, principal.clientId, res);
       const logger = (req as Request & { log: Logger }).log;
-      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, check);
+      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, check, responseMaxBytes);
       next();
     } catch (error) {
       // Authentication comes first: a refusal for any other reason waits until the token is proven.

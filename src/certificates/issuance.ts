@@ -5,6 +5,7 @@ import { attachedModules } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
+import { LIVE_FILTER } from '../db/tenant-scope.js';
 import { DocumentError, sealPlacement, WorkerJobError, type PreparedSigner, type TranscriptData } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { DomainError, invalid } from '../errors/domain-error.js';
@@ -49,6 +50,8 @@ async function gather(ctx: RequestContext, certificate: Certificate, checked: Ch
   if (checked.enrollment?.deletedAt) throw invalidReference('enrollmentUuid');
   const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
   const attachments = await attachedModules(em, course);
+  // The design is a lazy column (db/lazy-columns.ts): the documents are one of its readers.
+  if (checked.template) await em.populate(checked.template, ['designConfig'], { filters: { [LIVE_FILTER]: false } });
   return { institution, course, student, enrollment, attachments, source, template: checked.template };
 }
 

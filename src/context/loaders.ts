@@ -1,9 +1,11 @@
 import { type EntityClass, raw, type Reference } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import { readFields, readLazyJson } from '../db/lazy-columns.js';
 import { readRows, type Row } from '../db/rows.js';
 import { readableAsJson, readRowsByUuid } from '../db/rows-by-uuid.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
+import { JsonPacer, ResponseBudget } from './response-budget.js';
 
 interface RowKey {
   entity: EntityClass<object>;
@@ -41,7 +43,11 @@ function loadedEntity(value: RelationValue): object | undefined {
 export class Loaders {
   private readonly byKey = new Map<string, DataLoader<unknown, unknown>>();
 
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    /** What the answer may still take: lazy columns are charged to it before they are read. */
+    private readonly budget = new ResponseBudget(Number.POSITIVE_INFINITY),
+  ) {}
 
   /**
    * Rows by primary key. Every uuid any resolver asks for in the same tick, of whatever entity, is
@@ -102,7 +108,7 @@ export class Loaders {
   private async readByUuid(entity: EntityClass<object>, uuids: string[]): Promise<Row<object>[]> {
     const query = this.em
       .createQueryBuilder(entity, 'loaded')
-      .select('*')
+      .select(readFields(this.em, entity) as never)
       .where({ uuid: { $in: uuids } } as never);
     await query.applyFilters({ [LIVE_FILTER]: false });
     return readRows(this.em, entity, query);
@@ -172,7 +178,10 @@ export class Loaders {
     const partition = this.column(entity as EntityClass<object>, foreignKey);
     const ranked = this.em
       .createQueryBuilder(entity, 'ranked')
-      .select(['*', raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`)] as never)
+      .select([
+        ...readFields(this.em, entity as EntityClass<object>),
+        raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`),
+      ] as never)
       .where({ [foreignKey]: { $in: keys } } as never);
     await ranked.applyFilters();
     const query = this.em
@@ -182,6 +191,32 @@ export class Loaders {
       .where(raw('relation_rank <= ?', [limit]) as never)
       .orderBy({ [raw('relation_rank')]: 'asc' } as never);
     return readRows(this.em, entity, query as never);
+  }
+
+  /**
+   * A lazy JSON column (db/lazy-columns.ts) of the row `uuid`, for display: its stored size `bytes` is
+   * charged to the answer's budget first, so an answer over budget is refused (RESPONSE_TOO_LARGE)
+   * before any of it is read. The rows asked for in the same tick are read in one statement.
+   */
+  lazyJson(entity: EntityClass<object>, property: string, uuid: string, bytes: number | null | undefined): Promise<unknown> {
+    this.budget.charge(bytes ?? 0);
+    return this.cached(
+      `lazy:${entity.name}.${property}`,
+      () =>
+        new DataLoader<string, unknown>(async (uuids) => {
+          // Other rows of the same answer may have passed the budget since these were charged: then nothing is read.
+          this.budget.charge(0);
+          const texts = await readLazyJson(this.em, entity, property, [...uuids]);
+          const pacer = new JsonPacer();
+          const values: unknown[] = [];
+          for (const uuid of uuids) {
+            const text = texts.get(uuid) ?? null;
+            values.push(text === null ? null : JSON.parse(text));
+            await pacer.done(text?.length ?? 0);
+          }
+          return values;
+        }),
+    ).load(uuid);
   }
 
   /** Forgets every row this request read: called once the answer no longer needs them (see graphql/released-answers.ts). */

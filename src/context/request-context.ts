@@ -10,6 +10,7 @@ import type { DocumentWorkers } from '../documents/index.js';
 import type { FileRuntime } from '../files/file-runtime.js';
 import type { Logger } from '../logger.js';
 import { Loaders } from './loaders.js';
+import { ResponseBudget } from './response-budget.js';
 
 /** Long-lived objects of the running service, built once at startup; every context carries them. */
 export interface ServiceRuntime {
@@ -60,10 +61,13 @@ export function createRequestContext(
   publicBaseUrl: string,
   runtime: ServiceRuntime,
   principalCheck?: PrincipalCheck,
+  /** Bytes the request's answer may take (RESPONSE_MAX_BYTES); jobs and the CLI answer nobody. */
+  responseMaxBytes = Number.POSITIVE_INFINITY,
 ): RequestContext {
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
   if (principalCheck) guardStatements(em, principalCheck);
-  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders: new Loaders(em), publicBaseUrl, principalCheck };
+  const loaders = new Loaders(em, new ResponseBudget(responseMaxBytes));
+  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders, publicBaseUrl, principalCheck };
 }
 
 /** Before anything is answered, written or mutated: the request's principal is proven active (or this rejects with UNAUTHENTICATED). */

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, SortOrder } from './paging.js';
 import { type PageRequest, readPageStatement, type RelatedRows } from './page-statement.js';
+import { readFields } from './lazy-columns.js';
 import type { RelatedRead } from './related-reads.js';
 import { toCamel } from '../identifier-case.js';
 import type { TenantScopedEntity } from './base.entity.js';
@@ -66,7 +67,7 @@ export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
     .where(filter as never);
   const page = em
     .createQueryBuilder(entity, 'listed')
-    .select('*')
+    .select(readFields(em, entity) as never)
     .where(filter as never)
     .orderBy(orderBy as never)
     .limit(limit)

@@ -1,5 +1,6 @@
 import { type EntityClass, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowJsonSql } from './lazy-columns.js';
 import { queryPrepared } from './prepared.js';
 import { readableAsJson, unionByUuids } from './rows-by-uuid.js';
 import { tenantScopeOf } from './tenant-scope.js';
@@ -54,7 +55,7 @@ async function builtUnion(em: EntityManager, requests: EntityRequest[], combined
       const { entity, uuid } = requests[index]!;
       const part = em
         .createQueryBuilder(entity, 't')
-        .select([raw(`${index} as part`), raw('row_to_json(t)::text as row')] as never)
+        .select([raw(`${index} as part`), raw(`${rowJsonSql(em, entity, 't')}::text as row`)] as never)
         .where({ uuid } as never);
       await part.applyFilters();
       return part;

@@ -6,6 +6,7 @@ import { queryPrepared } from './prepared.js';
 import type { RelatedRead } from './related-reads.js';
 import type { Row } from './rows.js';
 import { pendingGuard } from './statement-guard.js';
+import { rowJsonSql } from './lazy-columns.js';
 import { jsonRowToRow, readableAsJson } from './rows-by-uuid.js';
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
 
@@ -161,7 +162,8 @@ function pageStatement(
   const limit = window.limit ?? `$${++parameter}::bigint`;
   const offset = window.firstPage ? '0' : `$${++parameter}::bigint`;
   const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit ${limit} offset ${offset}`;
-  if (related.length === 0 && !guard) return `select row_to_json(t)::text as row, ${totalColumn} as list_total ${page}`;
+  const row = rowJsonSql(em, meta.class as EntityClass<object>, 't');
+  if (related.length === 0 && !guard) return `select ${row}::text as row, ${totalColumn} as list_total ${page}`;
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
   // loader reads it. Joins, not a subquery per row: the planner then reads a small table once. For
   // one row (a record by uuid) that once is the waste: the generic plan hashed whole small tables
@@ -177,12 +179,12 @@ function pageStatement(
       ? `left join lateral (select * from ${relatedTable} ${alias} where ${on} limit 1) ${alias} on true`
       : `left join ${relatedTable} ${alias} on ${on}`;
   });
-  const relatedColumns = related.map((_read, index) => `, row_to_json(r${index})::text as related_${index}`).join('');
+  const relatedColumns = related.map(({ entity }, index) => `, ${rowJsonSql(em, entity, `r${index}`)}::text as related_${index}`).join('');
   // With a guard, its one-row answer leads and the page hangs from it: the answer arrives even when
   // the page is empty, and no row comes back when it does not hold.
   const rowsFrom = guard ? `(select ${guard} as holds) g left join lateral (select * ${page}) t on g.holds` : `(select * ${page}) t`;
   const guardColumn = guard ? ', g.holds as guard_holds' : '';
-  return `select row_to_json(t)::text as row, ${totalColumn} as list_total${relatedColumns}${guardColumn} from ${rowsFrom} ${joins.join(' ')} order by ${orderBy}`;
+  return `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns}${guardColumn} from ${rowsFrom} ${joins.join(' ')} order by ${orderBy}`;
 }
 
 /** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */

@@ -1,5 +1,6 @@
 import { DecimalType, type EntityClass, type EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowJsonSql } from './lazy-columns.js';
 import { queryPrepared } from './prepared.js';
 import type { Row } from './rows.js';
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
@@ -84,7 +85,7 @@ export function unionByUuids(
     const matched = match === 'one uuid' ? `${uuid} = $${++parameter}::uuid` : `${uuid} = any($${++parameter}::uuid[])`;
     const conditions = [matched, ...scopes[index]!.conditions('t', parameter + 1)];
     parameter += scopes[index]!.values.length;
-    return `select ${index} as part, row_to_json(t)::text as row from ${platform.quoteIdentifier(meta.tableName)} t where ${conditions.join(' and ')}`;
+    return `select ${index} as part, ${rowJsonSql(em, entity, 't')}::text as row from ${platform.quoteIdentifier(meta.tableName)} t where ${conditions.join(' and ')}`;
   });
   text = parts.join('\nunion all\n');
   if (statements.size < MAX_STATEMENTS) statements.set(key, text);

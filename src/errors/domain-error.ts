@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  RESPONSE_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   BAD_USER_INPUT: 422,
   TOO_MANY_REQUESTS: 429,
@@ -40,6 +41,10 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export const notFound = (resource: string) => new DomainError('NOT_FOUND', `${resource} not found.`);
 
 export const conflict = (message: string) => new DomainError('CONFLICT', message);
+
+/** An answer that would pass the response budget (RESPONSE_MAX_BYTES): refused before it is built. */
+export const responseTooLarge = (maxBytes: number) =>
+  new DomainError('RESPONSE_TOO_LARGE', `The response would exceed ${maxBytes} bytes. Ask for fewer rows (first:, per_page) or fewer fields.`);
 
 /** The first message plus a count of the rest, as Laravel summarises a 422. */
 export function summarize(fieldErrors: FieldErrors, fallback = 'The given data was invalid.'): string {

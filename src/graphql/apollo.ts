@@ -89,7 +89,7 @@ export function createApolloServer(
     // The service's shutdown owns SIGINT/SIGTERM and stops Apollo in order; Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
     formatError: formatError(options.limits.fieldSuggestions),
-    stringifyResult: stringifyAndRelease,
+    stringifyResult: stringifyAndRelease(options.limits.maxResponseBytes),
     plugins: [
       noteOperations,
       releaseLoadedRows,

@@ -1,19 +1,13 @@
 import { type ApolloServer, type BaseContext, type ContextFunction, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import { noteErrorCodes } from '../http/request-record.js';
-
-const TOO_LARGE = 'RESPONSE_TOO_LARGE';
-
-/** The one error a response above the size cap becomes. */
-export function tooLargeBody(maxBytes: number): string {
-  const message = `The response would exceed ${maxBytes} bytes. Ask for fewer rows with first: or fewer fields.`;
-  return JSON.stringify({ errors: [{ message, extensions: { code: TOO_LARGE } }] });
-}
+import { RESPONSE_TOO_LARGE, tooLargeBody } from './response-size.js';
 
 /**
- * Apollo Server behind Express, as `@as-integrations/express5` wires it, plus the response size cap
- * (GRAPHQL_MAX_RESPONSE_BYTES) measured on the JSON text Apollo has already written: checking it in
- * a plugin meant serialising every response twice. Expects the JSON body parsed before it.
+ * Apollo Server behind Express, as `@as-integrations/express5` wires it. An answer over the response
+ * budget (RESPONSE_MAX_BYTES) arrives as the one error `stringifyAndRelease` (released-answers.ts)
+ * wrote instead of it, and is answered with 400 like every other refused operation. Expects the JSON
+ * body parsed before it.
  */
 export function graphqlHandler<Context extends BaseContext>(
   apollo: ApolloServer<Context>,
@@ -23,6 +17,7 @@ export function graphqlHandler<Context extends BaseContext>(
   beforeAnswer: (res: Response) => Promise<void> = async () => {},
 ): RequestHandler {
   apollo.assertStarted('graphqlHandler()');
+  const tooLarge = tooLargeBody(maxResponseBytes);
   return async (req, res) => {
     const headers = new HeaderMap();
     for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
@@ -33,15 +28,12 @@ export function graphqlHandler<Context extends BaseContext>(
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {
-      let text = response.body.string;
-      let bytes = Buffer.byteLength(text);
-      if (bytes > maxResponseBytes) {
-        text = tooLargeBody(maxResponseBytes);
-        bytes = Buffer.byteLength(text);
+      const text = response.body.string;
+      if (text === tooLarge) {
         res.statusCode = 400;
-        noteErrorCodes(res, [TOO_LARGE]);
+        noteErrorCodes(res, [RESPONSE_TOO_LARGE]);
       }
-      res.setHeader('content-length', bytes);
+      res.setHeader('content-length', Buffer.byteLength(text));
       res.end(text);
       return;
     }

@@ -9,7 +9,7 @@ export interface GraphqlLimits {
   maxDepth: number;
   /** Rows an operation may make the service load (GRAPHQL_MAX_COST, see cost.ts). */
   maxCost: number;
-  /** Bytes of one JSON response (GRAPHQL_MAX_RESPONSE_BYTES); enforced where the response is sent (express-handler.ts). */
+  /** Bytes of one JSON answer (RESPONSE_MAX_BYTES); enforced while it is built and written (released-answers.ts). */
   maxResponseBytes: number;
   /** Runs of a document after which it executes compiled (GRAPHQL_JIT_AFTER_RUNS; 0: never). */
   jitAfterRuns: number;

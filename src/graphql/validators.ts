@@ -59,6 +59,15 @@ export const Decimals = (places: number) =>
     (v) => Math.abs(Math.round((v as number) * 10 ** places) - (v as number) * 10 ** places) < 1e-9,
     (f) => `The ${f} field must have at most ${places} decimal places.`,
   );
+/** Free JSON fields (a template's `design_config`) take at most this many bytes each, as compact UTF-8 JSON (CONTRACT: limits by bytes). */
+export const FREE_JSON_MAX_BYTES = 64 * 1024;
+
+export const MaxJsonBytes = (limit: number) =>
+  rule(
+    'maxJsonBytes',
+    (v) => Buffer.byteLength(JSON.stringify(v) ?? '') <= limit,
+    (f) => `The ${f} field must not be greater than ${limit / 1024} kilobytes.`,
+  );
 /** A `YYYY-MM-DD` date strictly before today (UTC). */
 export const BeforeToday = () =>
   rule(

@@ -49,9 +49,14 @@ export class CertificateTemplate extends TenantScopedEntity {
   @Property({ length: 1024, nullable: true })
   previewImagePath?: string | null;
 
+  /** Lazy: read by the field that shows it, within the answer's byte budget (db/lazy-columns.ts); populate it to use it. */
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Design-tool configuration, stored as given.' })
-  @Property({ type: 'json', nullable: true })
+  @Property({ type: 'json', nullable: true, lazy: true })
   designConfig?: Record<string, unknown> | null;
+
+  /** Bytes of `design_config` as PostgreSQL writes it out, kept by the database: what showing it costs the answer's budget. */
+  @Property({ type: 'integer', nullable: true, generated: '(octet_length((design_config)::text)) stored' })
+  designConfigBytes?: (number | null) & Opt;
 
   @Field(() => Boolean, { description: 'The template certificates of this institution get when none is named.' })
   @Property({ type: 'boolean' })

@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
+import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, NotBlank, Nullable, Present } from '../graphql/validators.js';
 import { TemplateStatus } from './certificate-template.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
@@ -33,7 +33,8 @@ export class UpdateCertificateTemplateInput {
   @MaxChars(1024)
   previewImagePath?: string | null;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Design-tool configuration, stored as given.' })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Design-tool configuration, stored as given (at most 64 KiB of JSON).' })
+  @MaxJsonBytes(FREE_JSON_MAX_BYTES)
   designConfig?: Record<string, unknown> | null;
 
   @Field({ nullable: true, description: 'Setting it clears the default flag of the institution’s other templates.' })

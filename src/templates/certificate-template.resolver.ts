@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Readable, Row } from '../db/rows.js';
 import type { Loaded } from '../context/loaders.js';
@@ -23,5 +24,12 @@ export class CertificateTemplateResolver extends ResourceResolver({
   @FieldResolver(() => Institution, { description: 'The institution that owns the template.' })
   institution(@Root() template: Readable<CertificateTemplate>, @Ctx() ctx: RequestContext): Loaded<Row<Institution>> {
     return ctx.loaders.one(Institution, template.institution);
+  }
+
+  /** Read on its own (a lazy column), within the answer's byte budget: see db/lazy-columns.ts. */
+  @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'Design-tool configuration, stored as given.' })
+  designConfig(@Root() template: Readable<CertificateTemplate>, @Ctx() ctx: RequestContext): unknown {
+    if (template.designConfig !== undefined) return template.designConfig;
+    return ctx.loaders.lazyJson(CertificateTemplate, 'designConfig', template.uuid, template.designConfigBytes);
   }
 }
