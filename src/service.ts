@@ -77,7 +77,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
     const signingKeys = await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     await provision(orm, config, logger);
-    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys };
+    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
     const { app, apollo } = await createApp({ config, orm, logger, runtime });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);

@@ -249,7 +249,7 @@ program
       const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
       try {
         const principal = { clientId: 'cli', tenant: { uuid: tenant.uuid, identifier: tenant.identifier, name: tenant.name } };
-        const runtime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys };
+        const runtime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
         const ctx = createRequestContext(orm.em, principal, 'cli-import', logger, config.publicBaseUrl, runtime);
         const results = options.results ?? defaultResultsPath(file);
         const { created, failed } = await importCertificates(ctx, file, results);

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { postWebhook } from '../src/webhooks/webhook-http.js';
+import { registrationProblem } from '../src/webhooks/webhook-target.js';
+import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
+
+jest.setTimeout(90_000);
+
+describe('endpoints per tenant', () => {
+  let service: TestService;
+  let acme: ApiClient;
+  let globex: ApiClient;
+  beforeAll(async () => {
+    service = await startTestService({ NOTIFICATION_WORKER: 'off', WEBHOOK_MAX_ENDPOINTS_PER_TENANT: '5' });
+    [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
+  });
+  afterAll(() => service?.stop());
+
+  const create = (api: ApiClient, index: number) => api.rest('POST', '/webhooks', { url: `http://127.0.0.1:9/hooks/${index}`, events: ['file.uploaded'] });
+
+  it('refuses one more than WEBHOOK_MAX_ENDPOINTS_PER_TENANT with a 422, also when created at once, and frees room on delete', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => create(acme, index)));
+    expect(answers.map(({ status }) => status).sort()).toEqual([201, 201, 201, 201, 201, 422, 422, 422]);
+    const refused = answers.find(({ status }) => status === 422)!;
+    expect(refused.body).toMatchObject({
+      message: 'This tenant already has 5 webhook endpoints, the most allowed (5); delete one before creating another.',
+      reason: 'WEBHOOK_LIMIT_REACHED',
+    });
+    expect((await acme.rest('GET', '/webhooks')).body.meta.total).toBe(5);
+
+    const graphql = await acme.graphql(`mutation { createWebhook(input: { url: "http://127.0.0.1:9/gql", events: ["file.uploaded"] }) { uuid } }`);
+    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'WEBHOOK_LIMIT_REACHED' });
+
+    // Another tenant has its own allowance; a deleted endpoint no longer counts.
+    expect((await create(globex, 1)).status).toBe(201);
+    const created = answers.find(({ status }) => status === 201)!;
+    expect((await acme.rest('DELETE', `/webhooks/${created.body.data.uuid}`)).status).toBe(204);
+    expect((await create(acme, 99)).status).toBe(201);
+  });
+});
+
+describe('webhook URLs in production', () => {
+  let production: TestService;
+  let acme: ApiClient;
+  beforeAll(async () => {
+    production = await startTestService({ NODE_ENV: 'production', KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), NOTIFICATION_WORKER: 'off' });
+    acme = await signIn(production, 'acme');
+  });
+  afterAll(() => production?.stop());
+
+  it.each([
+    ['loopback', 'http://127.0.0.1:8080/hook', '127.0.0.1 is not a public address'],
+    ['loopback IPv6', 'http://[::1]/hook', '::1 is not a public address'],
+    ['private', 'http://10.1.2.3/hook', '10.1.2.3 is not a public address'],
+    ['link-local (cloud metadata)', 'http://169.254.169.254/latest/meta-data', '169.254.169.254 is not a public address'],
+    ['credentials', 'https://user:secret@hooks.example.org/hook', 'The url must not contain credentials'],
+  ])('refuses a URL on %s at registration and update with a 422 on url', async (_what, url, message) => {
+    const created = await acme.rest('POST', '/webhooks', { url, events: ['file.uploaded'] });
+    expect(created.status).toBe(422);
+    expect(created.body).toMatchObject({ reason: 'WEBHOOK_URL_REFUSED' });
+    expect(created.body.errors.url[0]).toContain(message);
+
+    const accepted = await acme.rest('POST', '/webhooks', { url: 'https://203.0.113.7/hook', events: ['file.uploaded'] });
+    expect(accepted.status).toBe(201);
+    const patched = await acme.rest('PATCH', `/webhooks/${accepted.body.data.uuid}`, { url });
+    expect(patched.status).toBe(422);
+    expect(patched.body.errors.url[0]).toContain(message);
+    await acme.rest('DELETE', `/webhooks/${accepted.body.data.uuid}`);
+  });
+
+  it('resolves the host name at registration as delivery does (here a name from /etc/hosts the URL validator lets through elsewhere)', async () => {
+    await expect(registrationProblem('http://localhost:8080/hook', false)).resolves.toBe('localhost resolves to a non-public address (127.0.0.1)');
+    await expect(registrationProblem('http://localhost:8080/hook', true)).resolves.toBeNull();
+    await expect(registrationProblem('https://no-such-host.invalid/hook', false)).resolves.toBeNull();
+  });
+
+  it('applies the same rule at delivery: credentials in a stored URL are never sent', async () => {
+    const limits = { timeoutMs: 1000, maxResponseBytes: 4096, allowPrivate: true };
+    await expect(postWebhook('http://user:secret@127.0.0.1:9/hook', {}, '{}', limits)).rejects.toThrow('The url must not contain credentials');
+  });
+});
