@@ -127,6 +127,8 @@ export interface WebhookConfig {
   maxEndpointsPerTenant: number;
   /** WEBHOOK_CONCURRENCY: deliveries one worker process has in flight at most (its global budget). */
   concurrency: number;
+  /** WEBHOOK_TENANT_CONCURRENCY: deliveries in flight for one tenant at most, across every process. */
+  tenantConcurrency: number;
   /** WEBHOOK_ENDPOINT_CONCURRENCY: deliveries in flight to one endpoint at most, across every process. */
   endpointConcurrency: number;
   /** WEBHOOK_DISABLE_AFTER_HOURS: an endpoint failing every attempt for this long is disabled. */
@@ -276,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBackoffSeconds: e.WEBHOOK_BACKOFF_MAX_SECONDS,
       maxEndpointsPerTenant: e.WEBHOOK_MAX_ENDPOINTS_PER_TENANT,
       concurrency: e.WEBHOOK_CONCURRENCY,
+      tenantConcurrency: e.WEBHOOK_TENANT_CONCURRENCY,
       endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
       disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
       noticeEmail: e.WEBHOOK_NOTICE_EMAIL,

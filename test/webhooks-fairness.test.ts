@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { postWebhook } from '../src/webhooks/webhook-http.js';
 import { registrationProblem } from '../src/webhooks/webhook-target.js';
+import { uploadPdf } from './support/files.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
+import { until } from './support/wait.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 
 jest.setTimeout(90_000);
 
@@ -77,5 +80,68 @@ describe('webhook URLs in production', () => {
   it('applies the same rule at delivery: credentials in a stored URL are never sent', async () => {
     const limits = { timeoutMs: 1000, maxResponseBytes: 4096, allowPrivate: true };
     await expect(postWebhook('http://user:secret@127.0.0.1:9/hook', {}, '{}', limits)).rejects.toThrow('The url must not contain credentials');
+  });
+});
+
+describe('deliveries scheduled per endpoint and tenant', () => {
+  let receiver: WebhookReceiver;
+  let service: TestService;
+  let acme: ApiClient;
+  let globex: ApiClient;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().listen();
+    service = await startTestService({
+      NOTIFICATION_POLL_MS: '50',
+      // Held requests stay open for the whole test: only scheduling can let globex through.
+      WEBHOOK_TIMEOUT_MS: '60000',
+      WEBHOOK_CONCURRENCY: '6',
+      WEBHOOK_TENANT_CONCURRENCY: '3',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '1',
+    });
+    [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
+  });
+  afterAll(async () => {
+    await receiver?.close(); // ends the held requests, so stopping does not wait for their timeout
+    await service?.stop();
+  });
+
+  async function endpoint(api: ApiClient, path: string): Promise<string> {
+    const response = await api.rest('POST', '/webhooks', { url: receiver.url(path), events: ['file.uploaded'] });
+    expect(response.status).toBe(201);
+    return response.body.data.uuid;
+  }
+  const attempted = async (uuids: string[]) =>
+    Number(
+      (
+        await service.orm.em
+          .fork()
+          .execute(`select count(*)::int as n from webhook_deliveries where endpoint_uuid = any(?::uuid[]) and attempt_count > 0`, [`{${uuids}}`])
+      )[0].n,
+    );
+
+  it("delivers another tenant's event while one tenant's endpoints hold every request they get open", async () => {
+    const dead = ['/acme/1', '/acme/2', '/acme/3', '/acme/4'];
+    dead.forEach((path) => receiver.answer(path, 'hold'));
+    const acmeEndpoints = await Promise.all(dead.map((path) => endpoint(acme, path)));
+    for (let upload = 0; upload < 3; upload++) await uploadPdf(acme, `acme upload ${upload}`);
+    const heldAcme = () => dead.flatMap((path) => receiver.at(path));
+    await until(() => heldAcme().length === 3, "acme's tenant share of requests to be open");
+
+    // globex: one dead endpoint with a backlog, one healthy one.
+    receiver.answer('/globex/dead', 'hold');
+    const globexDead = await endpoint(globex, '/globex/dead');
+    await endpoint(globex, '/globex/live');
+    for (let upload = 0; upload < 3; upload++) await uploadPdf(globex, `globex upload ${upload}`);
+    await until(() => receiver.at('/globex/live').length === 3, "globex's healthy endpoint to get every event");
+
+    // Meanwhile every request to a dead endpoint is still open: nothing of acme was answered or timed out.
+    expect(await attempted([...acmeEndpoints, globexDead])).toBe(0);
+    expect(heldAcme()).toHaveLength(3);
+    expect(new Set(heldAcme().map(({ path }) => path)).size).toBe(3);
+    expect(receiver.at('/globex/dead')).toHaveLength(1);
+    const leased = await service.orm.em
+      .fork()
+      .execute(`select count(*)::int as n from webhook_deliveries where endpoint_uuid = any(?::uuid[]) and locked_until > now()`, [`{${acmeEndpoints}}`]);
+    expect(leased[0].n).toBe(3);
   });
 });
