@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
+import { Webhook } from 'standardwebhooks';
+import { TenantService } from '../src/tenants/tenant.service.js';
 import { postWebhook } from '../src/webhooks/webhook-http.js';
 import { registrationProblem } from '../src/webhooks/webhook-target.js';
+import { createTestDatabase } from './support/database.js';
 import { uploadPdf } from './support/files.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
+import { SmtpListener } from './support/smtp.js';
 import { until } from './support/wait.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -143,5 +147,127 @@ describe('deliveries scheduled per endpoint and tenant', () => {
       .fork()
       .execute(`select count(*)::int as n from webhook_deliveries where endpoint_uuid = any(?::uuid[]) and locked_until > now()`, [`{${acmeEndpoints}}`]);
     expect(leased[0].n).toBe(3);
+  });
+});
+
+describe('an endpoint failing for WEBHOOK_DISABLE_AFTER_HOURS', () => {
+  let receiver: WebhookReceiver;
+  let smtp: SmtpListener;
+  let service: TestService;
+  let acme: ApiClient;
+  let globex: ApiClient;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().listen();
+    smtp = await new SmtpListener().listen();
+    service = await startTestService({ NOTIFICATION_POLL_MS: '50', SMTP_URL: smtp.url, WEBHOOK_NOTICE_EMAIL: 'operator@example.org' });
+    [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
+    await new TenantService(service.orm.em.fork()).setContactEmail('acme', 'integrations@acme.example');
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await receiver?.close();
+    await smtp?.close();
+  });
+
+  const sql = (query: string, params: unknown[]) => service.orm.em.fork().execute(query, params);
+  const failingSince = async (uuid: string) => (await sql('select failing_since from webhook_endpoints where uuid = ?', [uuid]))[0].failing_since;
+  const lastDelivery = async (api: ApiClient, uuid: string) => (await api.rest('GET', `/webhooks/${uuid}/deliveries`)).body.data[0];
+
+  async function failingEndpoint(api: ApiClient, path: string): Promise<string> {
+    receiver.answer(path, 500);
+    const created = await api.rest('POST', '/webhooks', { url: receiver.url(path), events: ['file.uploaded'] });
+    await uploadPdf(api, `${path} event`);
+    await until(async () => (await lastDelivery(api, created.body.data.uuid))?.attempt_count === 1, 'the first failed attempt');
+    return created.body.data.uuid;
+  }
+
+  /** Moves the endpoint's failing streak `hours` into the past and lets its delivery fail once more. */
+  async function failAgainAfter(api: ApiClient, uuid: string, hours: number): Promise<void> {
+    const delivery = await lastDelivery(api, uuid);
+    await sql(`update webhook_endpoints set failing_since = now() - make_interval(hours => ?) where uuid = ?`, [hours, uuid]);
+    await sql('update webhook_deliveries set next_attempt_at = now() where uuid = ?', [delivery.uuid]);
+    await until(async () => (await lastDelivery(api, uuid)).attempt_count === delivery.attempt_count + 1, 'another failed attempt');
+  }
+
+  it('is disabled with disabled_at and the reason, and the tenant contact gets a webhook.endpoint_disabled e-mail', async () => {
+    const uuid = await failingEndpoint(acme, '/dying');
+    expect(await failingSince(uuid)).not.toBeNull();
+    await failAgainAfter(acme, uuid, 119);
+    expect((await acme.rest('GET', `/webhooks/${uuid}`)).body.data).toMatchObject({ enabled: true, disabled_at: null });
+
+    await failAgainAfter(acme, uuid, 121);
+    const disabled = (await acme.rest('GET', `/webhooks/${uuid}`)).body.data;
+    expect(disabled).toMatchObject({ enabled: false, disabled_at: expect.any(String) });
+    expect(disabled.disabled_reason).toMatch(/^Disabled after failing every attempt for over 120 hours \(since .*\); last: HTTP 500\.$/);
+
+    await until(() => smtp.received.some((mail) => mail.to.includes('integrations@acme.example')), 'the notice e-mail');
+    const mail = smtp.received.find((message) => message.to.includes('integrations@acme.example'))!;
+    expect(mail.raw).toContain(`Webhook endpoint disabled: ${receiver.url('/dying')}`);
+    expect(mail.raw).toContain(`PATCH /api/v1/webhooks/${uuid}`);
+    const [notice] = await sql(`select kind, reference_uuid from notifications where reference_uuid = ?`, [uuid]);
+    expect(notice).toEqual({ kind: 'webhook.endpoint_disabled', reference_uuid: uuid });
+
+    // PATCH enabled: true resumes it with a fresh streak, and the pending delivery goes out.
+    receiver.answer('/dying', 200);
+    expect((await acme.rest('PATCH', `/webhooks/${uuid}`, { enabled: true })).body.data).toMatchObject({ enabled: true, disabled_reason: null });
+    expect(await failingSince(uuid)).toBeNull();
+  });
+
+  it('starts counting again after any success', async () => {
+    const uuid = await failingEndpoint(acme, '/flaky');
+    receiver.answer('/flaky', 204);
+    await failAgainAfter(acme, uuid, 200); // this attempt succeeds: the streak, however old, ends
+    expect((await lastDelivery(acme, uuid)).status).toBe('delivered');
+    expect(await failingSince(uuid)).toBeNull();
+    expect((await acme.rest('GET', `/webhooks/${uuid}`)).body.data.enabled).toBe(true);
+  });
+
+  it('tells WEBHOOK_NOTICE_EMAIL when the tenant has no contact e-mail', async () => {
+    const uuid = await failingEndpoint(globex, '/globex-dying');
+    await failAgainAfter(globex, uuid, 121);
+    expect((await globex.rest('GET', `/webhooks/${uuid}`)).body.data.enabled).toBe(false);
+    await until(() => smtp.received.some((mail) => mail.to.includes('operator@example.org')), 'the notice to the operator');
+  });
+});
+
+describe('signing secrets at rest', () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().listen();
+  });
+  afterAll(() => receiver?.close());
+
+  it('stores the secret sealed, seals secrets stored in plain text at startup, and still signs with them', async () => {
+    const database = await createTestDatabase();
+    const first = await startTestService({ NOTIFICATION_WORKER: 'off' }, database);
+    let second: TestService | undefined;
+    try {
+      const api = await signIn(first, 'acme');
+      const created = (await api.rest('POST', '/webhooks', { url: receiver.url('/sealed'), events: ['file.uploaded'] })).body.data;
+      expect(created.secret).toMatch(/^whsec_/);
+      const [row] = await first.orm.em.fork().execute('select * from webhook_endpoints where uuid = ?', [created.uuid]);
+      expect(Object.keys(row)).not.toContain('signing_secret');
+      expect(Buffer.isBuffer(row.sealed_signing_secret)).toBe(true);
+      expect(JSON.stringify(row)).not.toContain(created.secret.slice('whsec_'.length));
+      expect(row.sealed_signing_secret.includes(Buffer.from(created.secret.slice('whsec_'.length), 'base64'))).toBe(false);
+
+      // What the migration leaves for a row stored before sealing: the plain secret aside, no sealed one.
+      await first.orm.em.fork().execute('update webhook_endpoints set sealed_signing_secret = null where uuid = ?', [created.uuid]);
+      await first.orm.em.fork().execute('insert into webhook_secrets_unsealed (endpoint_uuid, signing_secret) values (?, ?)', [created.uuid, created.secret]);
+      await first.stop();
+
+      second = await startTestService({ NOTIFICATION_POLL_MS: '50' }, database);
+      const [resealed] = await second.orm.em.fork().execute('select sealed_signing_secret from webhook_endpoints where uuid = ?', [created.uuid]);
+      expect(Buffer.isBuffer(resealed.sealed_signing_secret)).toBe(true);
+      expect((await second.orm.em.fork().execute('select count(*)::int as n from webhook_secrets_unsealed'))[0].n).toBe(0);
+
+      await uploadPdf(await signIn(second, 'acme'), 'signed with the resealed secret');
+      await until(() => receiver.at('/sealed').length === 1, 'the delivery');
+      const [request] = receiver.at('/sealed');
+      expect(new Webhook(created.secret).verify(request.body, request.headers)).toMatchObject({ type: 'file.uploaded' });
+    } finally {
+      await second?.stop();
+      await database.drop();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Orm } from '../db/orm.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
+import { type DisablingPolicy, type FailureOutcome, recordFailure, type WebhookRetryPolicy } from './webhook-failure.js';
 
 /** A delivery a worker has leased, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -8,16 +9,10 @@ export interface ClaimedDelivery {
   eventType: string;
   body: string;
   url: string;
-  secret: string;
+  endpointUuid: string;
+  /** The endpoint's signing secret, sealed (webhook-secrets.ts opens it). */
+  sealedSecret: Buffer;
   attemptCount: number;
-}
-
-export interface WebhookRetryPolicy {
-  /** Attempts before a delivery is given up as `failed` and its endpoint disabled. */
-  maxAttempts: number;
-  /** Wait after the first failure; doubles with every further one, up to `maxBackoffSeconds`. */
-  baseBackoffSeconds: number;
-  maxBackoffSeconds: number;
 }
 
 /** 12 attempts: waits of 1, 2, 4 … 256 min, then 8 h twice — the last attempt about 24.5 h after the first. */
@@ -58,7 +53,7 @@ const CLAIM = `with in_flight as (
       order by d.enqueued_at, d.uuid
       limit ?
     ) c
-    where e.disabled_at is null and e.deleted_at is null
+    where e.disabled_at is null and e.deleted_at is null and e.sealed_signing_secret is not null
   ), endpoint_ranked as (
     select o.*, coalesce(f.n, 0) + row_number() over (partition by o.endpoint_uuid order by o.enqueued_at, o.uuid) as endpoint_slot
     from oldest o left join in_flight f on f.endpoint_uuid = o.endpoint_uuid
@@ -72,7 +67,7 @@ const CLAIM = `with in_flight as (
   update webhook_deliveries d set locked_until = now() + make_interval(secs => ?)
   from chosen, webhook_endpoints e, webhook_messages m
   where d.uuid = chosen.uuid and e.uuid = d.endpoint_uuid and m.uuid = d.message_uuid
-  returning d.uuid, d.message_uuid, d.event_type, d.attempt_count, m.body, e.url, e.signing_secret`;
+  returning d.uuid, d.message_uuid, d.event_type, d.attempt_count, m.body, e.url, e.uuid as endpoint_uuid, e.sealed_signing_secret`;
 
 /**
  * The webhook workers' view of the deliveries across every tenant (raw SQL, as the e-mail
@@ -83,6 +78,7 @@ export class WebhookQueue {
     private readonly orm: Orm,
     readonly policy: WebhookRetryPolicy = DEFAULT_WEBHOOK_RETRY_POLICY,
     readonly slots: DeliverySlots = { endpointConcurrency: 2, tenantConcurrency: 8 },
+    readonly disabling: DisablingPolicy = { disableAfterHours: 120 },
   ) {}
 
   /**
@@ -105,50 +101,34 @@ export class WebhookQueue {
       eventType: String(row.event_type),
       body: String(row.body),
       url: String(row.url),
-      secret: String(row.signing_secret),
+      endpointUuid: String(row.endpoint_uuid),
+      sealedSecret: row.sealed_signing_secret as Buffer,
       attemptCount: Number(row.attempt_count),
     }));
   }
 
+  /** Final for the delivery; a success also ends its endpoint's failing streak. */
   async markDelivered(uuid: string, attempt: AttemptRecord): Promise<void> {
     await this.orm.em.fork().execute(
-      `update webhook_deliveries
-       set status = 'delivered', delivered_at = now(), attempt_count = attempt_count + 1, last_response_status = ?, last_error = null,
-           attempt_log = attempt_log || ?::jsonb, locked_until = null, updated_at = now()
-       where uuid = ? and status = 'pending'`,
+      `with delivered as (
+         update webhook_deliveries
+         set status = 'delivered', delivered_at = now(), attempt_count = attempt_count + 1, last_response_status = ?, last_error = null,
+             attempt_log = attempt_log || ?::jsonb, locked_until = null, updated_at = now()
+         where uuid = ? and status = 'pending'
+         returning endpoint_uuid)
+       update webhook_endpoints e set failing_since = null from delivered where e.uuid = delivered.endpoint_uuid and e.failing_since is not null`,
       [attempt.status, JSON.stringify([attempt]), uuid],
       'run',
     );
   }
 
   /**
-   * Logs the failed attempt and schedules the next with exponential backoff; after the last one the
-   * delivery is `failed` and its endpoint disabled with the reason, in the same statement.
+   * Logs the failed attempt and schedules the next (or gives the delivery up as `failed`); an
+   * endpoint failing every attempt for `disableAfterHours` is disabled, with a notice e-mail, in the
+   * same transaction (webhook-failure.ts).
    */
-  async markFailed(uuid: string, attempt: AttemptRecord): Promise<'retrying' | 'failed'> {
-    const { maxAttempts, baseBackoffSeconds, maxBackoffSeconds } = this.policy;
-    const error = attempt.error?.slice(0, MAX_ERROR_LENGTH) ?? null;
-    const outcome = attempt.status === null ? error : `HTTP ${attempt.status}`;
-    const rows = await this.orm.em.fork().execute<{ status: string }[]>(
-      `with failed as (
-         update webhook_deliveries
-         set attempt_count = attempt_count + 1, last_response_status = ?, last_error = ?,
-             attempt_log = attempt_log || ?::jsonb, locked_until = null, updated_at = now(),
-             next_attempt_at = now() + make_interval(secs => least(?, ? * power(2, attempt_count))),
-             status = case when attempt_count + 1 >= ? then 'failed'::webhook_delivery_status else status end
-         where uuid = ? and status = 'pending'
-         returning status, endpoint_uuid, event_type, message_uuid
-       ), disabled as (
-         update webhook_endpoints e
-         set disabled_at = now(), updated_at = now(),
-             disabled_reason = format('Disabled after %s failed attempts to deliver %s (message %s); last: %s.', ?::int, failed.event_type, failed.message_uuid, ?::text)
-         from failed
-         where failed.status = 'failed' and e.uuid = failed.endpoint_uuid and e.disabled_at is null
-       )
-       select status from failed`,
-      [attempt.status, error, JSON.stringify([{ ...attempt, error }]), maxBackoffSeconds, baseBackoffSeconds, maxAttempts, uuid, maxAttempts, outcome],
-    );
-    return rows[0]?.status === 'failed' ? 'failed' : 'retrying';
+  markFailed(uuid: string, attempt: AttemptRecord): Promise<FailureOutcome> {
+    return recordFailure(this.orm, uuid, { ...attempt, error: attempt.error?.slice(0, MAX_ERROR_LENGTH) ?? null }, this.policy, this.disabling);
   }
 
   /** Hands claimed but unsent deliveries back at once (used when stopping). */

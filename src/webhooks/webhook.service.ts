@@ -9,6 +9,7 @@ import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { WebhookDeliveryArgs, WebhookInput } from './webhook.inputs.js';
 import { generateWebhookSecret } from './webhook-signature.js';
+import { sealWebhookSecret } from './webhook-secrets.js';
 import { registrationProblem } from './webhook-target.js';
 
 // Concurrent creates of one tenant pass the count one at a time (FOR NO KEY UPDATE: foreign-key checks do not wait on it).
@@ -29,11 +30,12 @@ export class WebhookService extends ResourceService<WebhookEndpoint, WebhookInpu
     }
     assignPresent(row, input, ['url', 'description']);
     if (input.events) row.events = [...new Set(input.events)];
-    if (input.enabled === true) Object.assign(row, { disabledAt: null, disabledReason: null });
+    // Enabling starts a fresh failing streak: the endpoint gets the full WEBHOOK_DISABLE_AFTER_HOURS again.
+    if (input.enabled === true) Object.assign(row, { disabledAt: null, disabledReason: null, failingSince: null });
     if (input.enabled === false && !row.disabledAt) Object.assign(row, { disabledAt: new Date(), disabledReason: 'Disabled by the client.' });
     if (mode === 'create') {
-      row.signingSecret = generateWebhookSecret();
-      row.revealedSecret = row.signingSecret;
+      row.revealedSecret = generateWebhookSecret();
+      row.sealedSigningSecret = await sealWebhookSecret(ctx.signingKeys.wrapper, row.uuid, row.revealedSecret);
     }
   }
 

@@ -6,11 +6,15 @@ import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { postWebhook, type WebhookHttpLimits } from './webhook-http.js';
 import { type ClaimedDelivery, WebhookQueue } from './webhook-queue.js';
 import { signWebhook } from './webhook-signature.js';
+import { openWebhookSecret } from './webhook-secrets.js';
+import type { KeyWrapper } from '../security/key-envelope.js';
 
 export interface WebhookWorkerOptions {
   queue: WebhookQueue;
   /** Deliveries this process has in flight at most (WEBHOOK_CONCURRENCY). */
   concurrency: number;
+  /** Opens the endpoints' sealed signing secrets. */
+  wrapper: KeyWrapper;
   http: WebhookHttpLimits;
   logger: Logger;
   pollMs: number;
@@ -64,14 +68,15 @@ export class WebhookWorker extends OutboxLoop {
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { queue, logger, http } = this.options;
+    const { queue, logger, http, wrapper } = this.options;
     const context = { delivery: delivery.uuid, event: delivery.eventType, attempt: delivery.attemptCount + 1 };
+    const secret = await openWebhookSecret(wrapper, delivery.endpointUuid, delivery.sealedSecret);
     const started = Date.now();
     const timestamp = Math.floor(started / 1000);
     const headers = {
       'webhook-id': delivery.messageUuid,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signWebhook(delivery.secret, delivery.messageUuid, timestamp, delivery.body),
+      'webhook-signature': signWebhook(secret, delivery.messageUuid, timestamp, delivery.body),
     };
     let attempt: AttemptRecord;
     try {
@@ -86,17 +91,28 @@ export class WebhookWorker extends OutboxLoop {
       logger.info({ ...context, status: attempt.status }, 'webhook delivered');
       return;
     }
-    const outcome = await queue.markFailed(delivery.uuid, attempt);
+    const { delivery: outcome, disabled } = await queue.markFailed(delivery.uuid, attempt);
     logger[outcome === 'failed' ? 'error' : 'warn']({ ...context, status: attempt.status, error: attempt.error, outcome }, 'webhook not delivered');
+    if (disabled) {
+      const notice = disabled.notified ? { notified: disabled.notified } : { notified: null, why: 'no tenant contact e-mail nor WEBHOOK_NOTICE_EMAIL' };
+      logger.error({ endpoint: disabled.endpointUuid, ...notice }, 'webhook endpoint disabled after failing continuously');
+    }
   }
 }
 
 /** The webhook worker as the service runs it (started and woken with the e-mail worker). */
-export function startWebhookWorker(config: Config, orm: Orm, logger: Logger): WebhookWorker {
-  const { allowPrivate, timeoutMs, maxAttempts, baseBackoffSeconds, maxBackoffSeconds, concurrency, endpointConcurrency, tenantConcurrency } = config.webhooks;
+export function startWebhookWorker(config: Config, orm: Orm, logger: Logger, wrapper: KeyWrapper): WebhookWorker {
+  const { allowPrivate, timeoutMs, maxAttempts, baseBackoffSeconds, maxBackoffSeconds } = config.webhooks;
+  const { concurrency, endpointConcurrency, tenantConcurrency, disableAfterHours, noticeEmail } = config.webhooks;
   return new WebhookWorker({
-    queue: new WebhookQueue(orm, { maxAttempts, baseBackoffSeconds, maxBackoffSeconds }, { endpointConcurrency, tenantConcurrency }),
+    queue: new WebhookQueue(
+      orm,
+      { maxAttempts, baseBackoffSeconds, maxBackoffSeconds },
+      { endpointConcurrency, tenantConcurrency },
+      { disableAfterHours, noticeEmail },
+    ),
     concurrency,
+    wrapper,
     http: { allowPrivate, timeoutMs, maxResponseBytes: 4096 },
     logger,
     pollMs: config.notificationPollMs,
