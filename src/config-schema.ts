@@ -203,10 +203,16 @@ export const ENVIRONMENT = z.object({
   WEBHOOK_ALLOW_PRIVATE: oneOf(['true', 'false', 'on', 'off'] as const)
     .transform((value) => value === 'true' || value === 'on')
     .optional(),
-  WEBHOOK_TIMEOUT_MS: whole(1).default(10_000),
+  WEBHOOK_TIMEOUT_MS: whole(1, 60_000).default(10_000),
   WEBHOOK_MAX_ATTEMPTS: whole(1).default(12),
   WEBHOOK_BACKOFF_BASE_SECONDS: whole(1).default(60),
   WEBHOOK_BACKOFF_MAX_SECONDS: whole(1).default(8 * 3600),
+  WEBHOOK_MAX_ENDPOINTS_PER_TENANT: whole(1, 10_000).default(20),
+  WEBHOOK_CONCURRENCY: whole(1, 1000).default(32),
+  WEBHOOK_TENANT_CONCURRENCY: whole(1, 1000).default(8),
+  WEBHOOK_ENDPOINT_CONCURRENCY: whole(1, 100).default(2),
+  WEBHOOK_DISABLE_AFTER_HOURS: whole(1, 24 * 365).default(120),
+  WEBHOOK_NOTICE_EMAIL: z.email({ message: 'must be an e-mail address' }).optional(),
 });
 
 export type Environment = z.infer<typeof ENVIRONMENT>;

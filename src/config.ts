@@ -124,6 +124,18 @@ export interface WebhookConfig {
   maxAttempts: number;
   baseBackoffSeconds: number;
   maxBackoffSeconds: number;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_TENANT: live endpoints one tenant may have. */
+  maxEndpointsPerTenant: number;
+  /** WEBHOOK_CONCURRENCY: deliveries one worker process has in flight at most (its global budget). */
+  concurrency: number;
+  /** WEBHOOK_TENANT_CONCURRENCY: deliveries in flight for one tenant at most, across every process. */
+  tenantConcurrency: number;
+  /** WEBHOOK_ENDPOINT_CONCURRENCY: deliveries in flight to one endpoint at most, across every process. */
+  endpointConcurrency: number;
+  /** WEBHOOK_DISABLE_AFTER_HOURS: an endpoint failing every attempt for this long is disabled. */
+  disableAfterHours: number;
+  /** WEBHOOK_NOTICE_EMAIL: who hears of a disabled endpoint when its tenant has no contact e-mail. */
+  noticeEmail?: string;
 }
 
 /** A pool of worker threads for work on untrusted input (src/documents/worker-pool.ts). */
@@ -265,6 +277,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
       baseBackoffSeconds: e.WEBHOOK_BACKOFF_BASE_SECONDS,
       maxBackoffSeconds: e.WEBHOOK_BACKOFF_MAX_SECONDS,
+      maxEndpointsPerTenant: e.WEBHOOK_MAX_ENDPOINTS_PER_TENANT,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      tenantConcurrency: e.WEBHOOK_TENANT_CONCURRENCY,
+      endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
+      noticeEmail: e.WEBHOOK_NOTICE_EMAIL,
     },
   };
 }

@@ -18,6 +18,7 @@ import { startPeriodicJob } from './jobs/periodic-job.js';
 import { prepareSigningKeys } from './certificates/signing-keys.js';
 import { resolveKeyWrapper } from './security/key-encryption-key.js';
 import { startNotificationWorker } from './notifications/notification.worker.js';
+import { sealLegacyWebhookSecrets } from './webhooks/webhook-secrets.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { startJobWorker } from './jobs/job.worker.js';
 import { certificateBatchRunner } from './certificates/certificate-batch-job.js';
@@ -76,8 +77,10 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     orm = opened.orm;
     if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
     const signingKeys = await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
+    const sealedSecrets = await sealLegacyWebhookSecrets(orm, signingKeys.wrapper);
+    if (sealedSecrets > 0) logger.info({ count: sealedSecrets }, 'webhook signing secrets stored before encryption at rest are now sealed');
     await provision(orm, config, logger);
-    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys };
+    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
     const { app, apollo } = await createApp({ config, orm, logger, runtime });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
@@ -87,7 +90,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     });
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
-    const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger) : undefined;
+    const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger, signingKeys.wrapper) : undefined;
     const expirySweeper =
       config.expirySweepMs > 0
         ? startPeriodicJob('certificates expired', config.expirySweepMs, () => certificates.expireOverdue({ em: readyOrm.em.fork() }), logger)

@@ -147,7 +147,7 @@ describe('delivery of events', () => {
 });
 
 describe('failures', () => {
-  it('retries with a growing backoff, then gives up and disables the endpoint with the reason', async () => {
+  it('retries with a growing backoff, gives up, and disables an endpoint failing for WEBHOOK_DISABLE_AFTER_HOURS with the reason', async () => {
     const hook = await endpoint(acme, ['file.uploaded']);
     receiver.answer(hook.path, 500);
     await uploadPdf(acme, 'failing receiver');
@@ -158,6 +158,10 @@ describe('failures', () => {
       const [delivery] = await deliveries(acme, hook.uuid);
       expect(delivery).toMatchObject({ status: 'pending', last_response_status: 500, last_error: 'failure 500' });
       waits.push(Date.parse(delivery.next_attempt_at) - Date.parse(delivery.attempts.at(-1).attempted_at));
+      expect((await acme.rest('GET', `/webhooks/${hook.uuid}`)).body.data.enabled).toBe(true);
+      // Failing since the first attempt: make that over 5 days ago, so the last failure disables the endpoint.
+      if (attempt === 2)
+        await service.orm.em.fork().execute(`update webhook_endpoints set failing_since = now() - interval '121 hours' where uuid = ?`, [hook.uuid]);
       await reschedule(delivery.uuid);
     }
     expect(waits[0]).toBeGreaterThanOrEqual(55_000);
@@ -168,7 +172,7 @@ describe('failures', () => {
     expect(failed.attempts.map((attempt: any) => attempt.response_status)).toEqual([500, 500, 500]);
     const disabled = (await acme.rest('GET', `/webhooks/${hook.uuid}`)).body.data;
     expect(disabled.enabled).toBe(false);
-    expect(disabled.disabled_reason).toMatch(/^Disabled after 3 failed attempts to deliver file\.uploaded .*; last: HTTP 500\.$/);
+    expect(disabled.disabled_reason).toMatch(/^Disabled after failing every attempt for over 120 hours \(since \d{4}-\d\d-\d\dT[\d:]{8}Z\); last: HTTP 500\.$/);
 
     // Disabled: new events are not queued for it, and redelivery is refused until it is enabled again.
     await uploadPdf(acme, 'while disabled');

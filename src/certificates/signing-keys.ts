@@ -43,17 +43,18 @@ export class SigningKeys {
   }
 }
 
-/** Every column of sealed private keys, each sealed to `<table>/<row uuid>`: PDF signing identities and Open Badges 3.0 issuer keys. */
+/** Every column of sealed keys, each sealed to `<table>/<row uuid>`: PDF signing identities, Open Badges 3.0 issuer keys, webhook signing secrets. */
 const SEALED_KEYS = [
   { table: 'signing_identities', column: 'sealed_private_key' },
   { table: 'ob3_issuer_keys', column: 'sealed_secret_key' },
+  { table: 'webhook_endpoints', column: 'sealed_signing_secret' },
 ] as const;
 
 /** Key ids of the sealed keys not wrapped under `wrapper`, with how many rows each. */
 export async function foreignKeyIds(orm: Orm, wrapper: KeyWrapper): Promise<Map<string, number>> {
   const foreign = new Map<string, number>();
   for (const { table, column } of SEALED_KEYS) {
-    const rows = await orm.em.getConnection().execute<{ sealed: Buffer }[]>(`select ${column} as sealed from ${table}`);
+    const rows = await orm.em.getConnection().execute<{ sealed: Buffer }[]>(`select ${column} as sealed from ${table} where ${column} is not null`);
     for (const { sealed } of rows) {
       const id = sealedKeyId(sealed);
       if (id !== wrapper.id) foreign.set(id, (foreign.get(id) ?? 0) + 1);
@@ -72,7 +73,9 @@ export async function rewrapSigningKeys(orm: Orm, from: KeyWrapper, to: KeyWrapp
     let rewrapped = 0;
     let unchanged = 0;
     for (const { table, column } of SEALED_KEYS) {
-      const rows = await em.execute<{ uuid: string; sealed: Buffer }[]>(`select uuid, ${column} as sealed from ${table} order by uuid for update`);
+      const rows = await em.execute<{ uuid: string; sealed: Buffer }[]>(
+        `select uuid, ${column} as sealed from ${table} where ${column} is not null order by uuid for update`,
+      );
       for (const row of rows) {
         if (sealedKeyId(row.sealed) === to.id) {
           unchanged++;

@@ -143,6 +143,18 @@ program
   );
 
 program
+  .command('tenant:contact')
+  .description("the e-mail address told about the tenant's integration problems (a disabled webhook endpoint); none: clears it")
+  .argument('<identifier>')
+  .argument('[email]')
+  .action((identifier: string, email: string | undefined) =>
+    withService(async ({ orm }) => {
+      const tenant = await new TenantService(orm.em.fork()).setContactEmail(identifier, email ?? null);
+      console.log(`tenant "${tenant.identifier}" contact: ${tenant.contactEmail ?? 'none (WEBHOOK_NOTICE_EMAIL, if set, is told instead)'}`);
+    }),
+  );
+
+program
   .command('client:create')
   .description('a client pair for a tenant; the secret is printed once')
   .requiredOption('--tenant <identifier>', 'the tenant the client acts for')
@@ -249,7 +261,7 @@ program
       const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
       try {
         const principal = { clientId: 'cli', tenant: { uuid: tenant.uuid, identifier: tenant.identifier, name: tenant.name } };
-        const runtime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys };
+        const runtime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
         const ctx = createRequestContext(orm.em, principal, 'cli-import', logger, config.publicBaseUrl, runtime);
         const results = options.results ?? defaultResultsPath(file);
         const { created, failed } = await importCertificates(ctx, file, results);

@@ -3,6 +3,7 @@ import { type DocumentNode, getOperationAST } from 'graphql';
 import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { Principal } from '../auth/token.service.js';
 import type { BadgeWorkers } from '../badges/badge-workers.js';
+import type { WebhookConfig } from '../config.js';
 import type { SigningKeys } from '../certificates/signing-keys.js';
 import { guardStatements } from '../db/statement-guard.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
@@ -22,6 +23,8 @@ export interface ServiceRuntime {
   files: FileRuntime;
   /** Seals and opens the institutions' private signing keys (one cache of opened signers). */
   signingKeys: SigningKeys;
+  /** What registering a webhook endpoint checks: the per-tenant limit and whether private addresses may be targets. */
+  webhooks: Pick<WebhookConfig, 'maxEndpointsPerTenant' | 'allowPrivate'>;
 }
 
 /** What a request without a token (public pages, downloads, verification) carries into the core. */

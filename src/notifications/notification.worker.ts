@@ -6,6 +6,7 @@ import { createMailer, type Mailer } from './mailer.js';
 import { OutboxLoop } from './outbox-loop.js';
 import { listenForOutbox, type OutboxSignal } from './outbox-signal.js';
 import { startWebhookWorker } from '../webhooks/webhook.worker.js';
+import type { KeyWrapper } from '../security/key-envelope.js';
 
 const BATCH_SIZE = 10;
 
@@ -68,9 +69,9 @@ export interface RunningNotificationWorker {
 
 /**
  * The outbox workers as the service runs them: e-mails (SMTP or `.eml` mailer from config) and
- * webhook deliveries, both woken by the database on commit over one listening connection.
+ * webhook deliveries (signed with secrets `wrapper` opens), both woken by the database on commit over one listening connection.
  */
-export function startNotificationWorker(config: Config, orm: Orm, databaseUrl: string, logger: Logger): RunningNotificationWorker {
+export function startNotificationWorker(config: Config, orm: Orm, databaseUrl: string, logger: Logger, wrapper: KeyWrapper): RunningNotificationWorker {
   const mailer = createMailer(config, logger);
   const worker = new NotificationWorker({
     queue: new DeliveryQueue(orm),
@@ -79,7 +80,7 @@ export function startNotificationWorker(config: Config, orm: Orm, databaseUrl: s
     pollMs: config.notificationPollMs,
     leaseMs: config.notificationLeaseMs,
   });
-  const webhooks = startWebhookWorker(config, orm, logger);
+  const webhooks = startWebhookWorker(config, orm, logger, wrapper);
   const signal: OutboxSignal = listenForOutbox(
     databaseUrl,
     () => {

@@ -9,6 +9,8 @@ import { openOrm, pendingMigrationCount } from '../db/orm.js';
 import { createLogger, wantsPrettyLogs } from '../logger.js';
 import { stopOnSignal } from '../stop-on-signal.js';
 import { startNotificationWorker } from './notification.worker.js';
+import { resolveKeyWrapper } from '../security/key-encryption-key.js';
+import { sealLegacyWebhookSecrets } from '../webhooks/webhook-secrets.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
@@ -21,7 +23,9 @@ if ((await pendingMigrationCount(orm)) > 0) {
   await database.release();
   process.exitCode = 1;
 } else {
-  const worker = startNotificationWorker(config, orm, database.url, logger);
+  const wrapper = await resolveKeyWrapper(config, logger);
+  await sealLegacyWebhookSecrets(orm, wrapper);
+  const worker = startNotificationWorker(config, orm, database.url, logger, wrapper);
   logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'notification worker running');
   const stop = async () => {
     await worker.stop();

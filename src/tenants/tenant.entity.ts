@@ -21,6 +21,10 @@ export class Tenant {
   @Property({ type: 'text[]', defaultRaw: `'{}'` })
   allowedLinkHosts: string[] & Opt = [];
 
+  /** Who hears about the tenant's integration problems (a disabled webhook endpoint); set by the operator (`tenant:contact`). */
+  @Property({ length: 320, nullable: true })
+  contactEmail?: string | null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   createdAt: Date & Opt = new Date();
 }

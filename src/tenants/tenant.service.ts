@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isEmail } from 'class-validator';
 import { normalizeLinkHost } from '../certificates/verification-link.js';
 import { DomainError } from '../errors/domain-error.js';
 import { Tenant } from './tenant.entity.js';
@@ -33,6 +34,16 @@ export class TenantService {
     const wrong = hosts.filter((_host, index) => !normalized[index]);
     if (wrong.length > 0) throw new DomainError('BAD_USER_INPUT', `Not a domain name: ${wrong.join(', ')}`);
     tenant.allowedLinkHosts = [...new Set(normalized as string[])];
+    await this.em.flush();
+    return tenant;
+  }
+
+  /** Sets (or with null clears) who hears about the tenant's integration problems, e.g. a disabled webhook endpoint. */
+  async setContactEmail(identifier: string, email: string | null): Promise<Tenant> {
+    const tenant = await this.findByIdentifier(identifier);
+    if (!tenant) throw new DomainError('NOT_FOUND', `No tenant "${identifier}".`);
+    if (email !== null && !isEmail(email)) throw new DomainError('BAD_USER_INPUT', `Not an e-mail address: ${email}`);
+    tenant.contactEmail = email;
     await this.em.flush();
     return tenant;
   }

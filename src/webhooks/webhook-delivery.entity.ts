@@ -17,7 +17,7 @@ registerEnumType(WebhookDeliveryStatus, {
   valuesConfig: {
     pending: { description: 'Queued, being sent, or waiting for its next attempt.' },
     delivered: { description: 'The endpoint answered 2xx.' },
-    failed: { description: 'Every attempt failed; the endpoint was disabled.' },
+    failed: { description: 'Every attempt failed (WEBHOOK_MAX_ATTEMPTS); it can be redelivered.' },
   },
 });
 
@@ -45,6 +45,8 @@ export interface AttemptRecord {
 })
 @Index({ name: 'webhook_deliveries_due_index', properties: ['nextAttemptAt'], where: { status: WebhookDeliveryStatus.pending } })
 @Index({ name: 'webhook_deliveries_order_index', properties: ['endpoint', 'subjectUuid', 'enqueuedAt'], where: { status: WebhookDeliveryStatus.pending } })
+@Index({ name: 'webhook_deliveries_endpoint_queue_index', properties: ['endpoint', 'enqueuedAt'], where: { status: WebhookDeliveryStatus.pending } })
+@Index({ name: 'webhook_deliveries_lease_index', properties: ['lockedUntil'], where: { status: WebhookDeliveryStatus.pending } })
 export class WebhookDelivery extends TenantScopedEntity {
   @ManyToOne(() => WebhookEndpoint, { ref: true, index: true })
   endpoint!: Ref<WebhookEndpoint>;

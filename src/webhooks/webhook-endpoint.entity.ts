@@ -22,9 +22,17 @@ export class WebhookEndpoint extends TenantScopedEntity {
   @Property({ type: ArrayType, columnType: 'text[]' })
   events!: string[];
 
-  /** `whsec_` + base64 of 24 random bytes; signs every delivery. */
-  @Property({ length: 100, hidden: true })
-  signingSecret!: string;
+  /**
+   * The signing secret (`whsec_` + base64 of 24 random bytes), sealed with the key-encryption key to
+   * `webhook_endpoints/<uuid>` (webhook-secrets.ts). Null only between the migration that moved older
+   * plaintext secrets aside and the startup that seals them.
+   */
+  @Property({ type: 'blob', nullable: true, hidden: true })
+  sealedSigningSecret?: Buffer | null;
+
+  /** Since when every attempt to this endpoint failed (the first failure after its last success); null while it answers. */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
+  failingSince?: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'When deliveries stopped, by the client or after repeated failures; null while enabled.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })

@@ -1,7 +1,8 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import net, { BlockList } from 'node:net';
+import type net from 'node:net';
+import { resolvedProblem, urlProblem } from './webhook-target.js';
 
 /** How one POST to an endpoint is bounded. */
 export interface WebhookHttpLimits {
@@ -18,37 +19,6 @@ export interface WebhookResponse {
   body: string;
 }
 
-const NON_PUBLIC = new BlockList();
-for (const [address, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const)
-  NON_PUBLIC.addSubnet(address, prefix, 'ipv4');
-for (const [address, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  NON_PUBLIC.addSubnet(address, prefix, 'ipv6');
-
-/** Whether an address is not on the public internet (IPv4-mapped IPv6 judged as its IPv4). */
-export function isNonPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return NON_PUBLIC.check(mapped, 'ipv4');
-  const family = net.isIP(address);
-  if (family === 0) return true;
-  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
 export class WebhookRefusedError extends Error {}
 
 /**
@@ -59,8 +29,8 @@ const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '', 0);
     const list = addresses as dns.LookupAddress[];
-    const refused = list.find(({ address }) => isNonPublicAddress(address));
-    if (refused) return callback(new WebhookRefusedError(`${hostname} resolves to a non-public address (${refused.address})`), '', 0);
+    const refused = resolvedProblem(hostname, list);
+    if (refused) return callback(new WebhookRefusedError(refused), '', 0);
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
     return callback(null, list[0]!.address, list[0]!.family);
   });
@@ -69,10 +39,8 @@ const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
 /** POSTs `body` once, bounded by `limits`; resolves with any HTTP answer, rejects when none came. Redirects are not followed. */
 export function postWebhook(url: string, headers: Record<string, string>, body: string, limits: WebhookHttpLimits): Promise<WebhookResponse> {
   const target = new URL(url);
-  const literal = target.hostname.replace(/^\[|\]$/g, '');
-  if (!limits.allowPrivate && net.isIP(literal) && isNonPublicAddress(literal)) {
-    return Promise.reject(new WebhookRefusedError(`${literal} is not a public address`));
-  }
+  const refused = urlProblem(target, limits.allowPrivate);
+  if (refused) return Promise.reject(new WebhookRefusedError(refused));
   const transport = target.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = transport.request(target, {

@@ -3,12 +3,18 @@ import { findPage, type ListOptions } from '../db/listing.js';
 import { findOrFail } from '../db/lookup.js';
 import type { Page } from '../db/paging.js';
 import type { Row } from '../db/rows.js';
-import { conflict, notFound } from '../errors/domain-error.js';
+import { conflict, DomainError, invalid, notFound } from '../errors/domain-error.js';
 import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { WebhookDeliveryArgs, WebhookInput } from './webhook.inputs.js';
 import { generateWebhookSecret } from './webhook-signature.js';
+import { sealWebhookSecret } from './webhook-secrets.js';
+import { registrationProblem } from './webhook-target.js';
+
+// Concurrent creates of one tenant pass the count one at a time (FOR NO KEY UPDATE: foreign-key checks do not wait on it).
+const LOCK_TENANT = 'select 1 from tenants where uuid = ? for no key update';
+const LIVE_ENDPOINTS = 'select count(*)::int as count from webhook_endpoints where tenant_uuid = ? and deleted_at is null';
 
 /** Webhook endpoints of a tenant, their delivery log and redelivery. Deliveries themselves are the worker's. */
 export class WebhookService extends ResourceService<WebhookEndpoint, WebhookInput> {
@@ -16,14 +22,35 @@ export class WebhookService extends ResourceService<WebhookEndpoint, WebhookInpu
   protected readonly label = 'Webhook';
   protected readonly defaults: Partial<WebhookInput> = { description: null, enabled: true };
 
-  protected async apply(_ctx: RequestContext, row: WebhookEndpoint, input: Partial<WebhookInput>, mode: WriteMode): Promise<void> {
+  protected async apply(ctx: RequestContext, row: WebhookEndpoint, input: Partial<WebhookInput>, mode: WriteMode): Promise<void> {
+    if (mode === 'create') await this.requireRoomForOneMore(ctx);
+    if (input.url != null) {
+      const problem = await registrationProblem(input.url, ctx.webhooks.allowPrivate);
+      if (problem) throw invalid({ url: [problem] }, 'WEBHOOK_URL_REFUSED');
+    }
     assignPresent(row, input, ['url', 'description']);
     if (input.events) row.events = [...new Set(input.events)];
-    if (input.enabled === true) Object.assign(row, { disabledAt: null, disabledReason: null });
+    // Enabling starts a fresh failing streak: the endpoint gets the full WEBHOOK_DISABLE_AFTER_HOURS again.
+    if (input.enabled === true) Object.assign(row, { disabledAt: null, disabledReason: null, failingSince: null });
     if (input.enabled === false && !row.disabledAt) Object.assign(row, { disabledAt: new Date(), disabledReason: 'Disabled by the client.' });
     if (mode === 'create') {
-      row.signingSecret = generateWebhookSecret();
-      row.revealedSecret = row.signingSecret;
+      row.revealedSecret = generateWebhookSecret();
+      row.sealedSigningSecret = await sealWebhookSecret(ctx.signingKeys.wrapper, row.uuid, row.revealedSecret);
+    }
+  }
+
+  /** A tenant has at most WEBHOOK_MAX_ENDPOINTS_PER_TENANT live endpoints: each one costs delivery slots and worker time. */
+  private async requireRoomForOneMore(ctx: RequestContext): Promise<void> {
+    const limit = ctx.webhooks.maxEndpointsPerTenant;
+    await ctx.em.execute(LOCK_TENANT, [ctx.tenant.uuid]);
+    const [{ count }] = await ctx.em.execute<{ count: number }[]>(LIVE_ENDPOINTS, [ctx.tenant.uuid]);
+    if (count >= limit) {
+      throw new DomainError(
+        'BAD_USER_INPUT',
+        `This tenant already has ${count} webhook endpoints, the most allowed (${limit}); delete one before creating another.`,
+        undefined,
+        'WEBHOOK_LIMIT_REACHED',
+      );
     }
   }
 
