@@ -67,8 +67,8 @@ export interface Config {
     idleInTransactionMs: number;
   };
   dbPoolMax: number;
-  /** Multipart uploads one tenant may have in flight in this process; 0 = unlimited. */
-  uploadConcurrencyPerTenant: number;
+  /** Bytes of multipart uploads in flight in this process, of one tenant and of all (0 = unlimited), and how long one waits for room before a 429. */
+  uploadsInFlight: { perTenantBytes: number; totalBytes: number; queueWaitMs: number };
   /** Bytes of live files a tenant may hold; 0 = unlimited. */
   storageQuotaBytes: number;
   /** Deleted files' content is purged this long after deletion, by a sweeper every `filePurgeSweepMs` (0 = off). */
@@ -251,7 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
     dbPoolMax: e.DB_POOL_MAX,
-    uploadConcurrencyPerTenant: e.UPLOAD_CONCURRENCY_PER_TENANT,
+    uploadsInFlight: { perTenantBytes: e.UPLOAD_BYTES_IN_FLIGHT_PER_TENANT, totalBytes: e.UPLOAD_BYTES_IN_FLIGHT, queueWaitMs: e.UPLOAD_QUEUE_WAIT_MS },
     storageQuotaBytes: e.STORAGE_QUOTA_BYTES,
     filePurgeGraceMs: e.FILE_PURGE_GRACE_MS,
     filePurgeSweepMs: e.FILE_PURGE_SWEEP_MS,

@@ -16,10 +16,12 @@ try {
     stopped: 'stopped cleanly',
     failed: 'shutdown failed',
   });
-  // A follower cannot serve without the cluster it shared; a restart starts (or finds) one again.
-  void service.databaseGone?.then(() => {
-    logger.warn('the embedded PostgreSQL this server shared with another process has stopped: shutting down');
-    shutdown('embedded PostgreSQL gone');
+  // The embedded PostgreSQL is started again on its port whenever it stops (src/db/cluster-keeper.ts);
+  // only when another process started it on another port can this one not follow, and a restart finds it.
+  void service.databaseMoved?.then((port) => {
+    logger.warn({ port }, 'the embedded PostgreSQL came back on another port: shutting down so that a restart connects to it');
+    process.exitCode = 75; // EX_TEMPFAIL: a supervisor that restarts on failure starts it again
+    shutdown('embedded PostgreSQL moved');
   });
 } catch (error) {
   logger.fatal({ err: error }, 'startup failed');

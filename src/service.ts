@@ -37,8 +37,8 @@ export interface RunningService {
   ownerDatabaseUrl: string;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then releases everything. */
   stop(): Promise<void>;
-  /** Resolves when the embedded PostgreSQL this process shares (another process started it) stops. */
-  databaseGone?: Promise<void>;
+  /** Resolves with its new port when the embedded PostgreSQL came back on another port than this process connects to. */
+  databaseMoved?: Promise<number>;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -68,7 +68,7 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
  * first (so refusing new requests is not delayed), then the document and badge workers, background jobs, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
-  const database = await resolveDatabase(config, logger);
+  const database = await resolveDatabase(config, logger, { keep: true });
   let orm: Orm | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
   const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
@@ -116,7 +116,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       orm: readyOrm,
       runtime,
       ownerDatabaseUrl: database.migrationUrl,
-      databaseGone: database.gone,
+      databaseMoved: database.moved,
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();

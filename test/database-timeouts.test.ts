@@ -66,6 +66,54 @@ describe('session timeouts', () => {
   });
 });
 
+describe('statements PostgreSQL ends', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ DB_STATEMENT_TIMEOUT_MS: '1000' });
+  });
+  afterAll(() => service.stop());
+
+  /** Starts `request` while the students table is locked, so that its read waits; `meanwhile` runs once it does. */
+  async function blockedOnStudents<T>(request: () => Promise<T>, meanwhile: () => Promise<unknown> = async () => undefined): Promise<T> {
+    const release = await holdConnection(service, (em) => em.execute('lock table "students" in access exclusive mode'));
+    try {
+      const pending = request();
+      await until(async () => (await lockWaits(service)) === 1, 'the read to wait for the lock');
+      await meanwhile();
+      return await pending;
+    } finally {
+      await release();
+    }
+  }
+
+  it('answer a statement timeout with 503 and Retry-After on REST and GraphQL', async () => {
+    const acme = await signIn(service, 'acme');
+    const rest = await blockedOnStudents(() => acme.rest('GET', '/students'));
+    expect([rest.status, rest.body, rest.headers.get('retry-after')]).toEqual([503, { message: 'The service is busy; retry in a moment.' }, '2']);
+    const graphql = await blockedOnStudents(() => acme.graphql('{ students { nodes { uuid } } }'));
+    expect([graphql.status, graphql.body.errors[0].extensions.code, graphql.headers.get('retry-after')]).toEqual([503, 'SERVICE_UNAVAILABLE', '2']);
+  });
+
+  it('answer a session ended by the administrator (as in a shutdown) with 503 and Retry-After, then serve again', async () => {
+    const acme = await signIn(service, 'acme');
+    const admin = new pg.Client({ connectionString: service.database.url });
+    await admin.connect();
+    try {
+      const terminateWaiting = async () => {
+        const ended = await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+        );
+        expect(ended.rowCount).toBe(1);
+      };
+      const rest = await blockedOnStudents(() => acme.rest('GET', '/students'), terminateWaiting);
+      expect([rest.status, rest.body, rest.headers.get('retry-after')]).toEqual([503, { message: 'The service is busy; retry in a moment.' }, '2']);
+    } finally {
+      await admin.end();
+    }
+    expect((await acme.rest('GET', '/students')).status).toBe(200);
+  });
+});
+
 describe('pool acquisition timeout', () => {
   let service: TestService;
   beforeAll(async () => {
@@ -158,6 +206,12 @@ describe('PostgreSQL down', () => {
       expect([rest.status, rest.body, rest.headers.get('retry-after')]).toEqual([503, { message: 'The service is busy; retry in a moment.' }, '2']);
       const graphql = await acme.graphql('{ students { nodes { uuid } } }');
       expect([graphql.status, graphql.body.errors[0].extensions.code, graphql.headers.get('retry-after')]).toEqual([503, 'SERVICE_UNAVAILABLE', '2']);
+      const ready = await fetch(`${service.url}/readyz`);
+      expect([ready.status, await ready.json(), ready.headers.get('retry-after')]).toEqual([
+        503,
+        { status: 'unavailable', message: 'The database is not reachable.' },
+        '2',
+      ]);
       await relay.up();
       await until(async () => (await acme.rest('GET', '/students')).status === 200, 'the service to read again');
     } finally {

@@ -13,8 +13,7 @@ let acme: ApiClient;
 let globex: ApiClient;
 
 beforeAll(async () => {
-  // The race below runs 8 uploads of one tenant at once, over the default per-tenant cap (test/slow-clients.test.ts).
-  service = await startTestService({ UPLOAD_CONCURRENCY_PER_TENANT: '8' });
+  service = await startTestService();
   [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
 });
 afterAll(() => service.stop());
@@ -117,6 +116,34 @@ describe('uploading over REST', () => {
     const [chunks] = await sql(service, 'select count(*)::int as n, sum(length(data))::int as bytes from file_chunks where file_uuid = ?', [[...uuids][0]]);
     expect(chunks!.bytes).toBe(pdf.length);
     expect(await orphanChunks(service)).toBe(0);
+  });
+
+  it('stores 32 small files sent at once, none refused: uploads are counted by their bytes, not their number', async () => {
+    const pdfs = Array.from({ length: 32 }, () => pdfBytes(randomUUID()));
+    const responses = await Promise.all(pdfs.map((pdf, index) => upload(acme, [[pdf, `parallel-${index}.pdf`]])));
+    expect(responses.map((response) => response.status)).toEqual(Array(32).fill(201));
+  });
+
+  it('queues uploads that do not fit the bytes in flight briefly, and stores them all once room frees', async () => {
+    const pdfs = Array.from({ length: 32 }, () => pdfBytes(randomUUID(), 256 * 1024));
+    // Room for about four of them at a time (32 × 256 KiB is 8 MiB): the others wait their turn instead of a 429.
+    const budget = 4 * 260 * 1024;
+    const narrow = await startTestService({ UPLOAD_BYTES_IN_FLIGHT_PER_TENANT: String(budget), UPLOAD_QUEUE_WAIT_MS: '20000' }, service.database);
+    const [tenant] = await sql<{ uuid: string }>(service, 'select uuid from tenants where identifier = ?', ['acme']);
+    const held = () => narrow.runtime.files.uploadBudget.heldBy(tenant!.uuid);
+    let peak = 0;
+    const watch = setInterval(() => (peak = Math.max(peak, held())), 1);
+    try {
+      const api = await signIn(narrow, 'acme');
+      const responses = await Promise.all(pdfs.map((pdf, index) => upload(api, [[pdf, `queued-${index}.pdf`]])));
+      expect(responses.map((response) => response.status)).toEqual(Array(32).fill(201));
+    } finally {
+      clearInterval(watch);
+      await narrow.stop();
+    }
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(budget);
+    expect(held()).toBe(0);
   });
 
   it('never deduplicates across tenants: the same bytes make one record in each', async () => {

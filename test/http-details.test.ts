@@ -146,3 +146,29 @@ describe('X-RateLimit headers', () => {
     }
   });
 });
+
+describe('a multipart body with an empty boundary', () => {
+  const body = '--\r\nContent-Disposition: form-data; name="file"; filename="x.pdf"\r\n\r\n%PDF-1.7\r\n----\r\n';
+
+  const post = (path: string) =>
+    fetch(`${service.url}${path}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'multipart/form-data; boundary=' }, body });
+
+  it.each(['/api/v1/verify', '/api/v1/badges/unbake', '/api/v1/badges/verify'])('is a 400 on the public upload %s', async (path) => {
+    const response = await post(path);
+    expect([response.status, await response.json()]).toEqual([400, { message: 'The multipart body could not be read.' }]);
+  });
+
+  it('is a 400 page on the verification page form', async () => {
+    const response = await post('/verify');
+    expect([response.status, response.headers.get('content-type')]).toEqual([400, 'text/html; charset=utf-8']);
+  });
+
+  it('is a 400 on the authenticated uploads, REST and GraphQL', async () => {
+    const headers = api.headers({ 'content-type': 'multipart/form-data; boundary=', 'apollo-require-preflight': 'true' });
+    const rest = await fetch(`${service.url}/api/v1/files`, { method: 'POST', headers, body });
+    expect([rest.status, await rest.json()]).toEqual([400, { message: 'The multipart body could not be read.' }]);
+    const graphql = await fetch(`${service.url}/graphql`, { method: 'POST', headers, body });
+    expect(graphql.status).toBe(400);
+    expect(((await graphql.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('The multipart body could not be read.');
+  });
+});

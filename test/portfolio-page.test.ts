@@ -184,7 +184,7 @@ describe('pages with many items: constant statements, a bounded size', () => {
   beforeAll(async () => {
     const institutions = [await make.institution(), await make.institution({ is_badges_enabled: true, badge_image_uuid: badgeImage })];
     const courses = await Promise.all([0, 1, 2, 3].map((index) => make.course({ institution_uuid: institutions[index % 2]!.uuid })));
-    // Four at a time: a tenant's concurrent uploads are capped (UPLOAD_CONCURRENCY_PER_TENANT).
+    // Four at a time: a tenant's uploads in flight are budgeted (UPLOAD_BYTES_IN_FLIGHT_PER_TENANT).
     while (issued.length < 101) {
       const batch = Array.from({ length: Math.min(4, 101 - issued.length) }, (_, index) => courses[(issued.length + index) % 4]!);
       issued.push(

@@ -10,6 +10,8 @@ jest.setTimeout(60_000);
 
 const TRICKLES = 22;
 const BOUNDARY = 'slow-client-boundary';
+/** What each trickling upload declares as its Content-Length. */
+const TRICKLE_BYTES = 10 * 1024 * 1024;
 
 let service: TestService;
 let acme: ApiClient;
@@ -19,8 +21,10 @@ beforeAll(async () => {
   service = await startTestService({
     HTTP_BODY_IDLE_TIMEOUT_MS: '1500',
     HTTP_HEADERS_TIMEOUT_MS: '1000',
-    // Every trickle holds a slot: the cap is what they use up, so one more upload of acme is over it.
-    UPLOAD_CONCURRENCY_PER_TENANT: String(TRICKLES),
+    // Every trickle holds the bytes it declares: together they fill acme's budget, so one more upload of acme is over it.
+    UPLOAD_BYTES_IN_FLIGHT_PER_TENANT: String(TRICKLES * TRICKLE_BYTES),
+    UPLOAD_BYTES_IN_FLIGHT: String(2 * TRICKLES * TRICKLE_BYTES),
+    UPLOAD_QUEUE_WAIT_MS: '500',
   });
   [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
 });
@@ -63,7 +67,7 @@ function startUpload(api: ApiClient): Promise<RawClient> {
     `X-Tenant: ${api.tenant}`,
     'Apollo-Require-Preflight: true',
     `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
-    `Content-Length: ${parts.length + 10 * 1024 * 1024}`,
+    `Content-Length: ${TRICKLE_BYTES}`,
   ];
   return connect(Buffer.concat([Buffer.from(`${headers.join('\r\n')}\r\n\r\n`), parts]));
 }
@@ -99,13 +103,13 @@ describe('slow clients', () => {
       expect([verification.status, await verification.json()]).toEqual([404, { message: 'Certificate not found.' }]);
       expect([overCap.status, overCap.body, overCap.headers.get('retry-after')]).toEqual([
         429,
-        { message: `No more than ${TRICKLES} uploads of this tenant may run at once; retry when one has finished.` },
-        '5',
+        { message: `This tenant's uploads in flight fill its ${(TRICKLES * TRICKLE_BYTES) / 1024 / 1024} MiB; retry when one has finished.` },
+        '1',
       ]);
       expect(otherTenant.status).toBe(201);
       // Everything above was answered while every trickle was still open, unanswered and in flight.
       expect(trickles.filter((trickle) => trickle.closed || trickle.reply !== '')).toHaveLength(0);
-      expect(service.runtime.files.uploadsInFlight.get(tenant!.uuid)).toBe(TRICKLES);
+      expect(service.runtime.files.uploadBudget.heldBy(tenant!.uuid)).toBe(TRICKLES * TRICKLE_BYTES);
       const [open] = await sql<{ n: number }>(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'",
       );
@@ -119,7 +123,7 @@ describe('slow clients', () => {
       expect(trickle.reply).toMatch(/^HTTP\/1\.1 408 /);
       expect(trickle.reply).toContain('"code":"REQUEST_TIMEOUT"');
     }
-    // Their upload slots are free again and nothing of theirs was stored.
+    // Their bytes in flight are free again and nothing of theirs was stored.
     const after = await upload(acme, [[pdfBytes(), 'after.pdf']]);
     expect(after.status).toBe(201);
     const [stored] = await sql<{ n: number }>('select count(*)::int as n from files where tenant_uuid = ?', [tenant!.uuid]);

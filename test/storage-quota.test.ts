@@ -7,7 +7,7 @@ const QUOTA = 10_000;
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startTestService({ STORAGE_QUOTA_BYTES: String(QUOTA), UPLOAD_CONCURRENCY_PER_TENANT: '8' });
+  service = await startTestService({ STORAGE_QUOTA_BYTES: String(QUOTA) });
 });
 afterAll(() => service.stop());
 

@@ -17,8 +17,8 @@ export interface DatabaseTarget {
   source: string;
   /** Stops the embedded cluster when this process started it; a no-op otherwise. */
   release(): Promise<void>;
-  /** Set when this process shares an embedded cluster another process started: resolves when that cluster stops. */
-  gone?: Promise<void>;
+  /** Set when the embedded cluster is kept: resolves when it came back on another port (this process cannot follow it there). */
+  moved?: Promise<number>;
 }
 
 /** `serverUrl` (no database) as `role`, on `database`. */
@@ -44,10 +44,10 @@ async function embeddedRoles(dataDir: string): Promise<ServiceRoles> {
 
 /**
  * DATABASE_URL (and DATABASE_MIGRATION_URL) when set; otherwise the embedded PostgreSQL in DATA_DIR
- * (started or reused), where the bootstrap superuser creates the owner and app roles and the
+ * (started or reused; with `keep`, started again whenever it stops), where the bootstrap superuser creates the owner and app roles and the
  * database owned by the owner, and is not used by the service after that.
  */
-export async function resolveDatabase(config: Config, logger: Logger, options: { initialise?: boolean } = {}): Promise<DatabaseTarget> {
+export async function resolveDatabase(config: Config, logger: Logger, options: { initialise?: boolean; keep?: boolean } = {}): Promise<DatabaseTarget> {
   if (config.databaseUrl) {
     return { url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl ?? config.databaseUrl, source: 'DATABASE_URL', release: async () => {} };
   }
@@ -62,7 +62,7 @@ export async function resolveDatabase(config: Config, logger: Logger, options: {
       migrationUrl: roleUrl(cluster.serverUrl, roles.owner, EMBEDDED_DATABASE_NAME),
       source: `embedded PostgreSQL in ${config.dataDir}`,
       release: () => cluster.stop(),
-      gone: cluster.gone,
+      moved: cluster.moved,
     };
   } catch (error) {
     await cluster.stop().catch(() => undefined);

