@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import QRCode from 'qrcode';
+import { Migration20261124090000_withdrawn_status_bits } from '../src/db/migrations/Migration20261124090000_withdrawn_status_bits.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { verify as verifyPdf } from './support/issued.js';
@@ -102,7 +103,9 @@ const EVENTS: Record<string, (world: World) => Promise<unknown>> = {
   'the course is deleted': ({ course }) => acme.rest('DELETE', `/courses/${course.uuid}`),
 };
 
-const valid = {
+type Answers = Record<string, unknown>;
+
+const valid: Answers = {
   verificationPage: 200,
   verificationApi: [200, 'valid'],
   pdfCheck: 'authentic',
@@ -119,7 +122,7 @@ const valid = {
 };
 
 /** Deleting the certificate or its institution withdraws it: every surface says so at once. */
-const withdrawn = {
+const withdrawn: Answers = {
   verificationPage: 410,
   verificationApi: [410, 'CERTIFICATE_WITHDRAWN'],
   pdfCheck: 'not_issued_here',
@@ -132,7 +135,7 @@ const withdrawn = {
   portfolioItem: false,
 };
 
-const EXPECTED: Record<keyof typeof EVENTS, typeof valid> = {
+const EXPECTED: Record<keyof typeof EVENTS, Answers> = {
   'nothing happens': valid,
   'the certificate is deleted': { ...valid, ...withdrawn },
   'the institution is deleted': { ...valid, ...withdrawn, ob2BadgeClass: 410, ob2Issuer: 410, ob3Profile: 410 },
@@ -194,6 +197,25 @@ describe('a withdrawn certificate tells nothing but that', () => {
     expect((await fetched(`${base}/ob/v2/badges/${unawarded.uuid}`)).status).toBe(404);
     expect((await acme.rest('DELETE', `/certificates/${target.certificate.uuid}`)).status).toBe(204);
     expect((await fetched(`${base}/ob/v2/badges/${target.course.uuid}`)).status).toBe(404);
+  });
+});
+
+describe('certificates withdrawn before the rule', () => {
+  it('read as revoked in their status list once the migration has run', async () => {
+    const deletedEarlier = await world('deleted-earlier');
+    const institutionDeletedEarlier = await world('institution-deleted-earlier');
+    // As deletions were recorded before: the row deleted, its status bit left alone.
+    const sql = (query: string, params: unknown[]) => service.orm.em.getConnection().execute(query, params);
+    await sql('update certificates set deleted_at = now() where uuid = ?', [deletedEarlier.certificate.uuid]);
+    await sql('update institutions set deleted_at = now() where uuid = ?', [institutionDeletedEarlier.institution.uuid]);
+    const revoked = async ({ kept }: World) =>
+      (await postJson('/api/v1/badges/verify', JSON.stringify(kept.credential), 'application/json')).body.data.checks.status.revoked;
+    expect([await revoked(deletedEarlier), await revoked(institutionDeletedEarlier)]).toEqual([false, false]);
+
+    const migration = new Migration20261124090000_withdrawn_status_bits(service.orm.em.getDriver(), service.orm.config);
+    await migration.up();
+    for (const query of migration.getQueries()) await sql(query as string, []);
+    expect([await revoked(deletedEarlier), await revoked(institutionDeletedEarlier)]).toEqual([true, true]);
   });
 });
 

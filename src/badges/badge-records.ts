@@ -119,7 +119,8 @@ export interface BadgeSubject {
 export async function badgeSubjectOf(ctx: PublicContext, certificateUuid: string): Promise<BadgeSubject> {
   const scope = scoped(scopeOf(ctx));
   const certificate = isUuid(certificateUuid) ? await ctx.em.findOne(Certificate, { uuid: certificateUuid }, scope) : null;
-  const institution = certificate && certificate.status !== CertificateStatus.draft ? await ctx.em.findOne(Institution, { uuid: certificate.institution.uuid }, scope) : null;
+  const institution =
+    certificate && certificate.status !== CertificateStatus.draft ? await ctx.em.findOne(Institution, { uuid: certificate.institution.uuid }, scope) : null;
   return { certificate, institution, standing: badgeStanding(certificate, institution) };
 }
 

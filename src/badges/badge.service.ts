@@ -114,6 +114,8 @@ export const badges = {
   /** Where the baked badge of an issued certificate downloads, when its institution issues badges. */
   async bakedImageUrl(ctx: PublicContext, certificateUuid: string): Promise<string | null> {
     const record = await badgeAssertionOf(ctx, certificateUuid);
-    return record && isShown(record) && record.standing !== 'revoked' ? badgeUrls(ctx.publicBaseUrl).bakedImage(certificateUuid, record.issuer.imageType) : null;
+    return record && isShown(record) && record.standing !== 'revoked'
+      ? badgeUrls(ctx.publicBaseUrl).bakedImage(certificateUuid, record.issuer.imageType)
+      : null;
   },
 };
