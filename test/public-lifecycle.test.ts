@@ -244,4 +244,20 @@ describe('files in use', () => {
     expect((await acme.rest('DELETE', `/institutions/${institution.uuid}`)).status).toBe(204);
     expect((await acme.rest('DELETE', `/files/${other}`)).status).toBe(204);
   });
+
+  it('never lets a deletion and an institution naming the file as its badge image both succeed', async () => {
+    const institution = await factories(acme).institution();
+    for (let round = 0; round < 8; round++) {
+      const image = await uploaded(acme, await badgePng(`race ${round}`), 'race.png');
+      const [deleted, named] = await Promise.all([
+        acme.rest('DELETE', `/files/${image}`),
+        acme.rest('PATCH', `/institutions/${institution.uuid}`, { badge_image_uuid: image }),
+      ]);
+      // One of them wins: the file deleted and the institution refused (422), or the image named and the deletion refused (409).
+      expect([
+        [204, 422],
+        [409, 200],
+      ]).toContainEqual([deleted.status, named.status]);
+    }
+  });
 });
