@@ -462,12 +462,12 @@ describe('badges disabled, drafts and unknown uuids', () => {
     expect(await statuses(unknown)).toEqual(all404(unknown));
   });
 
-  it('answers 404 for a deleted certificate', async () => {
+  it('answers a deleted certificate publicly as withdrawn (410, revoked) and not at all to its tenant (404)', async () => {
     const institution = await badgedInstitution(acme, { bytes: await badgePng('deleted'), name: 'badge.png' });
     const { certificate } = await issued(acme, institution.uuid, 'gone@example.org');
     expect((await fetch(assertionUrl(certificate.uuid))).status).toBe(200);
     await service.orm.em.getConnection().execute(`update certificates set deleted_at = now() where uuid = ?`, [certificate.uuid]);
-    expect((await fetch(assertionUrl(certificate.uuid))).status).toBe(404);
+    expect(await getJson(assertionUrl(certificate.uuid))).toMatchObject({ status: 410, body: { revoked: true, revocationReason: 'Withdrawn by the issuer.' } });
     expect((await acme.rest('GET', `/certificates/${certificate.uuid}/badges/assertions`)).status).toBe(404);
   });
 });

@@ -385,7 +385,7 @@ describe('issued certificates', () => {
     const { certificate, fileUuid } = await issued();
     expect((await acme.rest('DELETE', `/certificates/${certificate.uuid}`)).status).toBe(204);
     expect(await usedAt(fileUuid)).toBeNull();
-    expect((await fetch(`${service.url}/api/v1/verify/${certificate.uuid}`)).status).toBe(404);
+    expect((await fetch(`${service.url}/api/v1/verify/${certificate.uuid}`)).status).toBe(410);
   });
 
   it('include full related records on request', async () => {

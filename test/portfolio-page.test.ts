@@ -116,7 +116,7 @@ describe('loadPublicPortfolio', () => {
     expect(await load('acme', shown.slug)).toBeNull();
   });
 
-  it('leaves out items whose certificate was deleted, and shows the names of deleted courses and institutions', async () => {
+  it('leaves out items whose certificate or institution was deleted, and shows the names of deleted courses', async () => {
     const institution = await make.institution({ name: 'Closed College' });
     const course = await make.course({ institution_uuid: institution.uuid, name: 'Closed Course' });
     const kept = await make.certificate({ institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid });
@@ -125,11 +125,13 @@ describe('loadPublicPortfolio', () => {
     for (const certificate of [kept, dropped]) await acme.rest('POST', itemsOf(page), { certificate_uuid: certificate.uuid });
     expect((await acme.rest('DELETE', `/certificates/${dropped.uuid}`)).status).toBe(204);
     expect((await acme.rest('DELETE', `/courses/${course.uuid}`)).status).toBe(204);
-    expect((await acme.rest('DELETE', `/institutions/${institution.uuid}`)).status).toBe(204);
     const portfolio = await load('acme', page.slug);
     expect(portfolio!.items.map((item) => [item.certificateUuid, item.courseName, item.institutionName])).toEqual([
       [kept.uuid, 'Closed Course', 'Closed College'],
     ]);
+    // A deleted institution withdraws its certificates (docs/public-lifecycle.md).
+    expect((await acme.rest('DELETE', `/institutions/${institution.uuid}`)).status).toBe(204);
+    expect((await load('acme', page.slug))!.items).toEqual([]);
   });
 });
 

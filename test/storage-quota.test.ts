@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { purgeDeletedFiles } from '../src/files/file-purge.js';
 import { pdfBytes, upload } from './support/files.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 
@@ -22,7 +23,7 @@ async function stored(tenant: string): Promise<{ files: number; bytes: number; c
 }
 
 const message = (total: number) =>
-  `The storage quota of this tenant (${QUOTA} bytes) would be exceeded: its files would take ${total} bytes. Delete files to make room.`;
+  `The storage quota of this tenant (${QUOTA} bytes) would be exceeded: its files would take ${total} bytes. Deleted files count until their content is purged.`;
 
 describe('storage quota', () => {
   let acme: ApiClient;
@@ -51,7 +52,7 @@ describe('storage quota', () => {
     expect(await stored('acme')).toEqual({ files: 1, bytes: 6_000, chunkBytes: 6_000 });
   });
 
-  it('counts live files only: content already stored takes no room, and deleting makes room', async () => {
+  it('counts stored bytes: content already stored takes no room, and a deleted file counts until its content is purged', async () => {
     const [kept] = (await service.orm.em
       .getConnection()
       .execute("select f.uuid from files f join tenants t on t.uuid = f.tenant_uuid where t.identifier = 'acme' and f.deleted_at is null")) as {
@@ -60,6 +61,10 @@ describe('storage quota', () => {
     const copy = await upload(acme, [[Buffer.from(await (await fetch(`${service.url}/api/v1/files/${kept!.uuid}/download`)).arrayBuffer()), 'same-bytes.pdf']]);
     expect([copy.status, copy.body.data[0].uuid]).toEqual([201, kept!.uuid]);
     expect((await acme.rest('DELETE', `/files/${kept!.uuid}`)).status).toBe(204);
+    // Deleted, but its 6,000 bytes are still in storage: deleting and uploading again cannot pin more than the quota.
+    const refused = await upload(acme, [[pdfBytes(randomUUID(), 9_000), 'not-yet.pdf']]);
+    expect([refused.status, refused.body]).toEqual([413, { message: message(15_000) }]);
+    expect(await purgeDeletedFiles(service.orm, service.runtime.files, 0)).toBe(1);
     expect((await upload(acme, [[pdfBytes(randomUUID(), 9_000), 'now-it-fits.pdf']])).status).toBe(201);
   });
 

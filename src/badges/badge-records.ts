@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { verificationUrl } from '../certificates/certificate-rules.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
+import { badgeStanding, issuerStanding, type PublicStanding } from '../certificates/public-standing.js';
 import { attachedModules } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
-import { TENANT_FILTER } from '../db/tenant-scope.js';
+import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
 import { isUuid } from '../db/uuid.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
@@ -16,13 +17,18 @@ import type { AssertionFacts, BadgeClassFacts, IssuerFacts, RevokedFacts } from 
 
 /**
  * Reads what the Open Badges documents are built from. A public context (the hosted /ob/ URLs) reads
- * across tenants by uuid; an authenticated one through its tenant-scoped EntityManager, so a foreign
- * uuid is simply not found. Badges off, a draft, a deleted row or an unknown uuid: null.
+ * across tenants by uuid, deleted rows included: what a deletion means is public-standing.ts's to
+ * say (withdrawn, 410). An authenticated one reads through its tenant-scoped EntityManager, so a
+ * foreign or deleted uuid is simply not found. Badges off, a draft or an unknown uuid: null.
  */
 type BadgeScope = 'public' | 'tenant';
 
 const scopeOf = (ctx: PublicContext): BadgeScope => ((ctx as Partial<RequestContext>).tenant ? 'tenant' : 'public');
-const scoped = (scope: BadgeScope) => (scope === 'public' ? { filters: { [TENANT_FILTER]: false } } : {});
+const scoped = (scope: BadgeScope) => (scope === 'public' ? { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } } : {});
+/** Live rows only, in the scope's tenants: files (a deleted file's content may be gone), certificates still awarded. */
+const liveRows = (scope: BadgeScope) => (scope === 'public' ? { filters: { [TENANT_FILTER]: false } } : {});
+/** Deleted rows too, in the scope's tenants. */
+const includingDeleted = (scope: BadgeScope) => ({ filters: { ...(scope === 'public' ? { [TENANT_FILTER]: false } : {}), [LIVE_FILTER]: false } });
 
 export interface BadgeIssuer {
   institution: Institution;
@@ -31,21 +37,39 @@ export interface BadgeIssuer {
   imageType: BakedImageType;
 }
 
+/** An assertion the public is shown: its certificate, issuer, and what it says now. */
 export interface BadgeAssertionRecord {
   certificate: Certificate;
   issuer: BadgeIssuer;
+  standing: 'valid' | 'revoked' | 'expired';
 }
 
-/** An institution that issues badges, with its badge image; null when badges are off or anything is missing. */
-export async function badgeIssuerOf(ctx: PublicContext, institutionUuid: string): Promise<BadgeIssuer | null> {
-  if (!isUuid(institutionUuid)) return null;
-  const { em } = ctx;
-  const scope = scopeOf(ctx);
-  const institution = await em.findOne(Institution, { uuid: institutionUuid, isBadgesEnabled: true }, scoped(scope));
-  if (!institution?.badgeImageUuid) return null;
-  const image = await em.findOne(StoredFile, { uuid: institution.badgeImageUuid, tenant: institution.tenant }, scoped(scope));
+/** An assertion whose certificate (or institution) was deleted: answered as revoked, 410. */
+export interface WithdrawnAssertion {
+  certificate: Certificate;
+  standing: 'withdrawn';
+}
+
+/** Why a withdrawn assertion is gone, as its stub and the revocation list say it. */
+export const WITHDRAWN_REASON = 'Withdrawn by the issuer.';
+
+/** The institution's badge image; null when it is missing or of a type that cannot be baked. */
+export async function issuerWithImage(ctx: PublicContext, institution: Institution): Promise<BadgeIssuer | null> {
+  const image = await ctx.em.findOne(StoredFile, { uuid: institution.badgeImageUuid!, tenant: institution.tenant }, liveRows(scopeOf(ctx)));
   const imageType = image?.mimeType === PNG.mimeType ? 'png' : image?.mimeType === SVG.mimeType ? 'svg' : null;
   return image && imageType ? { institution, image, imageType } : null;
+}
+
+/**
+ * An institution that issues badges, with its badge image: `withdrawn` once deleted, null when
+ * badges are off or anything is missing (public-standing.ts, issuerStanding).
+ */
+export async function badgeIssuerOf(ctx: PublicContext, institutionUuid: string): Promise<BadgeIssuer | 'withdrawn' | null> {
+  if (!isUuid(institutionUuid)) return null;
+  const institution = await ctx.em.findOne(Institution, { uuid: institutionUuid }, scoped(scopeOf(ctx)));
+  const standing = issuerStanding(institution);
+  if (standing !== 'valid') return standing === 'withdrawn' ? standing : null;
+  return issuerWithImage(ctx, institution!);
 }
 
 export function issuerFacts(issuer: BadgeIssuer, publicBaseUrl: string): IssuerFacts {
@@ -53,14 +77,26 @@ export function issuerFacts(issuer: BadgeIssuer, publicBaseUrl: string): IssuerF
   return { uuid: institution.uuid, name: institution.name, website: institution.website ?? null, imageUrl: downloadUrl(publicBaseUrl, image.uuid) };
 }
 
-/** A course of a badge-issuing institution with its modules in display order; null otherwise. */
-export async function badgeClassFactsOf(ctx: PublicContext, courseUuid: string): Promise<BadgeClassFacts | null> {
+/**
+ * Whether a deleted course's badge class is still served: while an issued certificate that is not
+ * withdrawn names it, because its assertions point at it (docs/public-lifecycle.md).
+ */
+async function stillAwarded(ctx: PublicContext, course: Course): Promise<boolean> {
+  const awarded = await ctx.em.count(Certificate, { course, status: { $ne: CertificateStatus.draft } }, liveRows(scopeOf(ctx)));
+  return awarded > 0;
+}
+
+/**
+ * A course of a badge-issuing institution with its modules in display order; `withdrawn` once the
+ * institution was deleted; null otherwise (and for a deleted course nothing issued names any more).
+ */
+export async function badgeClassFactsOf(ctx: PublicContext, courseUuid: string): Promise<BadgeClassFacts | 'withdrawn' | null> {
   if (!isUuid(courseUuid)) return null;
   const { em } = ctx;
-  const scope = scopeOf(ctx);
-  const course = await em.findOne(Course, { uuid: courseUuid }, scoped(scope));
+  const course = await em.findOne(Course, { uuid: courseUuid }, scoped(scopeOf(ctx)));
   const issuer = course && (await badgeIssuerOf(ctx, course.institution.uuid));
-  if (!course || !issuer) return null;
+  if (!course || !issuer || issuer === 'withdrawn') return issuer === 'withdrawn' ? issuer : null;
+  if (course.deletedAt && !(await stillAwarded(ctx, course))) return null;
   const attachments = await attachedModules(em, course);
   return {
     uuid: course.uuid,
@@ -72,16 +108,35 @@ export async function badgeClassFactsOf(ctx: PublicContext, courseUuid: string):
   };
 }
 
-/** An issued (or since revoked or expired) certificate of a badge-issuing institution; null otherwise. */
-export async function badgeAssertionOf(ctx: PublicContext, certificateUuid: string): Promise<BadgeAssertionRecord | null> {
-  if (!isUuid(certificateUuid)) return null;
-  const certificate = await ctx.em.findOne(Certificate, { uuid: certificateUuid, status: { $ne: CertificateStatus.draft } }, scoped(scopeOf(ctx)));
-  if (!certificate?.issuedAt || !certificate.recipientEmail) return null;
-  const issuer = await badgeIssuerOf(ctx, certificate.institution.uuid);
-  return issuer && { certificate, issuer };
+/** A certificate and its institution as badge documents see them (deleted rows too, publicly), and the standing they give. */
+export interface BadgeSubject {
+  certificate: Certificate | null;
+  institution: Institution | null;
+  standing: PublicStanding;
 }
 
-export const isRevoked = (record: BadgeAssertionRecord) => record.certificate.status === CertificateStatus.revoked;
+/** Reads a certificate and its institution and decides their badge standing (public-standing.ts, badgeStanding). */
+export async function badgeSubjectOf(ctx: PublicContext, certificateUuid: string): Promise<BadgeSubject> {
+  const scope = scoped(scopeOf(ctx));
+  const certificate = isUuid(certificateUuid) ? await ctx.em.findOne(Certificate, { uuid: certificateUuid }, scope) : null;
+  const institution =
+    certificate && certificate.status !== CertificateStatus.draft ? await ctx.em.findOne(Institution, { uuid: certificate.institution.uuid }, scope) : null;
+  return { certificate, institution, standing: badgeStanding(certificate, institution) };
+}
+
+/**
+ * The assertion of an issued certificate as its standing decides: shown (valid, revoked or
+ * expired), withdrawn, or null (a draft, unknown, badges off).
+ */
+export async function badgeAssertionOf(ctx: PublicContext, certificateUuid: string): Promise<BadgeAssertionRecord | WithdrawnAssertion | null> {
+  const { certificate, institution, standing } = await badgeSubjectOf(ctx, certificateUuid);
+  if (standing === 'absent' || !certificate?.issuedAt || !certificate.recipientEmail) return null;
+  if (standing === 'withdrawn') return { certificate, standing };
+  const issuer = await issuerWithImage(ctx, institution!);
+  return issuer && { certificate, issuer, standing };
+}
+
+export const isShown = (record: BadgeAssertionRecord | WithdrawnAssertion): record is BadgeAssertionRecord => record.standing !== 'withdrawn';
 
 export function assertionFacts(record: BadgeAssertionRecord, salt: string, publicBaseUrl: string): AssertionFacts {
   const { certificate } = record;
@@ -97,9 +152,10 @@ export function assertionFacts(record: BadgeAssertionRecord, salt: string, publi
   };
 }
 
-export const revokedFacts = (certificate: Pick<Certificate, 'uuid' | 'revocationReason'>): RevokedFacts => ({
+/** What the revoked stub and the revocation list say of a revoked or withdrawn certificate. */
+export const revokedFacts = (certificate: Pick<Certificate, 'uuid' | 'revocationReason' | 'deletedAt'>, withdrawn = !!certificate.deletedAt): RevokedFacts => ({
   certificateUuid: certificate.uuid,
-  revocationReason: certificate.revocationReason ?? null,
+  revocationReason: withdrawn ? WITHDRAWN_REASON : (certificate.revocationReason ?? null),
 });
 
 const SALT_INSERT = `insert into badge_assertion_salts (certificate_uuid, salt, created_at) values (?, ?, now()) on conflict (certificate_uuid) do nothing`;
@@ -116,12 +172,19 @@ export async function saltOf({ em }: PublicContext, certificateUuid: string): Pr
   return drawn.salt;
 }
 
-/** Revoked live certificates of the institution, read from the database on every call (no cache to go stale). */
+/**
+ * The institution's revoked certificates and its withdrawn (deleted) issued ones, read from the
+ * database on every call (no cache to go stale).
+ */
 export async function revokedCertificatesOf(ctx: PublicContext, institution: Institution): Promise<RevokedFacts[]> {
-  const revoked = await ctx.em.find(
+  const gone = await ctx.em.find(
     Certificate,
-    { institution, status: CertificateStatus.revoked },
-    { ...scoped(scopeOf(ctx)), orderBy: { revokedAt: 'asc', uuid: 'asc' }, fields: ['uuid', 'revocationReason'] },
+    { institution, $or: [{ status: CertificateStatus.revoked }, { status: { $ne: CertificateStatus.draft }, deletedAt: { $ne: null } }] },
+    {
+      ...includingDeleted(scopeOf(ctx)),
+      orderBy: { revokedAt: 'asc', deletedAt: 'asc', uuid: 'asc' },
+      fields: ['uuid', 'revocationReason', 'deletedAt'],
+    },
   );
-  return revoked.map(revokedFacts);
+  return gone.map((certificate) => revokedFacts(certificate));
 }

@@ -1,3 +1,4 @@
+import { type BadgeSettings, servesBadges } from '../certificates/public-standing.js';
 import { isUuid } from '../db/uuid.js';
 
 /** Where this service hosts Open Badges 2.0 documents: every `id` it publishes is one of these. */
@@ -30,10 +31,6 @@ export type BadgeUrls = ReturnType<typeof badgeUrls>;
  * The download link offered to the recipient (e-mail): the baked image in the badge image's own
  * format, behind a redirect so it needs no file lookup. Null while the institution issues no badges.
  */
-export function bakedBadgeLink(
-  institution: { isBadgesEnabled: boolean; badgeImageUuid?: string | null },
-  certificateUuid: string,
-  publicBaseUrl: string,
-): string | null {
-  return institution.isBadgesEnabled && institution.badgeImageUuid ? `${badgeUrls(publicBaseUrl).assertion(certificateUuid)}/image` : null;
+export function bakedBadgeLink(institution: BadgeSettings, certificateUuid: string, publicBaseUrl: string): string | null {
+  return servesBadges(institution) ? `${badgeUrls(publicBaseUrl).assertion(certificateUuid)}/image` : null;
 }

@@ -4,7 +4,7 @@ import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Certificate } from '../certificates/certificate.entity.js';
 import type { RequestContext } from '../context/request-context.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { badges } from './badge.service.js';
+import { badges, GONE } from './badge.service.js';
 import { openBadgeCredentials } from './v3/credential.service.js';
 import type { BadgeDocument } from './open-badges.js';
 
@@ -12,8 +12,9 @@ import type { BadgeDocument } from './open-badges.js';
 @Resolver(() => Institution)
 export class InstitutionBadgeResolver {
   @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'Open Badges 2.0 issuer profile (JSON-LD); null while badges are off.' })
-  badgeIssuer(@Root() institution: Institution, @Ctx() ctx: RequestContext): Promise<BadgeDocument | null> {
-    return badges.issuer(ctx, institution.uuid);
+  async badgeIssuer(@Root() institution: Institution, @Ctx() ctx: RequestContext): Promise<BadgeDocument | null> {
+    const document = await badges.issuer(ctx, institution.uuid);
+    return document === GONE ? null : document;
   }
 }
 

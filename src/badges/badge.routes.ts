@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
+import { issuerWithdrawn } from '../certificates/public-standing.js';
 import type { Config } from '../config.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import { contentDisposition, isFresh } from '../files/file-download.route.js';
 import { SVG } from '../files/file-type.js';
-import { badges, type BakedImage, type HostedAssertion } from './badge.service.js';
+import { badges, type BakedImage, GONE, type HostedAssertion } from './badge.service.js';
 import { singleUpload } from '../http/single-upload.js';
 import { BAKED_IMAGE_TYPES } from './badge-upload.js';
 import { OB2_PATH, type BakedImageType } from './badge-urls.js';
@@ -25,7 +26,12 @@ const hosted = (path: string, summary: string, responses: RouteContract['respons
     tag: 'open badges',
     summary,
     description: 'Public (no token, no tenant), readable cross-origin; JSON-LD unless only `application/json` is accepted.',
-    responses: { ...responses, 404: jsonError('Unknown, or the institution has badges off.'), 429: TOO_MANY_REQUESTS },
+    responses: {
+      ...responses,
+      404: jsonError('Unknown, or the institution has badges off.'),
+      410: jsonError('Withdrawn: the institution (or, for an assertion, the certificate) was deleted.'),
+      429: TOO_MANY_REQUESTS,
+    },
   });
 
 export const HOSTED_BADGE_ROUTES = {
@@ -38,7 +44,7 @@ export const HOSTED_BADGE_ROUTES = {
   assertion: hosted('/assertions/:uuid', 'Assertion (hosted verification)', {
     200: { description: 'The assertion.', content: documentContent },
     303: { description: 'A browser goes to the verification page.' },
-    410: { description: 'Revoked: the assertion with `revoked: true`.', content: documentContent },
+    410: { description: 'Revoked or withdrawn (deleted): the assertion with `revoked: true`.', content: documentContent },
   }),
   pngImage: hosted('/assertions/:uuid/image.png', 'Baked PNG badge', {
     200: { description: 'The PNG with the assertion baked in.', content: { 'image/png': IMAGE } },
@@ -174,6 +180,7 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
     route(async (req, res) => {
       const document = await badges.issuer(publicContext(req), req.params.uuid);
       if (!document) return false;
+      if (document === GONE) throw issuerWithdrawn();
       // A browser goes to the institution's own site when it has one; otherwise it reads the profile.
       const site = document.url as string;
       if (negotiate(req) === 'html' && site !== document.id && /^https?:\/\//i.test(site)) res.redirect(303, site);
@@ -185,6 +192,7 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
     HOSTED_BADGE_ROUTES.revocations.path,
     route(async (req, res) => {
       const document = await badges.revocationList(publicContext(req), req.params.uuid);
+      if (document === GONE) throw issuerWithdrawn();
       if (document) sendDocument(req, res, document);
       return document !== null;
     }),
@@ -193,6 +201,7 @@ export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
     HOSTED_BADGE_ROUTES.badgeClass.path,
     route(async (req, res) => {
       const document = await badges.badgeClass(publicContext(req), req.params.uuid);
+      if (document === GONE) throw issuerWithdrawn();
       if (document) sendDocument(req, res, document);
       return document !== null;
     }),

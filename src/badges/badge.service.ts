@@ -1,3 +1,4 @@
+import { verificationUrl } from '../certificates/certificate-rules.js';
 import type { PublicContext } from '../context/request-context.js';
 import { files } from '../files/file.service.js';
 import { PNG, SVG } from '../files/file-type.js';
@@ -7,16 +8,17 @@ import {
   badgeClassFactsOf,
   badgeIssuerOf,
   type BadgeAssertionRecord,
-  isRevoked,
+  isShown,
   issuerFacts,
   revokedCertificatesOf,
   revokedFacts,
   saltOf,
+  type WithdrawnAssertion,
 } from './badge-records.js';
 import { badgeUrls, type BakedImageType } from './badge-urls.js';
 import { assertion, badgeClass, type BadgeDocument, issuerProfile, revocationList, revokedAssertion } from './open-badges.js';
 
-/** A hosted assertion as its id answers it: the document, or (revoked) the stub that goes with 410 Gone. */
+/** A hosted assertion as its id answers it: the document, or (revoked or withdrawn) the stub that goes with 410 Gone. */
 export interface HostedAssertion {
   document: BadgeDocument;
   revoked: boolean;
@@ -35,9 +37,14 @@ async function issuedAssertion(ctx: PublicContext, record: BadgeAssertionRecord)
   return assertion(assertionFacts(record, salt, ctx.publicBaseUrl), badgeUrls(ctx.publicBaseUrl));
 }
 
-async function hosted(ctx: PublicContext, record: BadgeAssertionRecord): Promise<HostedAssertion> {
-  const document = isRevoked(record) ? revokedAssertion(revokedFacts(record.certificate), badgeUrls(ctx.publicBaseUrl)) : await issuedAssertion(ctx, record);
-  return { document, revoked: isRevoked(record), verificationPage: assertionFacts(record, '', ctx.publicBaseUrl).verificationUrl };
+async function hosted(ctx: PublicContext, record: BadgeAssertionRecord | WithdrawnAssertion): Promise<HostedAssertion> {
+  const verificationPage = verificationUrl(record.certificate, ctx.publicBaseUrl);
+  // Revoked and withdrawn alike: the stub with `revoked: true`, answered 410 Gone.
+  if (!isShown(record) || record.standing === 'revoked') {
+    const stub = revokedAssertion(revokedFacts(record.certificate, record.standing === 'withdrawn'), badgeUrls(ctx.publicBaseUrl));
+    return { document: stub, revoked: true, verificationPage };
+  }
+  return { document: await issuedAssertion(ctx, record), revoked: false, verificationPage };
 }
 
 async function contentOf(ctx: PublicContext, record: BadgeAssertionRecord): Promise<Buffer> {
@@ -46,26 +53,32 @@ async function contentOf(ctx: PublicContext, record: BadgeAssertionRecord): Prom
   return Buffer.concat(chunks);
 }
 
+/** An issuer-level document of a deleted institution: answered 410 Gone. */
+export const GONE = 'gone';
+
 /**
  * Open Badges 2.0 for institutions with badges enabled: the issuer profile, a badge class per course,
  * an assertion per issued certificate, the revocation list and baked images. Every method answers
- * null for what does not exist as a badge (badges off, a draft, deleted, unknown, another tenant's).
- * A public context reads across tenants by uuid; an authenticated one only its tenant's rows.
+ * null for what does not exist as a badge (badges off, a draft, unknown, another tenant's); what was
+ * withdrawn (deleted) answers as public-standing.ts decides: revoked stubs, or GONE for issuer documents.
+ * A public context reads across tenants by uuid; an authenticated one only its tenant's live rows.
  */
 export const badges = {
-  async issuer(ctx: PublicContext, institutionUuid: string): Promise<BadgeDocument | null> {
+  async issuer(ctx: PublicContext, institutionUuid: string): Promise<BadgeDocument | typeof GONE | null> {
     const issuer = await badgeIssuerOf(ctx, institutionUuid);
-    return issuer && issuerProfile(issuerFacts(issuer, ctx.publicBaseUrl), badgeUrls(ctx.publicBaseUrl));
+    if (!issuer || issuer === 'withdrawn') return issuer && GONE;
+    return issuerProfile(issuerFacts(issuer, ctx.publicBaseUrl), badgeUrls(ctx.publicBaseUrl));
   },
 
-  async badgeClass(ctx: PublicContext, courseUuid: string): Promise<BadgeDocument | null> {
+  async badgeClass(ctx: PublicContext, courseUuid: string): Promise<BadgeDocument | typeof GONE | null> {
     const facts = await badgeClassFactsOf(ctx, courseUuid);
-    return facts && badgeClass(facts, badgeUrls(ctx.publicBaseUrl));
+    if (!facts || facts === 'withdrawn') return facts && GONE;
+    return badgeClass(facts, badgeUrls(ctx.publicBaseUrl));
   },
 
-  async revocationList(ctx: PublicContext, institutionUuid: string): Promise<BadgeDocument | null> {
+  async revocationList(ctx: PublicContext, institutionUuid: string): Promise<BadgeDocument | typeof GONE | null> {
     const issuer = await badgeIssuerOf(ctx, institutionUuid);
-    if (!issuer) return null;
+    if (!issuer || issuer === 'withdrawn') return issuer && GONE;
     return revocationList(institutionUuid, await revokedCertificatesOf(ctx, issuer.institution), badgeUrls(ctx.publicBaseUrl));
   },
 
@@ -74,16 +87,22 @@ export const badges = {
     return record && hosted(ctx, record);
   },
 
-  /** The full assertion as issued, and what the certificate is now; for checking a baked copy. */
-  async issued(ctx: PublicContext, certificateUuid: string): Promise<{ record: BadgeAssertionRecord; issued: BadgeDocument } | null> {
+  /** The full assertion as issued and what the certificate is now, for checking a baked copy; only `withdrawn` once deleted. */
+  async issued(
+    ctx: PublicContext,
+    certificateUuid: string,
+  ): Promise<{ record: BadgeAssertionRecord; issued: BadgeDocument } | { record: WithdrawnAssertion; issued: null } | null> {
     const record = await badgeAssertionOf(ctx, certificateUuid);
-    return record && { record, issued: await issuedAssertion(ctx, record) };
+    if (!record) return null;
+    return isShown(record) ? { record, issued: await issuedAssertion(ctx, record) } : { record, issued: null };
   },
 
-  /** The institution's badge image with the assertion baked in; null unless `type` is the image's own type. */
+  /** The institution's badge image with the assertion baked in; null unless `type` is the image's own type; the 410 stub once gone. */
   async bakedImage(ctx: PublicContext, certificateUuid: string, type: BakedImageType): Promise<BakedImage | HostedAssertion | null> {
     const record = await badgeAssertionOf(ctx, certificateUuid);
-    if (!record || record.issuer.imageType !== type) return null;
+    if (!record) return null;
+    if (!isShown(record)) return hosted(ctx, record);
+    if (record.issuer.imageType !== type) return null;
     const answer = await hosted(ctx, record);
     if (answer.revoked) return answer;
     const json = JSON.stringify(answer.document);
@@ -95,6 +114,8 @@ export const badges = {
   /** Where the baked badge of an issued certificate downloads, when its institution issues badges. */
   async bakedImageUrl(ctx: PublicContext, certificateUuid: string): Promise<string | null> {
     const record = await badgeAssertionOf(ctx, certificateUuid);
-    return record && !isRevoked(record) ? badgeUrls(ctx.publicBaseUrl).bakedImage(certificateUuid, record.issuer.imageType) : null;
+    return record && isShown(record) && record.standing !== 'revoked'
+      ? badgeUrls(ctx.publicBaseUrl).bakedImage(certificateUuid, record.issuer.imageType)
+      : null;
   },
 };

@@ -1,11 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { effectiveStatus } from '../certificates/certificate-rules.js';
-import { CertificateStatus } from '../certificates/certificate.entity.js';
 import type { PublicContext } from '../context/request-context.js';
 import { DomainError, invalid } from '../errors/domain-error.js';
 import { detectFileType, PNG, SVG } from '../files/file-type.js';
 import { nestsDeeperThan } from '../http/json-body.js';
 import { badges } from './badge.service.js';
+import { WITHDRAWN_REASON } from './badge-records.js';
 import { badgeUrls } from './badge-urls.js';
 import type { BadgeDocument } from './open-badges.js';
 
@@ -16,12 +15,12 @@ export interface UnbakeResult {
   imageType: 'png' | 'svg';
   /** The `id` the image names: the hosted assertion, the only source of truth (hosted verification). */
   assertionId: string;
-  /** valid, expired or revoked for an assertion of this service; unknown for any other id. */
-  status: 'valid' | 'expired' | 'revoked' | 'unknown';
+  /** valid, expired, revoked or withdrawn (deleted) for an assertion of this service (public-standing.ts); unknown for any other id. */
+  status: 'valid' | 'expired' | 'revoked' | 'withdrawn' | 'unknown';
   revocationReason: string | null;
   /** The JSON baked into the image; null when the image carries only the hosted URL. */
   bakedAssertion: BadgeDocument | null;
-  /** The assertion as issued (what its id hosted before any revocation); null when unknown. */
+  /** The assertion as issued (what its id hosted before any revocation); null when unknown or withdrawn. */
   hostedAssertion: BadgeDocument | null;
   /** Whether the baked JSON equals the hosted assertion; null when there is nothing to compare. */
   matchesHosted: boolean | null;
@@ -69,12 +68,13 @@ export async function unbake(ctx: PublicContext, image: Buffer): Promise<UnbakeR
   const certificateUuid = badgeUrls(ctx.publicBaseUrl).certificateOf(assertionId);
   const known = certificateUuid ? await badges.issued(ctx, certificateUuid) : null;
   const base = { imageType, assertionId, bakedAssertion };
-  if (!known) return { ...base, status: 'unknown', revocationReason: null, hostedAssertion: null, matchesHosted: null, mismatchedProperties: [] };
-  const status = effectiveStatus(known.record.certificate);
+  const nothingHosted = { hostedAssertion: null, matchesHosted: null, mismatchedProperties: [] };
+  if (!known) return { ...base, status: 'unknown', revocationReason: null, ...nothingHosted };
+  if (!known.issued) return { ...base, status: 'withdrawn', revocationReason: WITHDRAWN_REASON, ...nothingHosted };
   const mismatched = bakedAssertion ? differences(bakedAssertion, known.issued) : [];
   return {
     ...base,
-    status: status === CertificateStatus.revoked ? 'revoked' : status === CertificateStatus.expired ? 'expired' : 'valid',
+    status: known.record.standing,
     revocationReason: known.record.certificate.revocationReason ?? null,
     hostedAssertion: known.issued,
     matchesHosted: bakedAssertion ? mismatched.length === 0 : null,

@@ -212,9 +212,15 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     });
   }
 
-  /** A deleted certificate frees its uploaded source file. */
+  /**
+   * A deleted certificate frees its uploaded source file and is withdrawn publicly (public-standing.ts):
+   * its Open Badges 3.0 status bit is set in this transaction, as a revocation's is.
+   */
   protected async beforeDelete(tx: RequestContext, rows: Certificate[]): Promise<void> {
-    for (const row of rows) await files.release(tx, row.sourceFile.uuid, row.uuid);
+    for (const row of rows) {
+      await files.release(tx, row.sourceFile.uuid, row.uuid);
+      if (row.status !== CertificateStatus.draft) await revokeStatus(tx.em, row.uuid);
+    }
   }
 
   /** A draft of this tenant, loaded for a change; anything else is immutable (409). */

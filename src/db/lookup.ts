@@ -1,4 +1,4 @@
-import type { EntityClass, FilterQuery, Ref } from '@mikro-orm/core';
+import type { EntityClass, FilterQuery, LockMode, Ref } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { humanize } from '../errors/humanize.js';
 import { invalid, notFound } from '../errors/domain-error.js';
@@ -21,8 +21,14 @@ export const invalidReferences = (fields: string[]) =>
 export const invalidReference = (field: string) => invalidReferences([field]);
 
 /** A related row named in an input (`courseUuid`), or a 422 on that field. */
-export async function requireRelated<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, uuid: string, field: string): Promise<T> {
-  const row = isUuid(uuid) ? await em.findOne(entity, { uuid } as FilterQuery<T>) : null;
+export async function requireRelated<T extends TenantScopedEntity>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  uuid: string,
+  field: string,
+  options: { lockMode?: LockMode } = {},
+): Promise<T> {
+  const row = isUuid(uuid) ? await em.findOne(entity, { uuid } as FilterQuery<T>, options) : null;
   if (!row) throw invalidReference(field);
   return row;
 }

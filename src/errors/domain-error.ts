@@ -5,6 +5,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** Public documents of a certificate withdrawn by its issuer (docs/public-lifecycle.md). */
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   RESPONSE_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -86,9 +86,10 @@ export async function insertAllUnlessDuplicate(em: EntityManager, files: NewFile
 }
 
 /**
- * The records `uuids` as entities of `em`, and with `tenantBytes` the bytes of the tenant's live
- * files, in one statement: read after the records' inserts, it counts them and, past the tenant lock,
- * every concurrent upload of the tenant that committed first. `alongside` is a data-modifying
+ * The records `uuids` as entities of `em`, and with `tenantBytes` the bytes the tenant's files take in
+ * storage — live ones and deleted ones whose content is not purged yet (storage-quota.ts) — in one
+ * statement: read after the records' inserts, it counts them and, past the tenant lock, every
+ * concurrent upload of the tenant that committed first. `alongside` is a data-modifying
  * statement that runs in the same round trip (as a CTE; it cannot see the rows read).
  */
 export async function readRecords(
@@ -97,7 +98,7 @@ export async function readRecords(
   { tenantBytes = false, alongside }: { tenantBytes?: boolean; alongside?: { sql: string; params: unknown[] } } = {},
 ): Promise<{ records: StoredFile[]; tenantBytes: number }> {
   const tenant = tenantOf(em);
-  const total = tenantBytes ? '(select coalesce(sum("size"), 0) from "files" where "tenant_uuid" = ? and "deleted_at" is null)::bigint' : '0::bigint';
+  const total = tenantBytes ? '(select coalesce(sum("size"), 0) from "files" where "tenant_uuid" = ? and "purged_at" is null)::bigint' : '0::bigint';
   const rows = await run<Record<string, unknown> & { tenant_bytes: string | number }>(
     em,
     `${alongside ? `with "alongside" as (${alongside.sql}) ` : ''}select "f".*, ${total} as "tenant_bytes"

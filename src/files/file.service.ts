@@ -14,6 +14,7 @@ import { webhookMessagesInsert } from '../webhooks/webhook.outbox.js';
 import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile, type Intake } from './file-intake.js';
 import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, type NewFileRecord, readRecords, tenantOf } from './file-records.js';
+import { firstHolder, holderMessage } from './file-holders.js';
 import { enforceQuota } from './storage-quota.js';
 import type { FileRuntime } from './file-runtime.js';
 import { PDF, PNG, SVG } from './file-type.js';
@@ -219,19 +220,22 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
     return Buffer.concat(chunks);
   }
 
-  /** 422 on `field` unless it names a live PNG or SVG file of the tenant (badge images). */
+  /**
+   * 422 on `field` unless it names a live PNG or SVG file of the tenant (badge images). Read FOR SHARE,
+   * in the caller's transaction: a concurrent deletion of the file waits for it (file-holders.ts).
+   */
   async requireImage({ em }: Pick<PublicContext, 'em'>, uuid: string, field: string): Promise<StoredFile> {
-    const file = await requireRelated(em, StoredFile, uuid, field);
+    const file = await requireRelated(em, StoredFile, uuid, field, { lockMode: LockMode.PESSIMISTIC_READ });
     if (file.mimeType !== PNG.mimeType && file.mimeType !== SVG.mimeType)
       throw invalid({ [field]: [`The ${humanize(field)} must be a file of type: png, svg.`] });
     return file;
   }
 
-  /** Deleting is refused while a certificate holds the file; the row lock keeps a concurrent `take` out. */
+  /** Deleting is refused while anything holds the file (file-holders.ts); the row lock keeps a concurrent `take` or badge image out. */
   protected async beforeDelete(ctx: RequestContext, rows: StoredFile[]): Promise<void> {
     const locked = await ctx.em.find(StoredFile, { uuid: { $in: rows.map((row) => row.uuid) } }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const used = locked.find((row) => row.usedAt);
-    if (used) throw conflict(`The file ${used.uuid} is used by certificate ${used.usedByUuid} and cannot be deleted; delete or revoke that certificate first.`);
+    const holder = await firstHolder(ctx.em, locked);
+    if (holder) throw conflict(holderMessage(holder));
   }
 
   /** Raw updates bypass the identity map: reload a copy this EntityManager already holds. */

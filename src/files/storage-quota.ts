@@ -15,13 +15,15 @@ function size(bytes: number): string {
 export function quotaExceeded(quotaBytes: number, totalBytes: number): DomainError {
   return new DomainError(
     'PAYLOAD_TOO_LARGE',
-    `The storage quota of this tenant (${size(quotaBytes)}) would be exceeded: its files would take ${totalBytes} bytes. Delete files to make room.`,
+    `The storage quota of this tenant (${size(quotaBytes)}) would be exceeded: its files would take ${totalBytes} bytes. Deleted files count until their content is purged.`,
   );
 }
 
 /**
- * Refuses (413, rolling the upload back) when the tenant's live files, this transaction's new ones
- * included, take more than `quotaBytes`. How `totalBytes` is counted makes concurrent uploads safe:
+ * Refuses (413, rolling the upload back) when the tenant's files take more than `quotaBytes` in
+ * storage, this transaction's new ones included. Storage is what counts: a deleted file's bytes stay
+ * until the purge removes its content (file-purge.ts, FILE_PURGE_GRACE_MS), so deleting and uploading
+ * again cannot pin more than the quota. How `totalBytes` is counted makes concurrent uploads safe:
  * each upload's first record insert locks the tenant row (FOR NO KEY UPDATE, which foreign-key checks
  * of concurrent inserts do not wait on; file-records.ts), and the total is read by a later statement,
  * whose snapshot is taken after the lock. So uploads of one tenant count one after the other, each

@@ -2,6 +2,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { invalid } from '../errors/domain-error.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { files } from '../files/file.service.js';
+import { revokeAllStatuses } from '../badges/v3/status-list.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';
 
@@ -27,6 +28,11 @@ export class InstitutionService extends ResourceService<Institution, Institution
     if (row.isBadgesEnabled && !row.badgeImageUuid) {
       throw invalid({ badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] });
     }
+  }
+
+  /** Deleting an institution withdraws its certificates publicly (public-standing.ts): every Open Badges 3.0 status bit is set. */
+  protected async beforeDelete(tx: RequestContext, rows: Institution[]): Promise<void> {
+    for (const row of rows) await revokeAllStatuses(tx.em, row.uuid);
   }
 }
 

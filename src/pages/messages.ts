@@ -54,7 +54,10 @@ const en = {
         label: 'Modified after signing',
         text: 'This PDF carries a signature made here, but its content was changed afterwards. Do not trust what it says.',
       },
-      not_issued_here: { label: 'Not issued here', text: 'This PDF is signed, but not by an institution of this service.' },
+      not_issued_here: {
+        label: 'Not issued here',
+        text: 'This PDF is signed, but it is not a document issued here: another party signed it, or the institution withdrew it.',
+      },
       unsigned: { label: 'Not signed', text: 'This PDF has no digital signature, so nothing proves who made it.' },
       invalid: { label: 'Invalid', text: 'This file could not be read as a signed PDF, or its signature is broken or forged.' },
     } satisfies Record<Verdict, { label: string; text: string }>,
@@ -78,6 +81,8 @@ const en = {
   notFound: {
     certificateTitle: 'Certificate not found',
     certificateText: 'No issued certificate has this identifier. Check the link you were given.',
+    withdrawnTitle: 'Certificate withdrawn',
+    withdrawnText: 'The institution withdrew this certificate. It is no longer issued here and is not valid.',
     pageTitle: 'Page not found',
     pageText: 'There is no public page at this address. Check the link you were given.',
   },
@@ -149,7 +154,10 @@ const ptBR: Messages = {
         label: 'Alterado após a assinatura',
         text: 'Este PDF tem uma assinatura feita aqui, mas o conteúdo foi alterado depois. Não confie no que ele diz.',
       },
-      not_issued_here: { label: 'Não emitido aqui', text: 'Este PDF está assinado, mas não por uma instituição deste serviço.' },
+      not_issued_here: {
+        label: 'Não emitido aqui',
+        text: 'Este PDF está assinado, mas não é um documento emitido aqui: outra parte o assinou, ou a instituição o retirou.',
+      },
       unsigned: { label: 'Sem assinatura', text: 'Este PDF não tem assinatura digital; nada comprova quem o produziu.' },
       invalid: { label: 'Inválido', text: 'Este arquivo não pôde ser lido como PDF assinado, ou a assinatura está quebrada ou falsificada.' },
     },
@@ -173,6 +181,8 @@ const ptBR: Messages = {
   notFound: {
     certificateTitle: 'Certificado não encontrado',
     certificateText: 'Nenhum certificado emitido tem este identificador. Confira o link que você recebeu.',
+    withdrawnTitle: 'Certificado retirado',
+    withdrawnText: 'A instituição retirou este certificado. Ele não é mais emitido aqui e não é válido.',
     pageTitle: 'Página não encontrada',
     pageText: 'Não há página pública neste endereço. Confira o link que você recebeu.',
   },

@@ -2,10 +2,19 @@ import { Layout, renderDocument } from './layout.js';
 import type { Locale } from './locale.js';
 import { messagesFor } from './messages.js';
 
-/** 404 in the public pages' style: `certificate` under /verify, `page` for everything else. */
-export function renderNotFoundPage(kind: 'certificate' | 'page', locale: Locale): string {
+const TEXTS = {
+  certificate: ['certificateTitle', 'certificateText'],
+  withdrawn: ['withdrawnTitle', 'withdrawnText'],
+  page: ['pageTitle', 'pageText'],
+} as const;
+
+/**
+ * 404 in the public pages' style: `certificate` under /verify, `page` for everything else; and the
+ * 410 of a withdrawn certificate (`withdrawn`), which tells nothing about it but that.
+ */
+export function renderNotFoundPage(kind: keyof typeof TEXTS, locale: Locale): string {
   const m = messagesFor(locale).notFound;
-  const [title, text] = kind === 'certificate' ? [m.certificateTitle, m.certificateText] : [m.pageTitle, m.pageText];
+  const [title, text] = TEXTS[kind].map((key) => m[key]);
   return renderDocument(
     <Layout locale={locale} meta={{ title, noindex: true }}>
       <header>

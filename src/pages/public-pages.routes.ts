@@ -67,6 +67,7 @@ export function publicPages({ publicContext, config, limits }: PublicPagesDeps):
     const ctx = publicContext(req);
     const facts = await verificationFacts(ctx, String(req.params.uuid));
     if (!facts) sendPage(res, context.locale, renderNotFoundPage('certificate', context.locale), 404);
+    else if (facts === 'withdrawn') sendPage(res, context.locale, renderNotFoundPage('withdrawn', context.locale), 410);
     else sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl: await badges.bakedImageUrl(ctx, facts.uuid) }, context));
   });
 

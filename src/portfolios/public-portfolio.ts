@@ -1,5 +1,5 @@
-import { CertificateStatus } from '../certificates/certificate.entity.js';
-import { displayName, effectiveStatus, verificationUrl } from '../certificates/certificate-rules.js';
+import { displayName, verificationUrl } from '../certificates/certificate-rules.js';
+import { isPubliclyShown, publicStanding, servesBadges } from '../certificates/public-standing.js';
 import type { PublicContext } from '../context/request-context.js';
 import type { Course } from '../courses/course.entity.js';
 import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
@@ -38,8 +38,8 @@ export interface PublicPortfolio {
 
 /**
  * Public reads cross tenants by tenant identifier and slug, so the tenant filter is off; the live
- * filter is off too, because a deleted course or institution still names its certificates — live
- * pages, items, certificates and students are asked for explicitly instead.
+ * filter is off too, because a deleted course still names its certificates — live pages, items and
+ * students are asked for explicitly instead, and certificates go through public-standing.ts.
  */
 const PUBLIC_READ = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } } as const;
 const MAX_TENANT_IDENTIFIER = 63;
@@ -57,11 +57,13 @@ export async function loadPublicPortfolio(
     { ...PUBLIC_READ, populate: ['student'] },
   );
   if (!page) return null;
-  const items = await em.find(
+  const listed = await em.find(
     PortfolioItem,
-    { page, isVisible: true, deletedAt: null, certificate: { deletedAt: null, status: { $ne: CertificateStatus.draft } } },
+    { page, isVisible: true, deletedAt: null },
     { ...PUBLIC_READ, populate: ['certificate.course', 'certificate.institution'], orderBy: { sortOrder: 'asc', createdAt: 'asc', uuid: 'asc' } },
   );
+  // Withdrawn certificates (deleted, or their institution deleted) are left out, as everywhere public.
+  const items = listed.filter((item) => isPubliclyShown(standingOf(item)));
   const student = page.student.getEntity() as Student;
   return {
     tenantSlug,
@@ -74,19 +76,25 @@ export async function loadPublicPortfolio(
   };
 }
 
+const standingOf = (item: PortfolioItem) => {
+  const certificate = item.certificate.getEntity();
+  return publicStanding(certificate, certificate.institution.getEntity() as Institution);
+};
+
 function publicItem(item: PortfolioItem, publicBaseUrl: string): PublicPortfolioItem {
   const certificate = item.certificate.getEntity();
   const institution = certificate.institution.getEntity() as Institution;
   const course = certificate.course.getEntity() as Course;
+  const standing = standingOf(item) as 'valid' | 'revoked' | 'expired';
   return {
     certificateUuid: certificate.uuid,
     institutionName: institution.name,
     courseName: course.name,
     issuedAt: certificate.issuedAt!,
-    status: effectiveStatus(certificate) as PublicPortfolioItem['status'],
+    status: standing === 'valid' ? 'issued' : standing,
     expiresAt: certificate.expiresAt ?? null,
     revokedAt: certificate.revokedAt ?? null,
     verificationUrl: verificationUrl(certificate, publicBaseUrl),
-    badgeImageUrl: institution.isBadgesEnabled && institution.badgeImageUuid ? downloadUrl(publicBaseUrl, institution.badgeImageUuid) : null,
+    badgeImageUrl: servesBadges(institution) ? downloadUrl(publicBaseUrl, institution.badgeImageUuid!) : null,
   };
 }

@@ -7,8 +7,11 @@ export interface VerdictEvidence {
   inspection: SignatureInspection;
   /** Signing certificates this service holds (current or retired): fingerprint → institution uuid. */
   ourKeys: ReadonlyMap<string, string>;
-  /** The certificate the file names, when it exists: its institution and whether the file is byte for byte one of its issued documents. */
-  claimed?: { institutionUuid: string; matchesIssuedDocument: boolean };
+  /**
+   * The certificate the file names, when it exists: its institution, whether the file is byte for byte
+   * one of its issued documents, and whether it was withdrawn (deleted, or its institution deleted).
+   */
+  claimed?: { institutionUuid: string; matchesIssuedDocument: boolean; withdrawn?: boolean };
 }
 
 /** A signature whose value verifies with a key this service holds. */
@@ -19,7 +22,8 @@ export function signedByUs(signature: SignatureReport, ourKeys: ReadonlyMap<stri
 /**
  * Decides the verdict. `authentic` needs everything at once: an intact signature by the named
  * certificate's institution, covering the whole file, and the file byte for byte as issued. A
- * valid signature of ours with anything less means the bytes changed after signing. A signature
+ * valid signature of ours with anything less means the bytes changed after signing — unless the
+ * certificate it names was withdrawn: then, changed or not, it is no longer issued here. A signature
  * that names one of our certificates but does not verify is a forgery or damage: invalid.
  */
 export function decideVerdict({ inspection, ourKeys, claimed }: VerdictEvidence): Verdict {
@@ -27,6 +31,7 @@ export function decideVerdict({ inspection, ourKeys, claimed }: VerdictEvidence)
   const { signatures } = inspection;
   if (signatures.length === 0) return 'unsigned';
   const ours = signatures.filter((signature) => signedByUs(signature, ourKeys));
+  if (claimed?.withdrawn && ours.length > 0) return 'not_issued_here';
   const issuers = ours.filter((signature) => ourKeys.get(signature.certificateFingerprintSha256!) === claimed?.institutionUuid);
   if (claimed?.matchesIssuedDocument && issuers.some((signature) => signature.intact && signature.coversWholeFile)) return 'authentic';
   if (ours.length > 0) return 'modified_after_signing';

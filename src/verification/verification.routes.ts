@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
 import { WorkerJobError } from '../documents/index.js';
+import { certificateWithdrawn } from '../certificates/public-standing.js';
 import { DomainError } from '../errors/domain-error.js';
 import { formatTimestamp } from '../graphql/scalars.js';
 import type { PublicContextOf } from '../http/public-context.js';
@@ -70,7 +71,12 @@ export const VERIFICATION_ROUTES = {
     tag: 'verification',
     summary: "A certificate's public facts",
     description: 'What the verification page shows, as JSON. Public: no token, no tenant.',
-    responses: { 200: { description: 'The facts.', content: data(FACTS) }, 404: jsonError('No such certificate (or not issued).'), 429: TOO_MANY_REQUESTS },
+    responses: {
+      200: { description: 'The facts.', content: data(FACTS) },
+      404: jsonError('No such certificate (or not issued).'),
+      410: jsonError('Withdrawn: the certificate or its institution was deleted (`reason: CERTIFICATE_WITHDRAWN`); nothing more is told.'),
+      429: TOO_MANY_REQUESTS,
+    },
   }),
   document: describeRoute({
     method: 'post',
@@ -128,8 +134,11 @@ function verdictJson(verdict: DocumentVerdict) {
   };
 }
 
-/** A GET /api/v1/verify/{uuid} handler: looks the certificate's public facts up and hands them (or null) to `respond`. */
-function factsRoute(publicContext: PublicContextOf, respond: (res: Response, facts: VerificationFacts | null) => void): RequestHandler<{ uuid: string }> {
+/** A GET /api/v1/verify/{uuid} handler: looks the certificate's public facts up and hands them (or null, or `withdrawn`) to `respond`. */
+function factsRoute(
+  publicContext: PublicContextOf,
+  respond: (res: Response, facts: VerificationFacts | 'withdrawn' | null) => void,
+): RequestHandler<{ uuid: string }> {
   return async (req, res, next) => {
     try {
       respond(res, await verificationFacts(publicContext(req), req.params.uuid));
@@ -146,6 +155,7 @@ export function verificationApi(publicContext: PublicContextOf, config: Pick<Con
     VERIFICATION_ROUTES.facts.path,
     factsRoute(publicContext, (res, facts) => {
       if (!facts) res.status(404).json({ message: 'Certificate not found.' });
+      else if (facts === 'withdrawn') throw certificateWithdrawn();
       else res.json({ data: factsJson(facts) });
     }),
   );

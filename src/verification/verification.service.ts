@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
-import { displayName, effectiveStatus, verificationUrl } from '../certificates/certificate-rules.js';
+import { displayName, verificationUrl } from '../certificates/certificate-rules.js';
+import { isPubliclyShown, publicStanding } from '../certificates/public-standing.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
@@ -17,28 +18,16 @@ import type { VerificationFacts } from './verification-facts.js';
 const ACROSS_TENANTS = { filters: { [TENANT_FILTER]: false } } as const;
 const ACROSS_TENANTS_INCLUDING_DELETED = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } } as const;
 
-/** A certificate the public may see: live and issued at some point (drafts do not exist publicly). */
-async function publicCertificate(em: EntityManager, uuid: string): Promise<Certificate | null> {
-  if (!isUuid(uuid)) return null;
-  return em.findOne(Certificate, { uuid, status: { $ne: CertificateStatus.draft } }, ACROSS_TENANTS);
-}
-
 async function documentsOf(em: EntityManager, certificate: Certificate) {
   const documents = await em.find(CertificateDocument, { certificate }, { ...ACROSS_TENANTS, populate: ['file'] });
   return documents.map((doc) => ({ type: doc.type, file: doc.file.getEntity() as StoredFile }));
 }
 
-function factsOf(
-  certificate: Certificate,
-  institution: Institution,
-  course: Course,
-  documents: { type: string; file: StoredFile }[],
-  publicBaseUrl: string,
-): VerificationFacts {
-  const status = effectiveStatus(certificate);
+function factsOf(loaded: ShownCertificate, publicBaseUrl: string): VerificationFacts {
+  const { certificate, institution, course, documents, standing } = loaded;
   return {
     uuid: certificate.uuid,
-    state: status === CertificateStatus.revoked ? 'revoked' : status === CertificateStatus.expired ? 'expired' : 'valid',
+    state: standing,
     recipientName: displayName({ name: certificate.recipientName!, socialName: certificate.recipientSocialName }),
     institutionName: institution.name,
     courseName: course.name,
@@ -53,22 +42,41 @@ function factsOf(
   };
 }
 
-/** Everything public about an issued certificate, read once. */
-async function loadPublic(em: EntityManager, uuid: string) {
-  const certificate = await publicCertificate(em, uuid);
-  if (!certificate) return null;
+/** A certificate the public is shown, with what its facts are made of. */
+interface ShownCertificate {
+  standing: 'valid' | 'revoked' | 'expired';
+  certificate: Certificate;
+  institution: Institution;
+  course: Course;
+  documents: { type: string; file: StoredFile }[];
+}
+
+type LoadedStanding = ShownCertificate | { standing: 'absent' | 'withdrawn'; certificate: Certificate | null };
+
+/**
+ * Everything public about a certificate, read once: deleted rows too, because a deleted certificate
+ * or institution is `withdrawn` (public-standing.ts), not unknown.
+ */
+async function loadPublic(em: EntityManager, uuid: string): Promise<LoadedStanding> {
+  const certificate = isUuid(uuid) ? await em.findOne(Certificate, { uuid }, ACROSS_TENANTS_INCLUDING_DELETED) : null;
+  if (!certificate || certificate.status === CertificateStatus.draft) return { standing: 'absent', certificate: null };
   const [institution, course, documents] = await Promise.all([
     em.findOneOrFail(Institution, { uuid: certificate.institution.uuid }, ACROSS_TENANTS_INCLUDING_DELETED),
     em.findOneOrFail(Course, { uuid: certificate.course.uuid }, ACROSS_TENANTS_INCLUDING_DELETED),
     documentsOf(em, certificate),
   ]);
-  return { certificate, institution, course, documents };
+  const standing = publicStanding(certificate, institution);
+  return isPubliclyShown(standing) ? { standing, certificate, institution, course, documents } : { standing, certificate };
 }
 
-/** What the public verification page and JSON say about a certificate; null when there is no such issued certificate. */
-export async function verificationFacts({ em, publicBaseUrl }: PublicContext, uuid: string): Promise<VerificationFacts | null> {
+/**
+ * What the public verification page and JSON say about a certificate: its facts, `withdrawn` (deleted,
+ * or its institution deleted: nothing more is told), or null when there is no such issued certificate.
+ */
+export async function verificationFacts({ em, publicBaseUrl }: PublicContext, uuid: string): Promise<VerificationFacts | 'withdrawn' | null> {
   const loaded = await loadPublic(em, uuid);
-  return loaded && factsOf(loaded.certificate, loaded.institution, loaded.course, loaded.documents, publicBaseUrl);
+  if ('documents' in loaded) return factsOf(loaded, publicBaseUrl);
+  return loaded.standing === 'withdrawn' ? 'withdrawn' : null;
 }
 
 export interface DocumentVerdict {
@@ -107,10 +115,13 @@ export async function verifyDocument({ em, documents, publicBaseUrl }: PublicCon
   const fingerprints = [...new Set(inspection.signatures.flatMap((signature) => signature.certificateFingerprintSha256 ?? []))];
   const keys = await ourKeys(em, fingerprints);
   const loaded = !inspection.refused && inspection.credentialUuid ? await loadPublic(em, inspection.credentialUuid) : null;
-  const matched = loaded?.documents.find((doc) => doc.file.hash === inspection.sha256 && doc.type !== 'source');
-  const claimed = loaded ? { institutionUuid: loaded.certificate.institution.uuid, matchesIssuedDocument: matched !== undefined } : undefined;
+  const shown = loaded && 'documents' in loaded ? loaded : null;
+  const matched = shown?.documents.find((doc) => doc.file.hash === inspection.sha256 && doc.type !== 'source');
+  const claimed = loaded?.certificate
+    ? { institutionUuid: loaded.certificate.institution.uuid, matchesIssuedDocument: matched !== undefined, withdrawn: loaded.standing === 'withdrawn' }
+    : undefined;
   const verdict = decideVerdict({ inspection, ourKeys: keys, claimed });
-  const authentic = verdict === 'authentic' && loaded;
+  const authentic = verdict === 'authentic' && shown;
   return {
     verdict,
     documentType: authentic ? ((matched?.type as 'certificate' | 'transcript' | undefined) ?? null) : null,
@@ -126,6 +137,6 @@ export async function verifyDocument({ em, documents, publicBaseUrl }: PublicCon
         signedAt: signature.signedAt ?? null,
       };
     }),
-    certificate: authentic ? factsOf(loaded.certificate, loaded.institution, loaded.course, loaded.documents, publicBaseUrl) : null,
+    certificate: authentic ? factsOf(authentic, publicBaseUrl) : null,
   };
 }

@@ -1,4 +1,5 @@
 import express, { type Request, type Response, Router } from 'express';
+import { certificateWithdrawn, issuerWithdrawn } from '../../certificates/public-standing.js';
 import type { Config } from '../../config.js';
 import type { PublicContextOf } from '../../http/public-context.js';
 import { singleUpload } from '../../http/single-upload.js';
@@ -32,7 +33,12 @@ const hosted = (path: string, summary: string, responses: RouteContract['respons
     tag: 'open badges',
     summary,
     description: 'Public (no token, no tenant), readable cross-origin.',
-    responses: { ...responses, 404: jsonError('Unknown, or the institution has badges off.'), 429: TOO_MANY_REQUESTS },
+    responses: {
+      ...responses,
+      404: jsonError('Unknown, or the institution has badges off.'),
+      410: jsonError('Withdrawn: the certificate or its institution was deleted (credentials, images, profiles).'),
+      429: TOO_MANY_REQUESTS,
+    },
   });
 
 const credentialContent = { 'application/ld+json': JSON_DOCUMENT('A signed OpenBadgeCredential (VC 2.0), as stored at issuance.') };
@@ -106,7 +112,8 @@ export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
   router.get(
     HOSTED_CREDENTIAL_ROUTES.credential.path,
     route(async (req, res) => {
-      const credential = await openBadgeCredentials.credential(publicContext(req), req.params.uuid);
+      const credential = await openBadgeCredentials.hostedCredential(publicContext(req), req.params.uuid);
+      if (credential === 'withdrawn') throw certificateWithdrawn();
       if (credential) sendDocument(req, res, credential);
       return credential !== null;
     }),
@@ -116,6 +123,7 @@ export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
       HOSTED_CREDENTIAL_ROUTES[type === 'png' ? 'pngImage' : 'svgImage'].path,
       route(async (req, res) => {
         const image = await openBadgeCredentials.bakedImage(publicContext(req), req.params.uuid, type);
+        if (image === 'withdrawn') throw certificateWithdrawn();
         if (image) sendImage(req, res, image, `credential-${req.params.uuid}.${type}`);
         return image !== null;
       }),
@@ -133,6 +141,7 @@ export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
     HOSTED_CREDENTIAL_ROUTES.profile.path,
     route(async (req, res) => {
       const profile = await openBadgeCredentials.profile(publicContext(req), req.params.uuid);
+      if (profile === 'withdrawn') throw issuerWithdrawn();
       if (profile) sendDocument(req, res, profile);
       return profile !== null;
     }),

@@ -1,7 +1,7 @@
 import type { PublicContext, RequestContext } from '../../context/request-context.js';
 import type { AttachedModule } from '../../courses/attached-modules.js';
 import type { Course } from '../../courses/course.entity.js';
-import { TENANT_FILTER } from '../../db/tenant-scope.js';
+import { LIVE_FILTER, TENANT_FILTER } from '../../db/tenant-scope.js';
 import { isUuid } from '../../db/uuid.js';
 import type { Enrollment } from '../../enrollments/enrollment.entity.js';
 import { downloadUrl } from '../../files/file-runtime.js';
@@ -9,7 +9,8 @@ import { Institution } from '../../institutions/institution.entity.js';
 import type { Certificate } from '../../certificates/certificate.entity.js';
 import { randomBytes } from 'node:crypto';
 import { criteriaNarrative } from '../open-badges.js';
-import { badgeIssuerOf } from '../badge-records.js';
+import { badgeSubjectOf, issuerWithImage } from '../badge-records.js';
+import { issuerStanding } from '../../certificates/public-standing.js';
 import type { BakedImage } from '../badge.service.js';
 import type { BakedImageType } from '../badge-urls.js';
 import { files } from '../../files/file.service.js';
@@ -33,7 +34,7 @@ export interface IssuedCertificate {
   attachments: AttachedModule[];
 }
 
-const ACROSS_TENANTS = { filters: { [TENANT_FILTER]: false } };
+const ACROSS_TENANTS_INCLUDING_DELETED = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } };
 
 const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileFacts => ({
   uuid: institution.uuid,
@@ -93,8 +94,9 @@ export async function issueOpenBadgeCredential(tx: RequestContext, issued: Issue
   tx.em.create(OpenBadgeCredentialRecord, { certificateUuid: certificate.uuid, institutionUuid: institution.uuid, statusIndex: status.index, document });
 }
 
+/** Deleted institutions too: their status lists stay published (every bit set) and their profiles answer 410. */
 async function institutionOf(ctx: PublicContext, institutionUuid: string): Promise<Institution | null> {
-  return isUuid(institutionUuid) ? ctx.em.findOne(Institution, { uuid: institutionUuid }, ACROSS_TENANTS) : null;
+  return isUuid(institutionUuid) ? ctx.em.findOne(Institution, { uuid: institutionUuid }, ACROSS_TENANTS_INCLUDING_DELETED) : null;
 }
 
 /** A genuine credential names three: its key, the key's DID document, its status list (signed by the same key). */
@@ -115,15 +117,34 @@ function ownDocument(ctx: PublicContext, url: string): (() => Promise<object | n
 const dereferenceDidOrNull = (document: Parameters<typeof dereferenceDid>[0] | null, url: string) => document && dereferenceDid(document, url);
 
 /**
+ * The stored credential of a certificate the public may fetch, with the institution it was issued by;
+ * `withdrawn` or null (none, a draft, badges off) as public-standing.ts decides. A revoked credential
+ * is still served: its status list says so.
+ */
+async function hostedRecord(
+  ctx: PublicContext,
+  certificateUuid: string,
+): Promise<{ record: OpenBadgeCredentialRecord; institution: Institution } | 'withdrawn' | null> {
+  if (!isUuid(certificateUuid)) return null;
+  const [record, subject] = await Promise.all([
+    ctx.em.findOne(OpenBadgeCredentialRecord, { certificateUuid }, { disableIdentityMap: true }),
+    badgeSubjectOf(ctx, certificateUuid),
+  ]);
+  if (!record || subject.standing === 'absent') return null;
+  return subject.standing === 'withdrawn' ? 'withdrawn' : { record, institution: subject.institution! };
+}
+
+/**
  * The Open Badges 3.0 documents this service publishes: stored credentials, issuer DID documents and
  * profiles, signed status lists. Public by unguessable uuid; null for whatever does not exist.
+ * Credentials, their images and profiles follow the public lifecycle (public-standing.ts); DID
+ * documents and status lists are always served, so a revocation or withdrawal stays checkable.
  */
 export const openBadgeCredentials = {
-  /** The credential as signed at issuance; the caller has already found the certificate in its scope or reads publicly by uuid. */
-  async credential(ctx: PublicContext, certificateUuid: string): Promise<CredentialDocument | null> {
-    if (!isUuid(certificateUuid)) return null;
-    const [document] = await openBadgeCredentials.credentials(ctx, [certificateUuid]);
-    return document ?? null;
+  /** The credential as signed at issuance, at its public id: `withdrawn` once deleted, null while badges are off. */
+  async hostedCredential(ctx: PublicContext, certificateUuid: string): Promise<CredentialDocument | 'withdrawn' | null> {
+    const hosted = await hostedRecord(ctx, certificateUuid);
+    return hosted && (hosted === 'withdrawn' ? hosted : hosted.record.document);
   },
 
   /** The credentials of several certificates in one query, in the order asked (null where none). */
@@ -140,12 +161,12 @@ export const openBadgeCredentials = {
     return keys.length ? didDocument(ob3Urls(ctx.publicBaseUrl).issuerDid(institutionUuid), keys) : null;
   },
 
-  /** The OB 3.0 Profile of a badges-enabled institution. */
-  async profile(ctx: PublicContext, institutionUuid: string): Promise<CredentialDocument | null> {
+  /** The OB 3.0 Profile of a badges-enabled institution; `withdrawn` once deleted. */
+  async profile(ctx: PublicContext, institutionUuid: string): Promise<CredentialDocument | 'withdrawn' | null> {
     const institution = await institutionOf(ctx, institutionUuid);
-    return institution?.isBadgesEnabled && !institution.deletedAt
-      ? profileDocument(profileFacts(institution, ctx.publicBaseUrl), ob3Urls(ctx.publicBaseUrl))
-      : null;
+    const standing = issuerStanding(institution);
+    if (standing !== 'valid') return standing === 'withdrawn' ? standing : null;
+    return profileDocument(profileFacts(institution!, ctx.publicBaseUrl), ob3Urls(ctx.publicBaseUrl));
   },
 
   /** The signed BitstringStatusListCredential of one of the institution's lists; re-signed after a revocation. */
@@ -160,12 +181,13 @@ export const openBadgeCredentials = {
     });
   },
 
-  /** The institution's badge image with the credential baked in (OB 3.0 §5.3); null unless `type` is the image's own type. */
-  async bakedImage(ctx: PublicContext, certificateUuid: string, type: BakedImageType): Promise<BakedImage | null> {
-    if (!isUuid(certificateUuid)) return null;
-    const record = await ctx.em.findOne(OpenBadgeCredentialRecord, { certificateUuid }, { disableIdentityMap: true });
-    const issuer = record && (await badgeIssuerOf(ctx, record.institutionUuid));
-    if (!record || !issuer || issuer.imageType !== type) return null;
+  /** The institution's badge image with the credential baked in (OB 3.0 §5.3); null unless `type` is the image's own type; `withdrawn` once deleted. */
+  async bakedImage(ctx: PublicContext, certificateUuid: string, type: BakedImageType): Promise<BakedImage | 'withdrawn' | null> {
+    const hosted = await hostedRecord(ctx, certificateUuid);
+    if (!hosted || hosted === 'withdrawn') return hosted;
+    const { record } = hosted;
+    const issuer = await issuerWithImage(ctx, hosted.institution);
+    if (!issuer || issuer.imageType !== type) return null;
     const chunks: Buffer[] = [];
     for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
     const bytes = await ctx.badgeWorkers.bake({ image: Buffer.concat(chunks), imageType: type, baked: 'credential', json: JSON.stringify(record.document) });

@@ -43,9 +43,23 @@ export async function allocateStatusIndex(tx: EntityManager, institutionUuid: st
 const REVOKE = `update ob3_status_lists s set bits = set_bit(s.bits, (c.status_index / 8) * 8 + 7 - c.status_index % 8, 1), version = s.version + 1, updated_at = now()
   from ob3_credentials c where c.certificate_uuid = ? and s.institution_uuid = c.institution_uuid`;
 
-/** Sets the revocation bit of a certificate's credential, in the caller's (revocation) transaction; nothing without a credential. */
+/**
+ * Sets the revocation bit of a certificate's credential, in the caller's transaction (a revocation,
+ * or a deletion: a withdrawn credential is revoked for every verifier); nothing without a credential.
+ */
 export async function revokeStatus(tx: EntityManager, certificateUuid: string): Promise<void> {
   await tx.execute(REVOKE, [certificateUuid]);
+}
+
+const REVOKE_ALL = `update ob3_status_lists set bits = decode(repeat('ff', length(bits)), 'hex'), version = version + 1, updated_at = now()
+  where institution_uuid = ?`;
+
+/**
+ * Sets every bit of a deleted institution's lists, in the deletion's transaction: each of its
+ * credentials reads as revoked at once. Bits never drawn are set too; a deleted institution issues nothing again.
+ */
+export async function revokeAllStatuses(tx: EntityManager, institutionUuid: string): Promise<void> {
+  await tx.execute(REVOKE_ALL, [institutionUuid]);
 }
 
 /** One list of the institution as it is now, or null when the list does not exist. */
