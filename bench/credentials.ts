@@ -43,7 +43,7 @@ async function signingAlone(): Promise<{ ms: number; cpuMs: number; count: numbe
         verificationUrl: 'https://credentials.bench.test/verify/x',
         recipientEmail: 'graduate@bench.test',
         salt: '0123456789abcdef0123456789abcdef',
-        issuer: { uuid: 'bench', name: 'Bench Institute of Technology', website: 'https://bench.test', imageUrl: 'https://bench.test/badge.png' },
+        issuer: { uuid: 'bench', name: 'Bench Institute of Technology', website: 'https://bench.test', email: 'registrar@bench.test', imageUrl: 'https://bench.test/badge.png' },
         achievement: { courseUuid: 'course', name: 'Data Engineering', description: 'A course.', narrative: 'Complete ten modules.', creditsAvailable: 30 },
         grade: 8.75,
         status: positionOf(i),

@@ -1,13 +1,13 @@
 import type { RequestContext } from '../context/request-context.js';
-import { invalid } from '../errors/domain-error.js';
+import { type FieldErrors, invalid } from '../errors/domain-error.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { files } from '../files/file.service.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';
 
-const SCALARS = ['name', 'country', 'legalName', 'taxId', 'website', 'networkOrganization', 'status', 'isBadgesEnabled', 'badgeImageUuid'] as const;
+const SCALARS = ['name', 'country', 'legalName', 'taxId', 'website', 'email', 'networkOrganization', 'status', 'isBadgesEnabled', 'badgeImageUuid'] as const;
 
-/** Institutions: the badge rule (enabling badges needs a badge image) lives here. */
+/** Institutions: the badge rule (enabling badges needs a badge image and a contact e-mail) lives here. */
 export class InstitutionService extends ResourceService<Institution, InstitutionInput> {
   protected readonly entity = Institution;
   protected readonly label = 'Institution';
@@ -15,6 +15,7 @@ export class InstitutionService extends ResourceService<Institution, Institution
     legalName: null,
     taxId: null,
     website: null,
+    email: null,
     networkOrganization: null,
     status: InstitutionStatus.active,
     isBadgesEnabled: false,
@@ -24,9 +25,12 @@ export class InstitutionService extends ResourceService<Institution, Institution
   protected async apply(ctx: RequestContext, row: Institution, input: Partial<InstitutionInput>): Promise<void> {
     if (input.badgeImageUuid != null) await files.requireImage(ctx, input.badgeImageUuid, 'badgeImageUuid');
     assignPresent(row, input, SCALARS);
-    if (row.isBadgesEnabled && !row.badgeImageUuid) {
-      throw invalid({ badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] });
-    }
+    if (!row.isBadgesEnabled) return;
+    const errors: FieldErrors = {};
+    if (!row.badgeImageUuid) errors.badgeImageUuid = ['The badge image uuid field is required when badges are enabled.'];
+    // Open Badges 2.0 requires the issuer's email (validator-core refuses a profile without one).
+    if (!row.email) errors.email = ['The email field is required when badges are enabled.'];
+    if (Object.keys(errors).length > 0) throw invalid(errors);
   }
 }
 
