@@ -481,16 +481,28 @@ describe('the institution’s contact e-mail, the Open Badges issuer email', () 
     const image = await uploadFile(acme, await badgePng('email'), 'badge.png');
     const missing = await acme.rest('POST', '/institutions', { name: 'No Contact', country: 'BR', is_badges_enabled: true, badge_image_uuid: image });
     expect([missing.status, missing.body.errors]).toEqual([422, { email: ['The email field is required when badges are enabled.'] }]);
-    const malformed = await acme.rest('POST', '/institutions', { name: 'Bad Contact', country: 'BR', email: 'registrar-at-uni', is_badges_enabled: true, badge_image_uuid: image });
+    const malformed = await acme.rest('POST', '/institutions', {
+      name: 'Bad Contact',
+      country: 'BR',
+      email: 'registrar-at-uni',
+      is_badges_enabled: true,
+      badge_image_uuid: image,
+    });
     expect([malformed.status, malformed.body.errors]).toEqual([422, { email: ['The email field must be a valid email address.'] }]);
 
     const plain = await factories(acme).institution();
     expect(plain.email).toBeNull();
-    const graphql = await acme.graphql('mutation($uuid: ID!, $image: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, badgeImageUuid: $image }) { uuid } }', {
-      uuid: plain.uuid,
-      image,
+    const graphql = await acme.graphql(
+      'mutation($uuid: ID!, $image: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, badgeImageUuid: $image }) { uuid } }',
+      {
+        uuid: plain.uuid,
+        image,
+      },
+    );
+    expect(graphql.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { email: ['The email field is required when badges are enabled.'] },
     });
-    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { email: ['The email field is required when badges are enabled.'] } });
     const enabled = await acme.graphql(
       'mutation($uuid: ID!, $image: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, badgeImageUuid: $image, email: "registrar@uni.example" }) { email isBadgesEnabled } }',
       { uuid: plain.uuid, image },
@@ -566,6 +578,8 @@ describe('cross-origin reads of every public document', () => {
     const plain = await fetch(assertionUrl(certificate.uuid), { method: 'OPTIONS' });
     expect([plain.ok, plain.headers.get('allow'), plain.headers.get('access-control-allow-methods')]).toEqual([true, 'GET, HEAD', null]);
     // The authenticated API keeps its own policy (none configured here).
-    expect((await fetch(`${base}/api/v1/institutions`, { headers: { origin: 'https://wallet.example' } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await fetch(`${base}/api/v1/institutions`, { headers: { origin: 'https://wallet.example' } })).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 });

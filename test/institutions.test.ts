@@ -202,9 +202,12 @@ describe('institutions over GraphQL', () => {
     const created = create.body.data.createInstitution;
     expect(created).toMatchObject({ name: 'GraphQL Uni', status: 'active', isBadgesEnabled: false, createdAt: expect.stringMatching(TIMESTAMP) });
 
-    const badges = await acme.graphql('mutation($uuid: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, email: "registrar@gql.example" }) { uuid } }', {
-      uuid: created.uuid,
-    });
+    const badges = await acme.graphql(
+      'mutation($uuid: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, email: "registrar@gql.example" }) { uuid } }',
+      {
+        uuid: created.uuid,
+      },
+    );
     expect(badges.body.errors[0]).toMatchObject({
       message: 'The badge image uuid field is required when badges are enabled.',
       extensions: { code: 'BAD_USER_INPUT', errors: { badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] } },

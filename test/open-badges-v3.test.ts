@@ -376,7 +376,10 @@ describe('credentials stored before proofs became a list', () => {
       .fork()
       .getConnection()
       .execute(`update ob3_credentials set document = jsonb_set(document, '{proof}', document->'proof'->0) where certificate_uuid = ?`, [certificate.uuid]);
-    const stored = await service.orm.em.fork().getConnection().execute(`select document->'proof' as proof from ob3_credentials where certificate_uuid = ?`, [certificate.uuid]);
+    const stored = await service.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select document->'proof' as proof from ob3_credentials where certificate_uuid = ?`, [certificate.uuid]);
     expect(Array.isArray(stored[0].proof)).toBe(false);
 
     const presented = await credentialOf(acme, certificate.uuid);

@@ -15,7 +15,15 @@ import { CertificateTemplate } from '../templates/certificate-template.entity.js
 import { Tenant } from '../tenants/tenant.entity.js';
 import { certificateTemplates } from '../templates/certificate-template.service.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
-import { effectiveStatus, EXPIRY_NOT_AFTER_ISSUE, expiresBy, notPastExpiryWhere, PAST_EXPIRY_SQL, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
+import {
+  effectiveStatus,
+  EXPIRY_NOT_AFTER_ISSUE,
+  expiresBy,
+  notPastExpiryWhere,
+  PAST_EXPIRY_SQL,
+  pastExpiryWhere,
+  verificationUrl,
+} from './certificate-rules.js';
 import type { CertificateInput } from './certificate.inputs.js';
 import { revokeStatus } from '../badges/v3/status-list.js';
 import { prepareIssuance, recordIssuance, type CheckedDraft } from './issuance.js';

@@ -35,7 +35,7 @@ export async function getJson(url: string, headers: Record<string, string> = ACC
 }
 
 /** The RFC 3986 authority as written, as Python's rfc3986 `uri_reference(...).authority` reads it. */
-const uriAuthority = (uri: string) => /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(uri)?.[1] ?? "";
+const uriAuthority = (uri: string) => /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(uri)?.[1] ?? '';
 
 const typesOf = (value: unknown) => (Array.isArray(value) ? value : [value]);
 

@@ -52,7 +52,10 @@ export const HOSTED_CREDENTIAL_ROUTES = {
     },
   }),
   achievement: hosted('/achievements/:uuid', 'Achievement (OB 3.0), one per course', {
-    200: { description: "The course as an Achievement, as it is now; a credential keeps the one it was issued with.", content: { 'application/ld+json': JSON_DOCUMENT('An OB 3.0 Achievement.') } },
+    200: {
+      description: 'The course as an Achievement, as it is now; a credential keeps the one it was issued with.',
+      content: { 'application/ld+json': JSON_DOCUMENT('An OB 3.0 Achievement.') },
+    },
   }),
   profile: hosted('/issuers/:uuid', 'Issuer profile (OB 3.0 Profile)', {
     200: { description: 'The profile.', content: { 'application/ld+json': JSON_DOCUMENT('An OB 3.0 Profile.') } },

@@ -54,7 +54,10 @@ const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileF
 });
 
 /** The course as an Achievement: in the credentials issued for it, and at the Achievement's id. */
-function achievementOf({ institution, course, attachments: modules }: Pick<IssuedCertificate, 'institution' | 'course' | 'attachments'>, issuer: ProfileFacts): AchievementFacts {
+function achievementOf(
+  { institution, course, attachments: modules }: Pick<IssuedCertificate, 'institution' | 'course' | 'attachments'>,
+  issuer: ProfileFacts,
+): AchievementFacts {
   const credits = modules.reduce((sum, { module }) => sum + (module.credits ?? 0), 0);
   const narrative = criteriaNarrative({
     uuid: course.uuid,
@@ -194,7 +197,12 @@ export const openBadgeCredentials = {
     if (!record || !issuer || issuer.imageType !== type) return null;
     const chunks: Buffer[] = [];
     for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
-    const bytes = await ctx.badgeWorkers.bake({ image: Buffer.concat(chunks), imageType: type, baked: 'credential', json: JSON.stringify(withProofList(record.document)) });
+    const bytes = await ctx.badgeWorkers.bake({
+      image: Buffer.concat(chunks),
+      imageType: type,
+      baked: 'credential',
+      json: JSON.stringify(withProofList(record.document)),
+    });
     return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
   },
 
