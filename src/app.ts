@@ -9,7 +9,7 @@ import { apiReferenceRoutes, OPENAPI_ROUTE } from '../rest-compat/openapi/api-re
 import { TOKEN_ROUTE } from './auth/token.route.js';
 import { FILE_DOWNLOAD_ROUTE } from './files/file-download.route.js';
 import { HEALTH_ROUTES } from './health/health.routes.js';
-import { corsPolicy } from './http/cors.js';
+import { corsPolicy, PUBLIC_DOCUMENT_PATHS, publicDocumentCors } from './http/cors.js';
 import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
 import { authenticate, proveBeforeErrors, requestContext } from './auth/authenticate.js';
 import { confirmPrincipal } from './context/request-context.js';
@@ -108,6 +108,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   app.set('trust proxy', config.trustProxy);
   const cors = corsPolicy(config);
   // Before authentication: a preflight carries no token.
+  app.use(PUBLIC_DOCUMENT_PATHS, publicDocumentCors);
   if (cors) app.use(['/api', '/graphql'], cors);
   app.use(requestLogger(logger));
   const metrics = createServiceMetrics(orm, config.dbPoolMax);

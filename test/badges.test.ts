@@ -162,10 +162,13 @@ describe('a third-party verifier following the hosted documents', () => {
       id: badge.issuer,
       name: institution.name,
       url: 'https://uni.example',
+      email: institution.email,
       image: badge.image,
       revocationList: `${badge.issuer}/revocations`,
-      verification: { type: 'VerificationObject', allowedOrigins: ['127.0.0.1'] },
+      // validator-core compares the assertion id's authority, port included.
+      verification: { type: 'VerificationObject', allowedOrigins: [new URL(base).host] },
     });
+    expect(issuer.verification.allowedOrigins[0]).toMatch(/^127\.0\.0\.1:\d+$/);
     expect((await download(badge.image)).status).toBe(200);
   });
 
@@ -438,7 +441,8 @@ describe('badges disabled, drafts and unknown uuids', () => {
 
     // Badges on: a draft of the same institution still has no assertion.
     const image = await uploadFile(acme, await badgePng('later'), 'badge.png');
-    expect((await acme.rest('PATCH', `/institutions/${institution.uuid}`, { is_badges_enabled: true, badge_image_uuid: image })).status).toBe(200);
+    const enabled = { is_badges_enabled: true, badge_image_uuid: image, email: 'registrar@later.example' };
+    expect((await acme.rest('PATCH', `/institutions/${institution.uuid}`, enabled)).status).toBe(200);
     expect((await fetch(`${base}/ob/v2/issuers/${institution.uuid}`)).status).toBe(200);
     expect((await fetch(assertionUrl(certificate.uuid))).status).toBe(200);
     const student = await factories(acme).student();
@@ -469,5 +473,113 @@ describe('badges disabled, drafts and unknown uuids', () => {
     await service.orm.em.getConnection().execute(`update certificates set deleted_at = now() where uuid = ?`, [certificate.uuid]);
     expect(await getJson(assertionUrl(certificate.uuid))).toMatchObject({ status: 410, body: { revoked: true, revocationReason: 'Withdrawn by the issuer.' } });
     expect((await acme.rest('GET', `/certificates/${certificate.uuid}/badges/assertions`)).status).toBe(404);
+  });
+});
+
+describe('the institution’s contact e-mail, the Open Badges issuer email', () => {
+  it('is required while badges are enabled and must be an e-mail, over REST and GraphQL', async () => {
+    const image = await uploadFile(acme, await badgePng('email'), 'badge.png');
+    const missing = await acme.rest('POST', '/institutions', { name: 'No Contact', country: 'BR', is_badges_enabled: true, badge_image_uuid: image });
+    expect([missing.status, missing.body.errors]).toEqual([422, { email: ['The email field is required when badges are enabled.'] }]);
+    const malformed = await acme.rest('POST', '/institutions', {
+      name: 'Bad Contact',
+      country: 'BR',
+      email: 'registrar-at-uni',
+      is_badges_enabled: true,
+      badge_image_uuid: image,
+    });
+    expect([malformed.status, malformed.body.errors]).toEqual([422, { email: ['The email field must be a valid email address.'] }]);
+
+    const plain = await factories(acme).institution();
+    expect(plain.email).toBeNull();
+    const graphql = await acme.graphql(
+      'mutation($uuid: ID!, $image: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, badgeImageUuid: $image }) { uuid } }',
+      {
+        uuid: plain.uuid,
+        image,
+      },
+    );
+    expect(graphql.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      errors: { email: ['The email field is required when badges are enabled.'] },
+    });
+    const enabled = await acme.graphql(
+      'mutation($uuid: ID!, $image: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, badgeImageUuid: $image, email: "registrar@uni.example" }) { email isBadgesEnabled } }',
+      { uuid: plain.uuid, image },
+    );
+    expect(enabled.body.data.updateInstitution).toEqual({ email: 'registrar@uni.example', isBadgesEnabled: true });
+    expect((await getJson(`${base}/ob/v2/issuers/${plain.uuid}`)).body.email).toBe('registrar@uni.example');
+    expect((await acme.rest('GET', `/institutions/${plain.uuid}`)).body.data.email).toBe('registrar@uni.example');
+  });
+
+  it('is asked for at issuance from an institution that enabled badges before it existed; its badges issued so far stay served', async () => {
+    const institution = await badgedInstitution(acme, { bytes: await badgePng('legacy'), name: 'badge.png' });
+    const { course, certificate } = await issued(acme, institution.uuid, 'before-email@example.org');
+    // As the migration leaves such an institution: badges on, no e-mail.
+    await service.orm.em.getConnection().execute(`update institutions set email = null where uuid = ?`, [institution.uuid]);
+
+    const issuer = await getJson(`${base}/ob/v2/issuers/${institution.uuid}`);
+    expect([issuer.status, issuer.body.email]).toEqual([200, undefined]);
+    expect((await getJson(assertionUrl(certificate.uuid))).status).toBe(200);
+
+    const student = await factories(acme).student();
+    const diploma = async () => uploadFile(acme, await diplomaPdf(`Diploma ${Math.random()}`), 'diploma.pdf');
+    const body = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, file_uuid: await diploma(), finish: true };
+    const refused = await acme.rest('POST', '/certificates', body);
+    expect([refused.status, Object.keys(refused.body.errors)]).toEqual([422, ['institution_uuid']]);
+    expect(refused.body.errors.institution_uuid[0]).toMatch(/no email/);
+
+    expect((await acme.rest('PATCH', `/institutions/${institution.uuid}`, { email: 'registrar@legacy.example' })).status).toBe(200);
+    const again = await acme.rest('POST', '/certificates', { ...body, file_uuid: await diploma() });
+    expect([again.status, again.body.errors]).toEqual([201, undefined]);
+    expect((await getJson(`${base}/ob/v2/issuers/${institution.uuid}`)).body.email).toBe('registrar@legacy.example');
+  });
+});
+
+describe('cross-origin reads of every public document', () => {
+  it('answers Access-Control-Allow-Origin: * and a preflight on Open Badges 2.0 and 3.0 documents, images and the badge image download', async () => {
+    const institution = await badgedInstitution(acme, { bytes: await badgePng('cors'), name: 'badge.png' });
+    const { course, certificate } = await issued(acme, institution.uuid, 'cors@example.org');
+    const credential = (await acme.rest('GET', `/certificates/${certificate.uuid}/badges/credentials`)).body.data;
+    const documents = [
+      `${base}/ob/v2/issuers/${institution.uuid}`,
+      `${base}/ob/v2/issuers/${institution.uuid}/revocations`,
+      `${base}/ob/v2/badges/${course.uuid}`,
+      assertionUrl(certificate.uuid),
+      `${assertionUrl(certificate.uuid)}/image.png`,
+      credential.id,
+      `${credential.id}/image.png`,
+      `${base}/ob/v3/issuers/${institution.uuid}`,
+      `${base}/ob/v3/issuers/${institution.uuid}/did.json`,
+      credential.credentialStatus.statusListCredential,
+      credential.credentialSubject.achievement.id,
+      `${base}/api/v1/files/${institution.badge_image_uuid}/download`,
+    ];
+    for (const url of documents) {
+      const read = await fetch(url, { headers: { origin: 'https://wallet.example', accept: 'application/ld+json' } });
+      expect([url, read.status, read.headers.get('access-control-allow-origin')]).toEqual([url, 200, '*']);
+      expect(read.headers.get('access-control-expose-headers')).toContain('ETag');
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'accept, if-none-match' },
+      });
+      expect([
+        url,
+        preflight.status,
+        preflight.headers.get('access-control-allow-origin'),
+        preflight.headers.get('access-control-allow-methods'),
+        preflight.headers.get('access-control-allow-headers'),
+      ]).toEqual([url, 204, '*', 'GET, HEAD', 'Accept, Accept-Language, If-None-Match']);
+    }
+    // What does not exist says so readably too.
+    const missing = await fetch(`${base}/ob/v3/credentials/0190f5c4-0000-7000-8000-000000000000`, { headers: { origin: 'https://wallet.example' } });
+    expect([missing.status, missing.headers.get('access-control-allow-origin')]).toEqual([404, '*']);
+    // A plain OPTIONS (no preflight) still answers Allow.
+    const plain = await fetch(assertionUrl(certificate.uuid), { method: 'OPTIONS' });
+    expect([plain.ok, plain.headers.get('allow'), plain.headers.get('access-control-allow-methods')]).toEqual([true, 'GET, HEAD', null]);
+    // The authenticated API keeps its own policy (none configured here).
+    expect(
+      (await fetch(`${base}/api/v1/institutions`, { headers: { origin: 'https://wallet.example' } })).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 });

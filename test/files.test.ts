@@ -670,7 +670,14 @@ describe('badge images', () => {
       [pngBytes(), 'badge.png'],
     ]);
     const [foreign] = await uploaded(globex, [[svgBytes(), 'theirs.svg']]);
-    const attempt = (badge: string) => acme.rest('POST', '/institutions', { name: 'Badged', country: 'BR', is_badges_enabled: true, badge_image_uuid: badge });
+    const attempt = (badge: string) =>
+      acme.rest('POST', '/institutions', {
+        name: 'Badged',
+        country: 'BR',
+        email: 'registrar@badged.example',
+        is_badges_enabled: true,
+        badge_image_uuid: badge,
+      });
 
     expect((await attempt(pdf!.uuid)).body.errors).toEqual({ badge_image_uuid: ['The badge image uuid must be a file of type: png, svg.'] });
     expect((await attempt(foreign!.uuid)).body.errors).toEqual({ badge_image_uuid: ['The selected badge image uuid is invalid.'] });

@@ -32,6 +32,7 @@ describe('institutions over REST', () => {
         tax_id: null,
         country: 'PT',
         website: 'https://et.pt',
+        email: null,
         network_organization: null,
         status: 'active',
         is_badges_enabled: false,
@@ -59,10 +60,13 @@ describe('institutions over REST', () => {
     });
   });
 
-  it('requires badge_image_uuid while badges are enabled', async () => {
+  it('requires badge_image_uuid and email while badges are enabled', async () => {
     const response = await acme.rest('POST', '/institutions', { name: 'Badged', country: 'BR', is_badges_enabled: true });
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual({ badge_image_uuid: ['The badge image uuid field is required when badges are enabled.'] });
+    expect(response.body.errors).toEqual({
+      badge_image_uuid: ['The badge image uuid field is required when badges are enabled.'],
+      email: ['The email field is required when badges are enabled.'],
+    });
   });
 
   it('PATCH changes only the fields sent', async () => {
@@ -198,9 +202,12 @@ describe('institutions over GraphQL', () => {
     const created = create.body.data.createInstitution;
     expect(created).toMatchObject({ name: 'GraphQL Uni', status: 'active', isBadgesEnabled: false, createdAt: expect.stringMatching(TIMESTAMP) });
 
-    const badges = await acme.graphql('mutation($uuid: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true }) { uuid } }', {
-      uuid: created.uuid,
-    });
+    const badges = await acme.graphql(
+      'mutation($uuid: ID!) { updateInstitution(uuid: $uuid, input: { isBadgesEnabled: true, email: "registrar@gql.example" }) { uuid } }',
+      {
+        uuid: created.uuid,
+      },
+    );
     expect(badges.body.errors[0]).toMatchObject({
       message: 'The badge image uuid field is required when badges are enabled.',
       extensions: { code: 'BAD_USER_INPUT', errors: { badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] } },

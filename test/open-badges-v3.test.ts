@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
 import { rotateIssuerKey } from '../src/badges/v3/issuer-keys.js';
 import { Institution } from '../src/institutions/institution.entity.js';
+import { achievementCredentialSchemaErrors } from './support/achievement-credential-schema.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { freePort, getJson } from './support/open-badges.js';
@@ -107,10 +108,14 @@ describe('an issued certificate as an Open Badges 3.0 credential', () => {
     const did = `did:web:127.0.0.1%3A${port}:ob:v3:issuers:${institution.uuid}`;
     const salt = credential.credentialSubject.identifier[0].salt;
     expect(credential).toMatchObject({
-      '@context': ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'],
+      '@context': [
+        'https://www.w3.org/ns/credentials/v2',
+        'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+        'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json',
+      ],
       id: `${base}/ob/v3/credentials/${certificate.uuid}`,
       type: ['VerifiableCredential', 'OpenBadgeCredential'],
-      issuer: { id: did, type: ['Profile'], name: institution.name, url: 'https://uni.example', image: { type: 'Image' } },
+      issuer: { id: did, type: ['Profile'], name: institution.name, url: 'https://uni.example', email: institution.email, image: { type: 'Image' } },
       validFrom: certificate.issued_at.replace(/\.\d+Z$/, 'Z'),
       validUntil: '2035-06-30T00:00:00Z',
       name: 'Data Engineering',
@@ -139,14 +144,40 @@ describe('an issued certificate as an Open Badges 3.0 credential', () => {
         statusPurpose: 'revocation',
         statusListCredential: `${base}/ob/v3/issuers/${institution.uuid}/status/1`,
       },
-      proof: {
-        type: 'DataIntegrityProof',
-        cryptosuite: 'eddsa-rdfc-2022',
-        proofPurpose: 'assertionMethod',
-        verificationMethod: expect.stringMatching(`^${did}#z6Mk`),
-      },
+      credentialSchema: [
+        { id: 'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json', type: '1EdTechJsonSchemaValidator2019' },
+      ],
+      proof: [
+        {
+          type: 'DataIntegrityProof',
+          cryptosuite: 'eddsa-rdfc-2022',
+          proofPurpose: 'assertionMethod',
+          verificationMethod: expect.stringMatching(`^${did}#z6Mk`),
+        },
+      ],
     });
     expect(didWebUrl(did)).toBe(`${base}/ob/v3/issuers/${institution.uuid}/did.json`);
+  });
+
+  it('conforms to 1EdTech’s AchievementCredential JSON Schema, proof as a list included', () => {
+    expect(achievementCredentialSchemaErrors(credential)).toEqual([]);
+    expect(achievementCredentialSchemaErrors({ ...credential, proof: credential.proof[0] })).toEqual(['.proof should be array']);
+  });
+
+  it('serves its Achievement at the achievement’s id, cross-origin, as the schema’s Achievement', async () => {
+    const { achievement } = credential.credentialSubject;
+    const served = await fetch(achievement.id);
+    expect([served.status, served.headers.get('content-type'), served.headers.get('access-control-allow-origin')]).toEqual([
+      200,
+      'application/ld+json; charset=utf-8',
+      '*',
+    ]);
+    expect(await served.json()).toEqual({ '@context': credential['@context'].slice(0, 2), ...achievement });
+    // Unknown, malformed, or a course of an institution without badges: 404.
+    const plain = await courseOf(acme, (await factories(acme).institution()).uuid);
+    for (const id of [plain.uuid, '0190f5c4-0000-7000-8000-000000000000', 'nope']) {
+      expect([id, (await fetch(`${base}/ob/v3/achievements/${id}`)).status]).toEqual([id, 404]);
+    }
   });
 
   it('is served as stored at its id, over REST and in GraphQL alike', async () => {
@@ -237,10 +268,10 @@ describe('issuer keys', () => {
     expect(rotated.retired).toBe(1);
 
     const after = await credentialOf(acme, (await issue(acme, institution.uuid, course.uuid, 'after@example.org')).uuid);
-    expect(after.proof.verificationMethod).toBe(`${after.issuer.id}#${rotated.publicKeyMultibase}`);
-    expect(after.proof.verificationMethod).not.toBe(before.proof.verificationMethod);
+    expect(after.proof[0].verificationMethod).toBe(`${after.issuer.id}#${rotated.publicKeyMultibase}`);
+    expect(after.proof[0].verificationMethod).not.toBe(before.proof[0].verificationMethod);
     const did = (await getJson(didWebUrl(after.issuer.id))).body;
-    expect(did.assertionMethod).toEqual([after.proof.verificationMethod, before.proof.verificationMethod]);
+    expect(did.assertionMethod).toEqual([after.proof[0].verificationMethod, before.proof[0].verificationMethod]);
     expect((await referenceVerify(before)).verified).toBe(true);
     expect((await referenceVerify(after)).verified).toBe(true);
   });
@@ -331,5 +362,79 @@ describe('POST /api/v1/badges/verify with hostile or foreign input', () => {
       verified: false,
       checks: { proof: { passed: false }, issuer_known: { passed: false } },
     });
+  });
+});
+
+describe('credentials stored before proofs became a list', () => {
+  it('are presented with `proof` as a list everywhere, and still verify: the list is not signed', async () => {
+    const institution = await badgedInstitution(acme);
+    const course = await courseOf(acme, institution.uuid);
+    const certificate = await issue(acme, institution.uuid, course.uuid, 'legacy@example.org');
+    const current = await credentialOf(acme, certificate.uuid);
+    // As issuance stored them before: one proof object.
+    await service.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update ob3_credentials set document = jsonb_set(document, '{proof}', document->'proof'->0) where certificate_uuid = ?`, [certificate.uuid]);
+    const stored = await service.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select document->'proof' as proof from ob3_credentials where certificate_uuid = ?`, [certificate.uuid]);
+    expect(Array.isArray(stored[0].proof)).toBe(false);
+
+    const presented = await credentialOf(acme, certificate.uuid);
+    expect(presented).toEqual(current);
+    expect((await getJson(current.id)).body).toEqual(current);
+    expect((await referenceVerify(presented)).verified).toBe(true);
+    expect((await verify(presented)).body.data.verified).toBe(true);
+    const baked = Buffer.from(await (await fetch(`${current.id}/image.svg`)).arrayBuffer());
+    expect((await verify(new Uint8Array(baked), 'image/svg+xml')).body.data).toMatchObject({ verified: true, image_type: 'svg' });
+  });
+});
+
+describe('expiry after the issue', () => {
+  let institution: Record<string, any>;
+  let course: Record<string, any>;
+  beforeAll(async () => {
+    institution = await badgedInstitution(acme);
+    course = await courseOf(acme, institution.uuid);
+  });
+  const EXPIRY_ERROR = 'The expires at field must be a date after the issue time.';
+
+  it('refuses an expires_at at or before the issue time with a 422 naming it, over REST and GraphQL', async () => {
+    const past = new Date(Date.now() - 86_400_000).toISOString();
+    const created = await draft(acme, institution.uuid, course.uuid, 'born-expired@example.org', { expires_at: past }).catch((error: Error) => error.message);
+    expect(created).toMatch(/^create answered 422: .*expires_at/);
+    const pending = await draft(acme, institution.uuid, course.uuid, 'never-expired@example.org');
+    for (const fields of [{ finish: true, expires_at: past }, { expires_at: past }]) {
+      const response = await acme.rest('PATCH', `/certificates/${pending.uuid}`, fields);
+      expect([response.status, response.body.errors]).toEqual([422, { expires_at: [EXPIRY_ERROR] }]);
+    }
+    const graphql = await acme.graphql('mutation($uuid: ID!, $input: UpdateCertificateInput!) { updateCertificate(uuid: $uuid, input: $input) { uuid } }', {
+      uuid: pending.uuid,
+      input: { expiresAt: past, finish: true },
+    });
+    expect(graphql.body.errors[0]).toMatchObject({ message: EXPIRY_ERROR, extensions: { code: 'BAD_USER_INPUT', errors: { expiresAt: [EXPIRY_ERROR] } } });
+    expect((await acme.rest('GET', `/certificates/${pending.uuid}`)).body.data).toMatchObject({ status: 'draft', expires_at: null });
+  });
+
+  it('checks a draft again when it is issued: an expiry that has passed since refuses issuance', async () => {
+    const pending = await draft(acme, institution.uuid, course.uuid, 'lapsed-draft@example.org', { expires_at: '2036-01-01' });
+    await service.orm.em.fork().getConnection().execute(`update certificates set expires_at = now() - interval '1 minute' where uuid = ?`, [pending.uuid]);
+    const rest = await acme.rest('POST', `/certificates/${pending.uuid}/issue`);
+    expect([rest.status, rest.body.errors]).toEqual([422, { expires_at: [EXPIRY_ERROR] }]);
+    const graphql = await acme.graphql('mutation($uuid: ID!) { issueCertificate(uuid: $uuid) { uuid } }', { uuid: pending.uuid });
+    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', errors: { expiresAt: [EXPIRY_ERROR] } });
+    expect((await acme.rest('GET', `/certificates/${pending.uuid}`)).body.data.status).toBe('draft');
+  });
+
+  it('issues with validUntil after validFrom and an OB 2.0 expires after issuedOn', async () => {
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const certificate = await issue(acme, institution.uuid, course.uuid, 'expiring@example.org', { expires_at: later });
+    const credential = await credentialOf(acme, certificate.uuid);
+    expect(Date.parse(credential.validUntil)).toBeGreaterThan(Date.parse(credential.validFrom));
+    expect(achievementCredentialSchemaErrors(credential)).toEqual([]);
+    const assertion = (await getJson(`${base}/ob/v2/assertions/${certificate.uuid}`)).body;
+    expect(Date.parse(assertion.expires)).toBeGreaterThan(Date.parse(assertion.issuedOn));
   });
 });

@@ -53,10 +53,12 @@ beforeAll(async () => {
   certificates = [
     await issue('Data Engineering', badged),
     await issue('Statistics I', plain),
-    await issue('Python Basics', plain, { expires_at: '2024-06-30T00:00:00Z' }),
+    await issue('Python Basics', plain, { expires_at: '2034-06-30T00:00:00Z' }),
     await issue('Hidden Course', plain),
   ];
   expect((await api.rest('POST', `/certificates/${certificates[1].uuid}/revoke`, { reason: 'Withdrawn' })).status).toBe(200);
+  // Issued with a future expiry (an issue may not be born expired), then past it.
+  await service.orm.em.fork().getConnection().execute(`update certificates set expires_at = '2024-06-30T00:00:00Z' where uuid = ?`, [certificates[2].uuid]);
   portfolioPath = await publicPage(student.uuid, { bio: 'Data engineer in São Paulo.\nOpen to work.' }, [
     { certificate: certificates[0] },
     { certificate: certificates[1] },

@@ -36,11 +36,13 @@ beforeAll(async () => {
   certificates = [
     await issue('Valid Course'),
     await issue('Revoked Course'),
-    await issue('Expired Course', { expires_at: '2024-06-30T00:00:00Z' }),
+    await issue('Expired Course', { expires_at: '2034-06-30T00:00:00Z' }),
     await issue('Hidden Course'),
     await issue('Badge Course', {}, badged.uuid),
   ];
   expect((await acme.rest('POST', `/certificates/${certificates[1].uuid}/revoke`, { reason: 'Withdrawn' })).status).toBe(200);
+  // Issued with a future expiry (an issue may not be born expired), then past it.
+  await service.orm.em.fork().getConnection().execute(`update certificates set expires_at = '2024-06-30T00:00:00Z' where uuid = ?`, [certificates[2].uuid]);
 });
 afterAll(() => service.stop());
 

@@ -26,7 +26,9 @@ beforeAll(async () => {
   const issued = await Promise.all([make.certificate(refs), make.certificate(refs), make.certificate(refs)]);
   const revoked = await make.certificate(refs);
   expect((await acme.rest('POST', `/certificates/${revoked.uuid}/revoke`, { reason: 'Issued by mistake' })).status).toBe(200);
-  const expired = await make.certificate({ ...refs, expires_at: '2024-01-01T00:00:00Z' });
+  // Issued with a future expiry (an issue may not be born expired), then past it.
+  const expired = await make.certificate({ ...refs, expires_at: '2034-01-01T00:00:00Z' });
+  await service.orm.em.fork().getConnection().execute(`update certificates set expires_at = '2024-01-01T00:00:00Z' where uuid = ?`, [expired.uuid]);
   const draft = await make.certificate({ ...refs, finish: false });
   const foreign = await make.certificate({ ...refs, student_uuid: other.uuid });
   world = { student, other, issued, draft, revoked, expired, foreign };

@@ -74,7 +74,13 @@ export async function badgeIssuerOf(ctx: PublicContext, institutionUuid: string)
 
 export function issuerFacts(issuer: BadgeIssuer, publicBaseUrl: string): IssuerFacts {
   const { institution, image } = issuer;
-  return { uuid: institution.uuid, name: institution.name, website: institution.website ?? null, imageUrl: downloadUrl(publicBaseUrl, image.uuid) };
+  return {
+    uuid: institution.uuid,
+    name: institution.name,
+    website: institution.website ?? null,
+    email: institution.email ?? null,
+    imageUrl: downloadUrl(publicBaseUrl, image.uuid),
+  };
 }
 
 /**

@@ -108,7 +108,7 @@ const etagOf = (...parts: (string | Buffer)[]) => {
   return `"${hash.digest('base64url').slice(0, 32)}"`;
 };
 
-/** Verifiers fetch from browsers (CORS), caches revalidate every time (a revocation shows at once). */
+/** Caches revalidate every time (a revocation shows at once). */
 function publicHeaders(res: Response, etag: string): void {
   res.set({ ETag: etag, 'Cache-Control': 'public, no-cache', Vary: 'Accept' });
 }
@@ -165,16 +165,10 @@ function bakedImageRoute(publicContext: PublicContextOf, type: BakedImageType): 
 /**
  * The hosted Open Badges 2.0 documents under /ob/v2, public (no token, no tenant) at the `id`s they
  * carry: issuer profiles, badge classes, assertions (410 once revoked), revocation lists, baked images.
+ * Cross-origin reads: publicDocumentCors (src/http/cors.ts).
  */
 export function hostedBadgeRoutes(publicContext: PublicContextOf): Router {
   const router = Router();
-  router.use(OB2_PATH, (req, res, next) => {
-    res.set('Access-Control-Allow-Origin', '*');
-    // A browser-based verifier that sends headers beyond the simple ones asks first.
-    if (req.method !== 'OPTIONS') return next();
-    res.set({ 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Allow-Headers': 'Accept, If-None-Match', 'Access-Control-Max-Age': '86400' });
-    res.status(204).end();
-  });
   router.get(
     HOSTED_BADGE_ROUTES.issuer.path,
     route(async (req, res) => {

@@ -16,6 +16,8 @@ export interface IssuerFacts {
   uuid: string;
   name: string;
   website: string | null;
+  /** The institution's contact e-mail; null only for institutions that enabled badges before it was required. */
+  email: string | null;
   /** Public URL of the institution's badge image (PNG or SVG). */
   imageUrl: string;
 }
@@ -55,6 +57,13 @@ export function recipientIdentity(email: string, salt: string): string {
     .digest('hex')}`;
 }
 
+/**
+ * The RFC 3986 authority of a URI as written (host and port, even a default port spelled out): what
+ * verifiers (1EdTech openbadges-validator-core) compare an assertion id against `allowedOrigins` by.
+ * WHATWG `URL.host` would drop a written `:443`.
+ */
+export const uriAuthority = (uri: string): string => /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(uri)?.[1] ?? '';
+
 export function issuerProfile(facts: IssuerFacts, urls: BadgeUrls): BadgeDocument {
   const id = urls.issuer(facts.uuid);
   return {
@@ -64,10 +73,11 @@ export function issuerProfile(facts: IssuerFacts, urls: BadgeUrls): BadgeDocumen
     name: facts.name,
     // Without a website the profile itself is the issuer's public page on this service.
     url: facts.website ?? id,
+    ...(facts.email ? { email: facts.email } : {}),
     image: facts.imageUrl,
     revocationList: urls.revocationList(facts.uuid),
-    // Hosted assertions are valid only on this service's host (its registered name, no port).
-    verification: { type: 'VerificationObject', allowedOrigins: [new URL(id).hostname] },
+    // Hosted assertions are valid only on this service's origin.
+    verification: { type: 'VerificationObject', allowedOrigins: [uriAuthority(id)] },
   };
 }
 

@@ -23,6 +23,13 @@ export const PAST_EXPIRY_SQL = `status = 'issued' and expires_at <= now()`;
 export const pastExpiryWhere = (now: Date) => ({ status: CertificateStatus.issued, expiresAt: { $lte: now } });
 export const notPastExpiryWhere = (now: Date) => ({ $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] });
 
+/**
+ * An expiry must come after the issue: a credential valid until before it was valid is refused by
+ * VC 2.0 (validUntil ≥ validFrom) and meaningless in OB 2.0 (expires before issuedOn).
+ */
+export const expiresBy = (expiresAt: Date | null | undefined, issuedAt: Date): boolean => !!expiresAt && expiresAt <= issuedAt;
+export const EXPIRY_NOT_AFTER_ISSUE = { expiresAt: ['The expires at field must be a date after the issue time.'] };
+
 /** The name shown and printed: the social name when set, else the name. */
 export const displayName = (person: { name: string; socialName?: string | null }): string => person.socialName?.trim() || person.name;
 

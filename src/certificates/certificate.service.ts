@@ -15,7 +15,15 @@ import { CertificateTemplate } from '../templates/certificate-template.entity.js
 import { Tenant } from '../tenants/tenant.entity.js';
 import { certificateTemplates } from '../templates/certificate-template.service.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
-import { effectiveStatus, notPastExpiryWhere, PAST_EXPIRY_SQL, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
+import {
+  effectiveStatus,
+  EXPIRY_NOT_AFTER_ISSUE,
+  expiresBy,
+  notPastExpiryWhere,
+  PAST_EXPIRY_SQL,
+  pastExpiryWhere,
+  verificationUrl,
+} from './certificate-rules.js';
 import type { CertificateInput } from './certificate.inputs.js';
 import { revokeStatus } from '../badges/v3/status-list.js';
 import { prepareIssuance, recordIssuance, type CheckedDraft } from './issuance.js';
@@ -257,6 +265,8 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       certificate.template = fallback ? ref(fallback) : null;
     }
     if (input.publicVerificationUrl) await this.checkVerificationLink(ctx, input.publicVerificationUrl);
+    // Issuing can only come later; issuance checks again against its own time (issuance.ts).
+    if (expiresBy(input.expiresAt, new Date())) throw invalid(EXPIRY_NOT_AFTER_ISSUE);
     assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
     certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
     const checked = await this.checkAgreement(ctx, certificate);

@@ -20,11 +20,15 @@ import { certificateFacts } from './certificate-events.js';
 import { CertificateTemplate } from '../templates/certificate-template.entity.js';
 import { CertificateDocument, CertificateFileType } from './certificate-document.entity.js';
 import { documentDesign } from './document-design.js';
-import { displayName, verificationUrl } from './certificate-rules.js';
+import { displayName, EXPIRY_NOT_AFTER_ISSUE, expiresBy, verificationUrl } from './certificate-rules.js';
 import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
 import { institutionSigner } from './signing-identity.service.js';
 import { issueOpenBadgeCredential } from '../badges/v3/credential.service.js';
+
+const BADGE_ISSUER_WITHOUT_EMAIL = {
+  institutionUuid: ['The institution issues Open Badges but has no email; set the institution’s email before issuing.'],
+};
 
 /** What the draft's rules loaded and checked (certificate.service.ts); issuance reuses it. */
 export interface CheckedDraft {
@@ -44,6 +48,8 @@ async function liveParty<T extends TenantScopedEntity>(ctx: RequestContext, enti
 async function gather(ctx: RequestContext, certificate: Certificate, checked: CheckedDraft, source: StoredFile) {
   const em = ctx.em;
   const institution = await liveParty(ctx, Institution, certificate.institution, 'institutionUuid');
+  // Institutions that enabled badges before the contact e-mail was required issue no badge without it.
+  if (institution.isBadgesEnabled && !institution.email) throw invalid(BADGE_ISSUER_WITHOUT_EMAIL);
   const student = await liveParty(ctx, Student, certificate.student, 'studentUuid');
   const course = checked.course;
   if (course.deletedAt) throw invalidReference('courseUuid');
@@ -115,6 +121,7 @@ export interface PreparedIssuance {
 export async function prepareIssuance(ctx: RequestContext, certificate: Certificate, checked: CheckedDraft, source: StoredFile): Promise<PreparedIssuance> {
   const parts = await gather(ctx, certificate, checked, source);
   const issuedAt = new Date();
+  if (expiresBy(certificate.expiresAt, issuedAt)) throw invalid(EXPIRY_NOT_AFTER_ISSUE);
   const url = verificationUrl(certificate, ctx.publicBaseUrl);
   const signer = await institutionSigner(ctx, parts.institution);
   const transcript = { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(ctx, parts.institution, parts.template) };

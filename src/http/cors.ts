@@ -30,6 +30,28 @@ export const CORS_ALLOWED_HEADERS = [
 ];
 
 /**
+ * The public documents every verifier, wallet and badge displayer reads from its own page: Open Badges
+ * 2.0 and 3.0 (documents, DID documents, status lists, achievements, baked images) and the files they
+ * name as images. Public without a token, so readable from any origin whatever CORS_ORIGINS says.
+ */
+export const PUBLIC_DOCUMENT_PATHS = ['/ob', '/api/v1/files/:uuid/download'];
+
+const PUBLIC_DOCUMENT_PREFLIGHT = {
+  'Access-Control-Allow-Methods': 'GET, HEAD',
+  'Access-Control-Allow-Headers': 'Accept, Accept-Language, If-None-Match',
+  'Access-Control-Max-Age': '86400',
+};
+
+/** Mounted on PUBLIC_DOCUMENT_PATHS, before everything else that could answer them (rate limits and 404s included). */
+export const publicDocumentCors: RequestHandler = (req, res, next) => {
+  res.locals.publicDocument = true;
+  res.set({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(',') });
+  // A preflight names the method it asks for; a plain OPTIONS is left to the 405 handler (Allow).
+  if (req.method !== 'OPTIONS' || !req.get('access-control-request-method')) return next();
+  res.set(PUBLIC_DOCUMENT_PREFLIGHT).status(204).end();
+};
+
+/**
  * CORS for the APIs (CORS_ORIGINS): `*` or a list of origins; off (no header at all) when unset.
  * A preflight is answered here, before authentication: it carries no token. No credentials mode:
  * the APIs take bearer tokens, never cookies.
@@ -45,5 +67,6 @@ export function corsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): Reques
     optionsSuccessStatus: 204,
   });
   // Only browsers send Origin; a plain OPTIONS is left to the 405 handler, which answers it with Allow.
-  return (req, res, next) => (req.get('origin') === undefined ? next() : policy(req, res, next));
+  // Public documents under /api (file downloads) keep publicDocumentCors's answer.
+  return (req, res, next) => (req.get('origin') === undefined || res.locals.publicDocument ? next() : policy(req, res, next));
 }

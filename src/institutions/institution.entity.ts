@@ -48,6 +48,10 @@ export class Institution extends TenantScopedEntity {
   @Property({ length: 2048, nullable: true })
   website?: string | null;
 
+  @Field(() => String, { nullable: true, description: 'Contact e-mail, published as the Open Badges issuer email; required while badges are enabled.' })
+  @Property({ length: 255, nullable: true })
+  email?: string | null;
+
   @Field(() => String, { nullable: true, description: 'Professional-network organization slug.' })
   @Property({ length: 255, nullable: true })
   networkOrganization?: string | null;

@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { MaxChars, NotBlank, Nullable, Present, Url } from '../graphql/validators.js';
+import { Email, MaxChars, NotBlank, Nullable, Present, Url } from '../graphql/validators.js';
 import { InstitutionStatus } from './institution.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
@@ -32,6 +32,12 @@ export class UpdateInstitutionInput {
   @Url()
   @MaxChars(2048)
   website?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Contact e-mail, published as the Open Badges issuer email; required while badges are enabled.' })
+  @Nullable()
+  @Email()
+  @MaxChars(255)
+  email?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Professional-network organization slug.' })
   @Nullable()

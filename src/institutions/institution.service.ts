@@ -1,14 +1,14 @@
 import type { RequestContext } from '../context/request-context.js';
-import { invalid } from '../errors/domain-error.js';
+import { type FieldErrors, invalid } from '../errors/domain-error.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { files } from '../files/file.service.js';
 import { revokeAllStatuses } from '../badges/v3/status-list.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';
 
-const SCALARS = ['name', 'country', 'legalName', 'taxId', 'website', 'networkOrganization', 'status', 'isBadgesEnabled', 'badgeImageUuid'] as const;
+const SCALARS = ['name', 'country', 'legalName', 'taxId', 'website', 'email', 'networkOrganization', 'status', 'isBadgesEnabled', 'badgeImageUuid'] as const;
 
-/** Institutions: the badge rule (enabling badges needs a badge image) lives here. */
+/** Institutions: the badge rule (enabling badges needs a badge image and a contact e-mail) lives here. */
 export class InstitutionService extends ResourceService<Institution, InstitutionInput> {
   protected readonly entity = Institution;
   protected readonly label = 'Institution';
@@ -16,6 +16,7 @@ export class InstitutionService extends ResourceService<Institution, Institution
     legalName: null,
     taxId: null,
     website: null,
+    email: null,
     networkOrganization: null,
     status: InstitutionStatus.active,
     isBadgesEnabled: false,
@@ -25,9 +26,12 @@ export class InstitutionService extends ResourceService<Institution, Institution
   protected async apply(ctx: RequestContext, row: Institution, input: Partial<InstitutionInput>): Promise<void> {
     if (input.badgeImageUuid != null) await files.requireImage(ctx, input.badgeImageUuid, 'badgeImageUuid');
     assignPresent(row, input, SCALARS);
-    if (row.isBadgesEnabled && !row.badgeImageUuid) {
-      throw invalid({ badgeImageUuid: ['The badge image uuid field is required when badges are enabled.'] });
-    }
+    if (!row.isBadgesEnabled) return;
+    const errors: FieldErrors = {};
+    if (!row.badgeImageUuid) errors.badgeImageUuid = ['The badge image uuid field is required when badges are enabled.'];
+    // Open Badges 2.0 requires the issuer's email (validator-core refuses a profile without one).
+    if (!row.email) errors.email = ['The email field is required when badges are enabled.'];
+    if (Object.keys(errors).length > 0) throw invalid(errors);
   }
 
   /** Deleting an institution withdraws its certificates publicly (public-standing.ts): every Open Badges 3.0 status bit is set. */

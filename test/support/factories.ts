@@ -15,7 +15,14 @@ async function created(api: ApiClient, path: string, body: Row): Promise<Row> {
 /** Valid rows in one line each, over the REST API of the given tenant; pass only what matters. */
 export function factories(api: ApiClient) {
   const make = {
-    institution: (fields: Row = {}) => created(api, '/institutions', { name: `Institution ${next()}`, country: 'BR', ...fields }),
+    /** With badges enabled it also gets the contact e-mail they require. */
+    institution: (fields: Row = {}) =>
+      created(api, '/institutions', {
+        name: `Institution ${next()}`,
+        country: 'BR',
+        ...(fields.is_badges_enabled ? { email: `registrar${next()}@example.edu` } : {}),
+        ...fields,
+      }),
     module: async (fields: Row = {}) =>
       created(api, '/modules', { name: `Module ${next()}`, institution_uuid: fields.institution_uuid ?? (await make.institution()).uuid, ...fields }),
     course: async (fields: Row = {}) =>

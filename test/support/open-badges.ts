@@ -34,6 +34,9 @@ export async function getJson(url: string, headers: Record<string, string> = ACC
   };
 }
 
+/** The RFC 3986 authority as written, as Python's rfc3986 `uri_reference(...).authority` reads it. */
+const uriAuthority = (uri: string) => /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(uri)?.[1] ?? '';
+
 const typesOf = (value: unknown) => (Array.isArray(value) ? value : [value]);
 
 export type Verdict =
@@ -58,9 +61,12 @@ export async function verifyHostedAssertion(assertionUrl: string, knownEmail: st
   if (issuer['@context'] !== OB2_CONTEXT || !typesOf(issuer.type).some((type) => ['Issuer', 'Profile'].includes(type)) || issuer.id !== badge.issuer)
     return { status: 'invalid', problem: 'issuer profile' };
 
-  // The assertion's id must be within the issuer's verification scope (default: the issuer's own host).
-  const allowed: string[] = typesOf(issuer.verification?.allowedOrigins ?? new URL(issuer.id).hostname);
-  if (!allowed.includes(new URL(assertion.id).hostname)) return { status: 'invalid', problem: 'origin not allowed by the issuer' };
+  // 1EdTech openbadges-validator-core (tasks/validation.py): an Issuer requires `url` and `email`.
+  for (const required of ['name', 'url', 'email']) if (!issuer[required]) return { status: 'invalid', problem: `issuer lacks ${required}` };
+  // validator-core (tasks/verification.py, hosted_id_in_verification_scope): the RFC 3986 authority
+  // (host and port) of the assertion id must be among allowedOrigins (default: the issuer id's).
+  const allowed: string[] = typesOf(issuer.verification?.allowedOrigins ?? uriAuthority(issuer.id));
+  if (!allowed.includes(uriAuthority(assertion.id))) return { status: 'invalid', problem: 'origin not allowed by the issuer' };
 
   const { recipient } = assertion;
   const expected = recipient.hashed

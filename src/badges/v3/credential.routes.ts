@@ -17,7 +17,7 @@ const JSON_TYPES = ['application/json', 'application/ld+json', 'application/vc+l
 const STATUS_LIST_MAX_AGE = 30;
 
 function sendJson(res: Response, document: object, type: string, cacheControl = 'public, no-cache'): void {
-  res.set({ 'Cache-Control': cacheControl, 'Access-Control-Allow-Origin': '*' });
+  res.set({ 'Cache-Control': cacheControl });
   res.type(`${type}; charset=utf-8`).send(JSON.stringify(document));
 }
 
@@ -55,6 +55,12 @@ export const HOSTED_CREDENTIAL_ROUTES = {
     200: {
       description: 'Verification methods (Multikey, Ed25519), old ones kept after rotation.',
       content: { 'application/did+ld+json': JSON_DOCUMENT('A DID document.') },
+    },
+  }),
+  achievement: hosted('/achievements/:uuid', 'Achievement (OB 3.0), one per course', {
+    200: {
+      description: 'The course as an Achievement, as it is now; a credential keeps the one it was issued with.',
+      content: { 'application/ld+json': JSON_DOCUMENT('An OB 3.0 Achievement.') },
     },
   }),
   profile: hosted('/issuers/:uuid', 'Issuer profile (OB 3.0 Profile)', {
@@ -105,7 +111,8 @@ export const CREDENTIAL_VERIFY_ROUTE = describeRoute({
 
 /**
  * The public Open Badges 3.0 documents under /ob/v3 at the ids they carry: credentials (as stored),
- * issuer DID documents (did:web) and profiles, status list credentials.
+ * achievements (courses), issuer DID documents (did:web) and profiles, status list credentials.
+ * Cross-origin reads: publicDocumentCors (src/http/cors.ts).
  */
 export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
   const router = Router();
@@ -135,6 +142,15 @@ export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
       const document = await openBadgeCredentials.didDocument(publicContext(req), req.params.uuid);
       if (document) sendJson(res, document, 'application/did+ld+json');
       return document !== null;
+    }),
+  );
+  router.get(
+    HOSTED_CREDENTIAL_ROUTES.achievement.path,
+    route(async (req, res) => {
+      const achievement = await openBadgeCredentials.achievement(publicContext(req), req.params.uuid);
+      if (achievement === 'withdrawn') throw issuerWithdrawn();
+      if (achievement) sendDocument(req, res, achievement);
+      return achievement !== null;
     }),
   );
   router.get(

@@ -1,6 +1,7 @@
 import type { PublicContext, RequestContext } from '../../context/request-context.js';
 import type { AttachedModule } from '../../courses/attached-modules.js';
-import type { Course } from '../../courses/course.entity.js';
+import { attachedModules } from '../../courses/attached-modules.js';
+import { Course } from '../../courses/course.entity.js';
 import { LIVE_FILTER, TENANT_FILTER } from '../../db/tenant-scope.js';
 import { isUuid } from '../../db/uuid.js';
 import type { Enrollment } from '../../enrollments/enrollment.entity.js';
@@ -21,7 +22,16 @@ import { documentReferences } from './credential-references.js';
 import { dereferenceDid } from './document-loader.js';
 import { activeIssuerSigner, publishedIssuerKeys } from './issuer-keys.js';
 import { OpenBadgeCredentialRecord } from './open-badge-credential.entity.js';
-import { type CredentialDocument, didDocument, type ProfileFacts, profileDocument, unsignedCredential } from './open-badge-credential.js';
+import {
+  type AchievementFacts,
+  achievementDocument,
+  type CredentialDocument,
+  didDocument,
+  type ProfileFacts,
+  profileDocument,
+  unsignedCredential,
+  withProofList,
+} from './open-badge-credential.js';
 import { allocateStatusIndex, signedStatusList, statusListCredential } from './status-list.js';
 
 /** What issuance hands over: the certificate just made issued and what it was issued from. */
@@ -40,10 +50,15 @@ const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileF
   uuid: institution.uuid,
   name: institution.name,
   website: institution.website ?? null,
+  email: institution.email ?? null,
   imageUrl: institution.badgeImageUuid ? downloadUrl(publicBaseUrl, institution.badgeImageUuid) : null,
 });
 
-function achievementOf({ institution, course, attachments: modules }: IssuedCertificate, issuer: ProfileFacts) {
+/** The course as an Achievement: in the credentials issued for it, and at the Achievement's id. */
+function achievementOf(
+  { institution, course, attachments: modules }: Pick<IssuedCertificate, 'institution' | 'course' | 'attachments'>,
+  issuer: ProfileFacts,
+): AchievementFacts {
   const credits = modules.reduce((sum, { module }) => sum + (module.credits ?? 0), 0);
   const narrative = criteriaNarrative({
     uuid: course.uuid,
@@ -90,7 +105,7 @@ export async function issueOpenBadgeCredential(tx: RequestContext, issued: Issue
     },
     urls,
   );
-  const document = await signCredential(unsigned, signer);
+  const document = withProofList(await signCredential(unsigned, signer));
   tx.em.create(OpenBadgeCredentialRecord, { certificateUuid: certificate.uuid, institutionUuid: institution.uuid, statusIndex: status.index, document });
 }
 
@@ -144,13 +159,13 @@ export const openBadgeCredentials = {
   /** The credential as signed at issuance, at its public id: `withdrawn` once deleted, null while badges are off. */
   async hostedCredential(ctx: PublicContext, certificateUuid: string): Promise<CredentialDocument | 'withdrawn' | null> {
     const hosted = await hostedRecord(ctx, certificateUuid);
-    return hosted && (hosted === 'withdrawn' ? hosted : hosted.record.document);
+    return hosted && (hosted === 'withdrawn' ? hosted : withProofList(hosted.record.document));
   },
 
   /** The credentials of several certificates in one query, in the order asked (null where none). */
   async credentials(ctx: PublicContext, certificateUuids: readonly string[]): Promise<(CredentialDocument | null)[]> {
     const records = await ctx.em.find(OpenBadgeCredentialRecord, { certificateUuid: { $in: [...certificateUuids] } }, { disableIdentityMap: true });
-    const byCertificate = new Map(records.map((record) => [record.certificateUuid, record.document]));
+    const byCertificate = new Map(records.map((record) => [record.certificateUuid, withProofList(record.document)]));
     return certificateUuids.map((uuid) => byCertificate.get(uuid) ?? null);
   },
 
@@ -167,6 +182,22 @@ export const openBadgeCredentials = {
     const standing = issuerStanding(institution);
     if (standing !== 'valid') return standing === 'withdrawn' ? standing : null;
     return profileDocument(profileFacts(institution!, ctx.publicBaseUrl), ob3Urls(ctx.publicBaseUrl));
+  },
+
+  /**
+   * The course's OB 3.0 Achievement at its id, as the course is now (a credential keeps the one it was
+   * issued with); only while its institution issues badges.
+   */
+  async achievement(ctx: PublicContext, courseUuid: string): Promise<CredentialDocument | 'withdrawn' | null> {
+    if (!isUuid(courseUuid)) return null;
+    const course = await ctx.em.findOne(Course, { uuid: courseUuid }, { filters: { [TENANT_FILTER]: false } });
+    if (!course) return null;
+    const institution = await institutionOf(ctx, course.institution.uuid);
+    const standing = issuerStanding(institution);
+    if (standing !== 'valid' || !institution) return standing === 'withdrawn' ? standing : null;
+    const issuer = profileFacts(institution, ctx.publicBaseUrl);
+    const facts = achievementOf({ institution, course, attachments: await attachedModules(ctx.em, course) }, issuer);
+    return achievementDocument(facts, issuer.imageUrl, ob3Urls(ctx.publicBaseUrl));
   },
 
   /** The signed BitstringStatusListCredential of one of the institution's lists; re-signed after a revocation. */
@@ -190,7 +221,12 @@ export const openBadgeCredentials = {
     if (!issuer || issuer.imageType !== type) return null;
     const chunks: Buffer[] = [];
     for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
-    const bytes = await ctx.badgeWorkers.bake({ image: Buffer.concat(chunks), imageType: type, baked: 'credential', json: JSON.stringify(record.document) });
+    const bytes = await ctx.badgeWorkers.bake({
+      image: Buffer.concat(chunks),
+      imageType: type,
+      baked: 'credential',
+      json: JSON.stringify(withProofList(record.document)),
+    });
     return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
   },
 

