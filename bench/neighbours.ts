@@ -121,7 +121,12 @@ function printScenario(scenario: Scenario, quiet: Phase, attacked: Phase): void 
   console.table(
     before.map((row, i) => {
       const under = after[i]!;
-      const [p50, p99, q50, q99] = [percentile(row.latencies, 0.5), percentile(row.latencies, 0.99), percentile(under.latencies, 0.5), percentile(under.latencies, 0.99)];
+      const [p50, p99, q50, q99] = [
+        percentile(row.latencies, 0.5),
+        percentile(row.latencies, 0.99),
+        percentile(under.latencies, 0.5),
+        percentile(under.latencies, 0.99),
+      ];
       return {
         victim: row.name,
         'alone p50/p99 ms': `${p50.toFixed(0)} / ${p99.toFixed(0)}`,
@@ -133,7 +138,9 @@ function printScenario(scenario: Scenario, quiet: Phase, attacked: Phase): void 
     }),
   );
   for (const report of attacked.attackers) {
-    console.log(`  attacker ${report.name}: ${report.latencies.length} requests, p50 ${percentile(report.latencies, 0.5).toFixed(0)} ms, answers ${answers(report.statuses)}`);
+    console.log(
+      `  attacker ${report.name}: ${report.latencies.length} requests, p50 ${percentile(report.latencies, 0.5).toFixed(0)} ms, answers ${answers(report.statuses)}`,
+    );
   }
   console.log(`  server event loop, longest block: ${quiet.loopMaxMs.toFixed(0)} ms alone, ${attacked.loopMaxMs.toFixed(0)} ms attacked`);
 }
@@ -228,15 +235,32 @@ async function publicScenario(victim: TenantAccess, dir: string): Promise<Scenar
   const bombFile = path.join(dir, 'context-bomb.json');
   const bomb = contextBomb(credential);
   await writeFile(bombFile, JSON.stringify(bomb));
-  const issuance = (body: string): RequestSpec => ({ method: 'POST', path: '/api/v1/certificates', headers: { ...victim.auth, 'content-type': 'application/json' }, body });
+  const issuance = (body: string): RequestSpec => ({
+    method: 'POST',
+    path: '/api/v1/certificates',
+    headers: { ...victim.auth, 'content-type': 'application/json' },
+    body,
+  });
   console.log(`\n(public scenario: the laborious PDF is ${(pdf.length / 2 ** 20).toFixed(1)} MB)`);
   return {
     key: 'public',
     name: 'anonymous clients verify laborious PDFs and credentials at the default limits',
     async victims() {
       return [
-        { name: 'issuance POST /certificates finish: true (a tenant)', role: 'victim', everyMs: 500, requests: bodies.splice(0, Math.ceil(SECONDS / 0.5)).map(issuance), once: true },
-        { name: 'baked badge image.png (another address)', role: 'victim', localAddress: '127.0.0.4', everyMs: 1000, requests: [{ method: 'GET', path: `/ob/v2/assertions/${first.uuid}/image.png` }] },
+        {
+          name: 'issuance POST /certificates finish: true (a tenant)',
+          role: 'victim',
+          everyMs: 500,
+          requests: bodies.splice(0, Math.ceil(SECONDS / 0.5)).map(issuance),
+          once: true,
+        },
+        {
+          name: 'baked badge image.png (another address)',
+          role: 'victim',
+          localAddress: '127.0.0.4',
+          everyMs: 1000,
+          requests: [{ method: 'GET', path: `/ob/v2/assertions/${first.uuid}/image.png` }],
+        },
         {
           name: 'POST /api/v1/badges/verify (another address)',
           role: 'victim',
@@ -248,7 +272,13 @@ async function publicScenario(victim: TenantAccess, dir: string): Promise<Scenar
     },
     async attackers() {
       return [
-        { name: `verify a ${(pdf.length / 2 ** 20).toFixed(1)} MB laborious PDF, 30/min`, role: 'attacker', localAddress: '127.0.0.2', everyMs: 2000, requests: [{ method: 'POST', path: '/api/v1/verify', headers: { 'content-type': 'application/pdf' }, bodyFile: pdfFile }] },
+        {
+          name: `verify a ${(pdf.length / 2 ** 20).toFixed(1)} MB laborious PDF, 30/min`,
+          role: 'attacker',
+          localAddress: '127.0.0.2',
+          everyMs: 2000,
+          requests: [{ method: 'POST', path: '/api/v1/verify', headers: { 'content-type': 'application/pdf' }, bodyFile: pdfFile }],
+        },
         {
           name: `verify a credential with ${(bomb['@context'] as string[]).length} @contexts, 30/min`,
           role: 'attacker',
@@ -305,7 +335,14 @@ async function webhookScenario(attacker: TenantAccess, victim: TenantAccess): Pr
     key: 'webhooks',
     name: 'one tenant’s 100 webhook endpoints never answer',
     async victims() {
-      return [{ name: 'upload (another tenant)', role: 'victim', everyMs: 1000, requests: [{ method: 'POST', path: '/api/v1/files', headers: victim.auth, freshPdf: true }] }];
+      return [
+        {
+          name: 'upload (another tenant)',
+          role: 'victim',
+          everyMs: 1000,
+          requests: [{ method: 'POST', path: '/api/v1/files', headers: victim.auth, freshPdf: true }],
+        },
+      ];
     },
     async attackers() {
       if (registered + refused === 0) {
@@ -321,7 +358,14 @@ async function webhookScenario(attacker: TenantAccess, victim: TenantAccess): Pr
         }
         console.log(`\n(webhooks scenario: ${registered} dead endpoints registered, ${refused} refused)`);
       }
-      return [{ name: `uploads, each an event for ${registered} dead endpoints`, role: 'attacker', everyMs: 200, requests: [{ method: 'POST', path: '/api/v1/files', headers: attacker.auth, freshPdf: true }] }];
+      return [
+        {
+          name: `uploads, each an event for ${registered} dead endpoints`,
+          role: 'attacker',
+          everyMs: 200,
+          requests: [{ method: 'POST', path: '/api/v1/files', headers: attacker.auth, freshPdf: true }],
+        },
+      ];
     },
     async arrivals(victims) {
       const uploads = victims.flatMap((report) => report.uploads);
