@@ -1,4 +1,5 @@
-import { type AnchorNetwork, encodeMerkleProof, ethereumAnchor } from './merkle-proof.js';
+import { encodeMerkleProof, ethereumAnchor } from './merkle-proof.js';
+import type { AnchorNetwork } from './networks.js';
 import type { MerklePathStep } from './merkle-tree.js';
 import { type BlockcertsDocument, issuingKeyId } from './blockcerts-documents.js';
 

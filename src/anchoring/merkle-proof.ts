@@ -1,5 +1,6 @@
 import { Decoder, Encoder } from '@blockcerts/lds-merkle-proof-2019';
 import type { MerklePathStep } from './merkle-tree.js';
+import type { AnchorNetwork } from './networks.js';
 
 /** The decoded `proofValue` of a MerkleProof2019 proof (hex hashes, `blink:` anchors). */
 export interface MerkleProofValue {
@@ -9,9 +10,6 @@ export interface MerkleProofValue {
   anchors: string[];
 }
 
-/** The Blockcerts Ethereum network names the proof encoding knows (LD Merkle Proof 2019 keymap). */
-export const ANCHOR_NETWORKS = ['mainnet', 'sepolia', 'goerli', 'ropsten', 'rinkeby'] as const;
-export type AnchorNetwork = (typeof ANCHOR_NETWORKS)[number];
 
 /** `blink:eth:<network>:<tx hash without 0x>`, the anchor Blockcerts verifiers read. */
 export const ethereumAnchor = (network: AnchorNetwork, txHash: string) => `blink:eth:${network}:${txHash.replace(/^0x/, '').toLowerCase()}`;
