@@ -78,8 +78,22 @@ export async function insertBatch(
 ): Promise<OpenBatch> {
   const uuid = uuidv7();
   const { signed } = batch;
-  await em.execute(INSERT_BATCH, [uuid, batch.network, batch.fromAddress, batch.merkleRoot, members.length, signed.nonce, signed.txHash, signed.rawTransaction]);
-  const rows = members.map((member) => ({ certificate_uuid: member.certificateUuid, target_hash: member.targetHash, path: member.path, credential: member.credential }));
+  await em.execute(INSERT_BATCH, [
+    uuid,
+    batch.network,
+    batch.fromAddress,
+    batch.merkleRoot,
+    members.length,
+    signed.nonce,
+    signed.txHash,
+    signed.rawTransaction,
+  ]);
+  const rows = members.map((member) => ({
+    certificate_uuid: member.certificateUuid,
+    target_hash: member.targetHash,
+    path: member.path,
+    credential: member.credential,
+  }));
   await em.execute(INSERT_MEMBERS, [uuid, JSON.stringify(rows)]);
   return { uuid, merkleRoot: batch.merkleRoot, txHash: signed.txHash, rawTransaction: signed.rawTransaction, nonce: signed.nonce };
 }

@@ -91,7 +91,10 @@ async function send(ctx: AnchorContext, provider: JsonRpcProvider, batch: OpenBa
   const signed = await signAnchor(provider, ctx.identity.wallet, batch.merkleRoot);
   anchorTransactions.inc();
   await recordResigned(ctx.em.fork(), batch.uuid, signed);
-  ctx.logger.warn({ batch: batch.uuid, replaced: batch.txHash, txHash: signed.txHash }, 'anchoring transaction replaced: its nonce was used by another transaction; signed again');
+  ctx.logger.warn(
+    { batch: batch.uuid, replaced: batch.txHash, txHash: signed.txHash },
+    'anchoring transaction replaced: its nonce was used by another transaction; signed again',
+  );
   const resigned = { ...batch, ...signed };
   await broadcast(provider, resigned.rawTransaction);
   return resigned;
@@ -114,7 +117,13 @@ async function record(ctx: AnchorContext, batch: OpenBatch, block: { blockNumber
     const rows = await recordConfirmed(tx, batch, block, txUrl);
     for (const row of rows.filter((candidate) => !candidate.deleted_at)) {
       const event = certificateEvent('certificate.anchored', certificateFactsOfRow(row));
-      event.data = { ...event.data, blockchain_tx_hash: batch.txHash, blockchain_tx_url: txUrl, block_number: block.blockNumber, anchored_at: block.blockTime.toISOString() };
+      event.data = {
+        ...event.data,
+        blockchain_tx_hash: batch.txHash,
+        blockchain_tx_url: txUrl,
+        block_number: block.blockNumber,
+        anchored_at: block.blockTime.toISOString(),
+      };
       enqueueWebhookEvents(tx, [event], String(row.tenant_uuid));
     }
     return rows.length;

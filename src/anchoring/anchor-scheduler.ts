@@ -86,8 +86,7 @@ export async function startAnchoring(
   }
   const rpcUrl = chain?.url ?? config.rpcUrl;
   const lock = new SenderLock(databaseUrl, `anchoring:${identity.address}`);
-  const runOnce = () =>
-    lock.run(() => anchorPendingBatch({ em: orm.em.fork(), config, identity, rpcUrl, publicBaseUrl, logger }), 0);
+  const runOnce = () => lock.run(() => anchorPendingBatch({ em: orm.em.fork(), config, identity, rpcUrl, publicBaseUrl, logger }), 0);
 
   let failures = 0;
   let nextAttempt = 0;

@@ -27,7 +27,10 @@ export class AnchorKey {
  * block once confirmed. Batches of every tenant share it.
  */
 @Entity({ tableName: 'anchor_batches' })
-@Index({ name: 'anchor_batches_open_index', expression: `create index "anchor_batches_open_index" on "anchor_batches" ("from_address") where "confirmed_at" is null` })
+@Index({
+  name: 'anchor_batches_open_index',
+  expression: `create index "anchor_batches_open_index" on "anchor_batches" ("from_address") where "confirmed_at" is null`,
+})
 export class AnchorBatch {
   @PrimaryKey({ type: 'uuid' })
   uuid: string & Opt = uuidv7();

@@ -34,5 +34,7 @@ export async function canonicalNQuads(document: object): Promise<string> {
 /** What a Blockcerts Merkle leaf is: SHA-256 (hex) of the canonical N-Quads of the credential without its proof. */
 export async function credentialHash(credential: Record<string, unknown>): Promise<string> {
   const { proof: _proof, ...unsigned } = credential;
-  return createHash('sha256').update(await canonicalNQuads(unsigned), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(await canonicalNQuads(unsigned), 'utf8')
+    .digest('hex');
 }

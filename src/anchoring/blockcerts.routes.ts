@@ -26,13 +26,21 @@ const hosted = (path: string, summary: string, description: string) =>
   });
 
 export const BLOCKCERTS_ROUTES = {
-  profile: hosted('/blockcerts/issuers/:uuid', 'Blockcerts issuer profile', "The institution's issuer profile: the anchoring address as its public key, and its revocation list."),
+  profile: hosted(
+    '/blockcerts/issuers/:uuid',
+    'Blockcerts issuer profile',
+    "The institution's issuer profile: the anchoring address as its public key, and its revocation list.",
+  ),
   revocations: hosted(
     '/blockcerts/issuers/:uuid/revocations',
     'Blockcerts revocation list',
     'Anchored certificates of the institution that were revoked or withdrawn; `?assertionId=<credential id>` narrows it to one.',
   ),
-  credential: hosted('/blockcerts/:uuid', 'Blockcerts v3 credential', 'The certificate as anchored: a Blockcerts v3 credential with its MerkleProof2019 proof.'),
+  credential: hosted(
+    '/blockcerts/:uuid',
+    'Blockcerts v3 credential',
+    'The certificate as anchored: a Blockcerts v3 credential with its MerkleProof2019 proof.',
+  ),
 };
 
 /** JSON with CORS open and an ETag of the bytes (a conditional GET answers 304). */

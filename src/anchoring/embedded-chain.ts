@@ -115,7 +115,9 @@ function rpcServer(provider: EdrProvider): http.Server {
       const result = Array.isArray(body) ? await Promise.all(body.map((call) => answer(provider, call))) : await answer(provider, body);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
     }
   });
 }

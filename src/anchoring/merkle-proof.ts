@@ -10,7 +10,6 @@ export interface MerkleProofValue {
   anchors: string[];
 }
 
-
 /** `blink:eth:<network>:<tx hash without 0x>`, the anchor Blockcerts verifiers read. */
 export const ethereumAnchor = (network: AnchorNetwork, txHash: string) => `blink:eth:${network}:${txHash.replace(/^0x/, '').toLowerCase()}`;
 

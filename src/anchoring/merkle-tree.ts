@@ -21,7 +21,7 @@ function nextLevel(level: Buffer[]): Buffer[] {
 /** The root and, for every leaf in order, its path to the root. */
 export function merkleTree(leaves: readonly string[]): { root: string; paths: MerklePathStep[][] } {
   if (leaves.length === 0) throw new Error('A Merkle tree needs at least one leaf.');
-  let level: Buffer[] = leaves.map((leaf) => Buffer.from(leaf, "hex"));
+  let level: Buffer[] = leaves.map((leaf) => Buffer.from(leaf, 'hex'));
   const paths: MerklePathStep[][] = leaves.map(() => []);
   let positions = leaves.map((_, index) => index);
   while (level.length > 1) {
@@ -40,7 +40,7 @@ export function merkleTree(leaves: readonly string[]): { root: string; paths: Me
 
 /** The root a leaf and its path lead to (what a verifier recomputes). */
 export function rootFromPath(leaf: string, path: readonly MerklePathStep[]): string {
-  let node: Buffer = Buffer.from(leaf, "hex");
+  let node: Buffer = Buffer.from(leaf, 'hex');
   for (const step of path) {
     node = 'left' in step ? sha256(Buffer.concat([Buffer.from(step.left, 'hex'), node])) : sha256(Buffer.concat([node, Buffer.from(step.right, 'hex')]));
   }

@@ -5,7 +5,9 @@
  * ports (`routes`: host → local origin) by wrapping fetch. Input on stdin, result on stdout, as JSON:
  * `{credential, rpcUrl, routes}` → `{status, message, steps: {code: status}}`.
  */
+import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
+import { URL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { Certificate } = require('@blockcerts/cert-verifier-js/dist/verifier-node/index.js');
@@ -35,7 +37,7 @@ try {
   const result = await certificate.verify(({ code, status }) => {
     steps[code] = status;
   });
-  log(JSON.stringify({ status: result.status, message: typeof result.message === 'string' ? result.message : result.message?.description ?? null, steps }));
+  log(JSON.stringify({ status: result.status, message: typeof result.message === 'string' ? result.message : (result.message?.description ?? null), steps }));
 } catch (error) {
   log(JSON.stringify({ status: 'error', message: String(error?.message ?? error), steps }));
 }
