@@ -1,4 +1,6 @@
 import { jest } from '@jest/globals';
+import { JsonRpcProvider, Wallet } from 'ethers';
+import { decodeMerkleProof, encodeMerkleProof, ethereumAnchor, type MerkleProofValue } from '../src/anchoring/merkle-proof.js';
 import type { EmbeddedChain } from '../src/anchoring/embedded-chain.js';
 import { anchoringChain, blockcertsVerify } from './support/blockcerts.js';
 import { factories } from './support/factories.js';
@@ -53,5 +55,96 @@ describe('batched anchoring', () => {
       expect(result).toMatchObject({ status: 'success' });
     }
     expect(hashes.size).toBe(1);
+  });
+});
+
+describe('what the reference verifier refuses', () => {
+  let credential: Record<string, any>;
+  let proof: MerkleProofValue;
+
+  beforeAll(async () => {
+    const make = factories(api);
+    const institution = await make.institution();
+    const first = await make.certificate({ institution_uuid: institution.uuid });
+    await make.certificate({ institution_uuid: institution.uuid });
+    await anchorNow();
+    credential = await credentialOf(first.uuid);
+    proof = decodeMerkleProof(credential.proof.proofValue)!;
+  });
+
+  const withProof = (changes: Partial<MerkleProofValue>) => ({ ...credential, proof: { ...credential.proof, proofValue: encodeMerkleProof({ ...proof, ...changes }) } });
+  const sendFrom = async (wallet: Wallet, data: string) => {
+    await chain.request('hardhat_setBalance', [wallet.address, '0xde0b6b3a7640000']);
+    const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+    const sent = await wallet.connect(provider).sendTransaction({ to: wallet.address, value: 0n, data: `0x${data}` });
+    await sent.wait(1);
+    provider.destroy();
+    return sent.hash;
+  };
+
+  it('one changed character of the credential', async () => {
+    const changed = { ...credential, credentialSubject: { ...credential.credentialSubject, name: `${credential.credentialSubject.name}.` } };
+    const result = await blockcertsVerify(changed, chain.url, service.url);
+    expect(result.status).toBe('failure');
+    expect(result.steps.compareHashes).toBe('failure');
+  });
+
+  it('a wrong Merkle path', async () => {
+    const [step] = proof.path;
+    const flipped = 'left' in step ? { left: 'ff'.repeat(32) } : { right: 'ff'.repeat(32) };
+    const result = await blockcertsVerify(withProof({ path: [flipped, ...proof.path.slice(1)] }), chain.url, service.url);
+    expect(result.status).toBe('failure');
+    expect(result.steps.checkReceipt).toBe('failure');
+  });
+
+  it('an anchor pointing at another transaction', async () => {
+    const other = await sendFrom(Wallet.createRandom() as unknown as Wallet, 'ab'.repeat(32));
+    const result = await blockcertsVerify(withProof({ anchors: [ethereumAnchor('sepolia', other)] }), chain.url, service.url);
+    expect(result.status).toBe('failure');
+    expect(result.steps.checkMerkleRoot).toBe('failure');
+  });
+
+  it('the same root sent by another address', async () => {
+    const copy = await sendFrom(Wallet.createRandom() as unknown as Wallet, proof.merkleRoot);
+    const result = await blockcertsVerify(withProof({ anchors: [ethereumAnchor('sepolia', copy)] }), chain.url, service.url);
+    expect(result.status).toBe('failure');
+    expect(result.steps.checkAuthenticity).toBe('failure');
+  });
+});
+
+describe('revocation and withdrawal after anchoring', () => {
+  it('a revoked certificate is listed in its revocation list and no longer verifies; a deleted one answers 410 and is listed as withdrawn', async () => {
+    const make = factories(api);
+    const institution = await make.institution();
+    const revoked = await make.certificate({ institution_uuid: institution.uuid });
+    const deleted = await make.certificate({ institution_uuid: institution.uuid });
+    await anchorNow();
+    const revokedCredential = await credentialOf(revoked.uuid);
+    const deletedCredential = await credentialOf(deleted.uuid);
+    expect((await blockcertsVerify(revokedCredential, chain.url, service.url)).status).toBe('success');
+
+    expect((await api.rest('POST', `/certificates/${revoked.uuid}/revoke`, { reason: 'Issued by mistake' })).status).toBe(200);
+    expect((await api.rest('DELETE', `/certificates/${deleted.uuid}`)).status).toBe(204);
+
+    const result = await blockcertsVerify(revokedCredential, chain.url, service.url);
+    expect(result).toMatchObject({ status: 'failure', steps: { checkRevokedStatus: 'failure' } });
+    expect(result.message).toContain('Issued by mistake');
+    expect((await fetch(`${service.url}/blockcerts/${deleted.uuid}`)).status).toBe(410);
+    expect((await blockcertsVerify(deletedCredential, chain.url, service.url)).steps.checkRevokedStatus).toBe('failure');
+    const list = await (await fetch(`${service.url}/blockcerts/issuers/${institution.uuid}/revocations`)).json();
+    expect(list.revokedAssertions).toEqual(
+      expect.arrayContaining([
+        { id: revokedCredential.id, revocationReason: 'Issued by mistake' },
+        { id: deletedCredential.id, revocationReason: 'Withdrawn by the issuer.' },
+      ]),
+    );
+  });
+
+  it('a certificate revoked before its batch is made is never anchored', async () => {
+    const certificate = await factories(api).certificate();
+    await api.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'Too fast' });
+    await anchorNow();
+    expect((await api.rest('GET', `/certificates/${certificate.uuid}`)).body.data.blockchain_tx_hash).toBeNull();
+    expect((await fetch(`${service.url}/blockcerts/${certificate.uuid}`)).status).toBe(404);
   });
 });
