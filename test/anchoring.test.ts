@@ -4,6 +4,7 @@ import { decodeMerkleProof, encodeMerkleProof, ethereumAnchor, type MerkleProofV
 import type { EmbeddedChain } from '../src/anchoring/embedded-chain.js';
 import { anchoringChain, blockcertsVerify } from './support/blockcerts.js';
 import { factories } from './support/factories.js';
+import { uploadPdf } from './support/files.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
 
 jest.setTimeout(120_000);
@@ -72,7 +73,10 @@ describe('what the reference verifier refuses', () => {
     proof = decodeMerkleProof(credential.proof.proofValue)!;
   });
 
-  const withProof = (changes: Partial<MerkleProofValue>) => ({ ...credential, proof: { ...credential.proof, proofValue: encodeMerkleProof({ ...proof, ...changes }) } });
+  const withProof = (changes: Partial<MerkleProofValue>) => ({
+    ...credential,
+    proof: { ...credential.proof, proofValue: encodeMerkleProof({ ...proof, ...changes }) },
+  });
   const sendFrom = async (wallet: Wallet, data: string) => {
     await chain.request('hardhat_setBalance', [wallet.address, '0xde0b6b3a7640000']);
     const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
@@ -146,5 +150,60 @@ describe('revocation and withdrawal after anchoring', () => {
     await anchorNow();
     expect((await api.rest('GET', `/certificates/${certificate.uuid}`)).body.data.blockchain_tx_hash).toBeNull();
     expect((await fetch(`${service.url}/blockcerts/${certificate.uuid}`)).status).toBe(404);
+  });
+});
+
+describe('the API', () => {
+  it('refuses blockchain fields from clients with a 422 naming them (REST and GraphQL)', async () => {
+    const make = factories(api);
+    const institution = await make.institution();
+    const course = await make.course({ institution_uuid: institution.uuid });
+    const student = await make.student();
+    const body = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, finish: false };
+    const rest = await api.rest('POST', '/certificates', {
+      ...body,
+      file_uuid: (await uploadPdf(api)).uuid,
+      blockchain_tx_hash: '0xabc',
+      blockchain_tx_url: 'https://example.org/tx/abc',
+    });
+    expect(rest.status).toBe(422);
+    expect(Object.keys(rest.body.errors).sort()).toEqual(['blockchain_tx_hash', 'blockchain_tx_url']);
+    expect(rest.body.errors.blockchain_tx_hash[0]).toContain('set by the service when the certificate is anchored');
+
+    const draft = (await api.rest('POST', '/certificates', { ...body, file_uuid: (await uploadPdf(api)).uuid })).body.data;
+    const patched = await api.rest('PATCH', `/certificates/${draft.uuid}`, { blockchain_tx_hash: '0xabc' });
+    expect(patched.status).toBe(422);
+    const graphql = await api.graphql(`mutation ($uuid: ID!) { updateCertificate(uuid: $uuid, input: { blockchainTxHash: "0xabc" }) { uuid } }`, {
+      uuid: draft.uuid,
+    });
+    expect(graphql.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('shows the anchoring: blockcerts_url and blockchain fields in REST, Certificate.anchor in GraphQL; unanchored ones are listed by where[blockchain_tx_hash]=null', async () => {
+    const certificate = await factories(api).certificate();
+    const before = (await api.rest('GET', `/certificates/${certificate.uuid}`)).body.data;
+    expect(before).toMatchObject({ blockchain_tx_hash: null, blockchain_tx_url: null, blockcerts_url: null });
+    const unanchored = (await api.rest('GET', '/certificates?where[blockchain_tx_hash]=null&per_page=100')).body.data.map((row: { uuid: string }) => row.uuid);
+    expect(unanchored).toContain(certificate.uuid);
+
+    await anchorNow();
+
+    const after = (await api.rest('GET', `/certificates/${certificate.uuid}`)).body.data;
+    expect(after.blockcerts_url).toBe(`http://credentials.test/blockcerts/${certificate.uuid}`);
+    const { body } = await api.graphql(
+      `query ($uuid: ID!) { certificate(uuid: $uuid) { anchor { network txHash txUrl blockNumber anchoredAt merkleRoot } } }`,
+      {
+        uuid: certificate.uuid,
+      },
+    );
+    const anchor = body.data.certificate.anchor;
+    expect(anchor).toMatchObject({ network: 'sepolia', txHash: after.blockchain_tx_hash, txUrl: after.blockchain_tx_url });
+    expect(anchor.merkleRoot).toMatch(/^[0-9a-f]{64}$/);
+    const transaction = (await chain.request('eth_getTransactionByHash', [anchor.txHash])) as { input: string; blockNumber: string; from: string };
+    expect(transaction.input).toBe(`0x${anchor.merkleRoot}`);
+    expect(Number(transaction.blockNumber)).toBe(anchor.blockNumber);
+    expect(transaction.from).toBe(address);
+    const listed = (await api.rest('GET', '/certificates?where[blockchain_tx_hash]=null&per_page=100')).body.data.map((row: { uuid: string }) => row.uuid);
+    expect(listed).not.toContain(certificate.uuid);
   });
 });

@@ -51,8 +51,6 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
   enrollmentUuid: null,
   publicVerificationUrl: null,
   expiresAt: null,
-  blockchainTxHash: null,
-  blockchainTxUrl: null,
   finish: false,
 };
 
@@ -257,7 +255,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       certificate.template = fallback ? ref(fallback) : null;
     }
     if (input.publicVerificationUrl) await this.checkVerificationLink(ctx, input.publicVerificationUrl);
-    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
+    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt']);
     certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
     const checked = await this.checkAgreement(ctx, certificate);
     return { checked, newSource: input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined };
