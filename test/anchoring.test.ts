@@ -6,6 +6,7 @@ import { anchoringChain, blockcertsVerify } from './support/blockcerts.js';
 import { factories } from './support/factories.js';
 import { uploadPdf } from './support/files.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
+import { until } from './support/wait.js';
 
 jest.setTimeout(120_000);
 
@@ -205,5 +206,35 @@ describe('the API', () => {
     expect(transaction.from).toBe(address);
     const listed = (await api.rest('GET', '/certificates?where[blockchain_tx_hash]=null&per_page=100')).body.data.map((row: { uuid: string }) => row.uuid);
     expect(listed).not.toContain(certificate.uuid);
+  });
+});
+
+describe('faults', () => {
+  it('while the chain is down issuance goes on, anchoring fails with a metric and retries with backoff, and anchors once the chain is back', async () => {
+    const started = await anchoringChain();
+    const scheduled = await startTestService({ ...started.env, ANCHOR_INTERVAL_SECONDS: '1' });
+    try {
+      const client = await signIn(scheduled, 'faults');
+      await started.chain.pause();
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const certificate = await factories(client).certificate();
+      expect(certificate.status).toBe('issued');
+      const failures = async () => {
+        const text = await (await fetch(`${scheduled.url}/metrics`)).text();
+        return Number(/credentials_anchor_failures_total\{reason="rpc_unreachable"\} (\d+)/.exec(text)?.[1] ?? 0);
+      };
+      await until(async () => (await failures()) >= 2, 'two failed anchoring runs');
+      expect((await client.rest('GET', `/certificates/${certificate.uuid}`)).body.data.blockchain_tx_hash).toBeNull();
+
+      await started.chain.resume();
+      await until(
+        async () => (await client.rest('GET', `/certificates/${certificate.uuid}`)).body.data.blockchain_tx_hash !== null,
+        'the certificate to be anchored',
+      );
+      expect(Number(await started.chain.request('eth_getTransactionCount', [started.wallet.address, 'latest']))).toBe(1);
+    } finally {
+      await scheduled.stop();
+      await started.chain.close();
+    }
   });
 });
