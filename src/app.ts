@@ -38,6 +38,7 @@ import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record
 import { publicContexts } from './http/public-context.js';
 import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';
 import { CREDENTIAL_VERIFY_ROUTE, credentialVerifyRoutes, HOSTED_CREDENTIAL_ROUTES, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
+import { BLOCKCERTS_ROUTES, blockcertsRoutes } from './anchoring/blockcerts.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { VERIFICATION_ROUTES, verificationApi } from './verification/verification.routes.js';
@@ -74,6 +75,7 @@ const HAND_WRITTEN_ROUTES = [
   ...Object.values(HOSTED_BADGE_ROUTES),
   ...Object.values(HOSTED_CREDENTIAL_ROUTES),
   CREDENTIAL_VERIFY_ROUTE,
+  ...Object.values(BLOCKCERTS_ROUTES),
   ...Object.values(HEALTH_ROUTES),
 ];
 
@@ -178,6 +180,9 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   outside.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify));
   outside.use(hostedCredentialRoutes(publicContext));
   outside.use('/api/v1', credentialVerifyRoutes(publicContext, config));
+  // Blockcerts: anchored credentials, issuer profiles, revocation lists (as public reads).
+  outside.get('/blockcerts/*path', publicReads);
+  outside.use(blockcertsRoutes(publicContext));
   outside.use(portfolioPages(publicContext, publicReads));
   app.use(outside);
   // After every other router (their own OPTIONS answers), before the REST router's 404.

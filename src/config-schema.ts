@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseKeyEncryptionKey } from './security/key-envelope.js';
+import { ANCHOR_NETWORKS } from './anchoring/networks.js';
 
 /*
  * Every environment variable the service reads, one line each, parsed with zod. docs/configuration.md's
@@ -215,6 +216,22 @@ export const ENVIRONMENT = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: whole(1, 100).default(2),
   WEBHOOK_DISABLE_AFTER_HOURS: whole(1, 24 * 365).default(120),
   WEBHOOK_NOTICE_EMAIL: z.email({ message: 'must be an e-mail address' }).optional(),
+  ANCHOR_RPC_URL: z
+    .literal('embedded')
+    .or(url(['http:', 'https:'], 'https://sepolia.infura.io/v3/<key>, or embedded', { secret: true }))
+    .optional(),
+  ANCHOR_NETWORK: oneOf(ANCHOR_NETWORKS).default('sepolia'),
+  ANCHOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^(0x)?[0-9a-fA-F]{64}$/, { message: 'must be 32 bytes as 64 hex digits (0x optional)' })
+    .optional(),
+  ANCHOR_CONFIRMATIONS: whole(1, 1000).optional(),
+  ANCHOR_INTERVAL_SECONDS: whole(1).default(60),
+  ANCHOR_MAX_BATCH: whole(1, 1_000_000).default(10_000),
+  ANCHOR_TX_URL_TEMPLATE: z
+    .string()
+    .regex(/^https?:\/\/\S*\{hash\}\S*$/, { message: 'must be an http(s) URL containing {hash}' })
+    .optional(),
 });
 
 export type Environment = z.infer<typeof ENVIRONMENT>;

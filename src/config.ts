@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { combinationProblems, ENVIRONMENT, VARIABLE_NAMES, type Environment, type LogLevel, type VariableName } from './config-schema.js';
+import { type AnchorNetwork, EXPLORER_TEMPLATES } from './anchoring/networks.js';
 
 /** Everything the service reads from its environment; the only module that touches process.env. */
 export interface Config {
@@ -89,6 +90,8 @@ export interface Config {
   /** Browser origins the APIs answer cross-origin (CORS_ORIGINS): `*`, or a list; empty = no CORS headers. */
   corsOrigins: '*' | string[];
   webhooks: WebhookConfig;
+  /** Blockchain anchoring (docs/anchoring.md); null when ANCHOR_RPC_URL is unset. */
+  anchoring: AnchoringConfig | null;
   /** METRICS_TOKEN: when set, GET /metrics demands it as a bearer token. */
   metricsToken?: string;
   /** SIGNING_P12_PASSPHRASE: the CLI's `signing:install` passphrase when none is given. */
@@ -112,6 +115,24 @@ export interface RateLimitConfig {
     /** Tokens issued to one client (TOKEN_CLIENT_LIMIT). */
     issuedPerClient: number;
   };
+}
+
+/** Batched Merkle anchoring on an Ethereum-compatible chain (docs/anchoring.md). */
+export interface AnchoringConfig {
+  /** ANCHOR_RPC_URL: a JSON-RPC endpoint, or `embedded` (a local chain inside the process). */
+  rpcUrl: string;
+  /** ANCHOR_NETWORK: the Blockcerts network name written into every anchor. */
+  network: AnchorNetwork;
+  /** ANCHOR_PRIVATE_KEY (hex); unset: a key generated once and sealed in the database. */
+  privateKey?: string;
+  /** ANCHOR_CONFIRMATIONS: blocks on top of the anchoring one before it is recorded. */
+  confirmations: number;
+  /** ANCHOR_INTERVAL_SECONDS, in milliseconds: how often a batch is sent (the base of the retry backoff). */
+  intervalMs: number;
+  /** ANCHOR_MAX_BATCH: certificates in one transaction at most. */
+  maxBatch: number;
+  /** ANCHOR_TX_URL_TEMPLATE (`{hash}` replaced); null: no link. */
+  txUrlTemplate: string | null;
 }
 
 /** Outbound webhook deliveries (docs/webhooks.md). */
@@ -284,6 +305,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
       noticeEmail: e.WEBHOOK_NOTICE_EMAIL,
     },
+    anchoring: e.ANCHOR_RPC_URL
+      ? {
+          rpcUrl: e.ANCHOR_RPC_URL,
+          network: e.ANCHOR_NETWORK,
+          privateKey: e.ANCHOR_PRIVATE_KEY,
+          confirmations: e.ANCHOR_CONFIRMATIONS ?? (e.NODE_ENV === 'production' ? 12 : 1),
+          intervalMs: e.ANCHOR_INTERVAL_SECONDS * 1000,
+          maxBatch: e.ANCHOR_MAX_BATCH,
+          // A local chain has no explorer: its transactions get no link unless a template says where.
+          txUrlTemplate: e.ANCHOR_TX_URL_TEMPLATE ?? (e.ANCHOR_RPC_URL === 'embedded' ? null : (EXPLORER_TEMPLATES[e.ANCHOR_NETWORK] ?? null)),
+        }
+      : null,
   };
 }
 

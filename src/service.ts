@@ -25,6 +25,7 @@ import { certificateBatchRunner } from './certificates/certificate-batch-job.js'
 import { CERTIFICATE_BATCH } from './certificates/certificate-batch.js';
 import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
+import { startAnchoring } from './anchoring/anchor-scheduler.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
 
@@ -70,6 +71,7 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger, { keep: true });
   let orm: Orm | undefined;
+  let stopAnchoring: (() => Promise<void>) | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
   const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
   try {
@@ -80,7 +82,12 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const sealedSecrets = await sealLegacyWebhookSecrets(orm, signingKeys.wrapper);
     if (sealedSecrets > 0) logger.info({ count: sealedSecrets }, 'webhook signing secrets stored before encryption at rest are now sealed');
     await provision(orm, config, logger);
-    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
+    // Anchoring runs on its own schedule from here on; issuance never waits on it (docs/anchoring.md).
+    const anchoring = config.anchoring
+      ? await startAnchoring(orm, database.url, config.anchoring, signingKeys.wrapper, config.publicBaseUrl, logger)
+      : undefined;
+    stopAnchoring = anchoring?.stop;
+    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks, anchoring };
     const { app, apollo } = await createApp({ config, orm, logger, runtime });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
@@ -124,6 +131,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await badgeWorkers.close();
         await notificationWorker?.stop();
         await jobWorker?.stop();
+        await stopAnchoring?.();
         await idempotencySweeper?.stop();
         await expirySweeper?.stop();
         await filePurge?.stop();
@@ -133,6 +141,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       },
     };
   } catch (error) {
+    await stopAnchoring?.().catch(() => undefined);
     await documents.close();
     await badgeWorkers.close();
     await orm?.close().catch(() => undefined);

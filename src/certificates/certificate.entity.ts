@@ -45,6 +45,10 @@ registerEnumType(CertificateStatus, {
   expression: `create unique index "certificates_source_file_unique" on "certificates" ("source_file_uuid") where "deleted_at" is null and "status" <> 'revoked'`,
 })
 @Index({ name: 'certificates_expiry_index', expression: `create index "certificates_expiry_index" on "certificates" ("expires_at") where "status" = 'issued'` })
+@Index({
+  name: 'certificates_unanchored_index',
+  expression: `create index "certificates_unanchored_index" on "certificates" ("issued_at", "uuid") where "status" = 'issued' and "blockchain_tx_hash" is null and "deleted_at" is null`,
+})
 export class Certificate extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;

@@ -1,7 +1,9 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { MaxChars, Nullable, Present, Url } from '../graphql/validators.js';
+import { MaxChars, Nullable, Present, Prohibited, Url } from '../graphql/validators.js';
 import { CertificateStatus } from './certificate.entity.js';
+
+const SET_WHEN_ANCHORED = 'it is set by the service when the certificate is anchored on a blockchain (docs/anchoring.md).';
 
 @InputType({ description: 'The fields of a draft to change (PATCH); `finish: true` also issues it.' })
 export class UpdateCertificateInput {
@@ -43,15 +45,14 @@ export class UpdateCertificateInput {
   @Field(() => Date, { nullable: true, description: 'Past it, the issued certificate is expired.' })
   expiresAt?: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'Hash of a blockchain transaction anchoring the certificate, if any.' })
+  @Field(() => String, { nullable: true, deprecationReason: SET_WHEN_ANCHORED, description: 'Refused (422) unless null: set by the service when anchored.' })
   @Nullable()
-  @MaxChars(255)
+  @Prohibited(SET_WHEN_ANCHORED)
   blockchainTxHash?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Link to that transaction in a block explorer.' })
+  @Field(() => String, { nullable: true, deprecationReason: SET_WHEN_ANCHORED, description: 'Refused (422) unless null: set by the service when anchored.' })
   @Nullable()
-  @Url()
-  @MaxChars(2048)
+  @Prohibited(SET_WHEN_ANCHORED)
   blockchainTxUrl?: string | null;
 }
 
@@ -95,6 +96,9 @@ export class CertificateWhere {
 
   @Field(() => ID, { nullable: true, description: 'The uploaded source PDF: which certificate uses this file.' })
   fileUuid?: string;
+
+  @Field(() => String, { nullable: true, description: 'The anchoring transaction; an explicit null lists the certificates not anchored yet.' })
+  blockchainTxHash?: string | null;
 }
 
 export const CertificateListArgs = ListArgsType('Certificate', CertificateWhere, [

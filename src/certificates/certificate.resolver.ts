@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-grap
 import type { Readable, Row } from '../db/rows.js';
 import type { RequestContext } from '../context/request-context.js';
 import { uuidOf, type Loaded } from '../context/loaders.js';
+import { anchorLoader, anchorView, blockcertsUrlOf, CertificateAnchorView } from '../anchoring/anchor.views.js';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
@@ -95,6 +96,21 @@ export class CertificateResolver extends ResourceResolver({
   @FieldResolver(() => CertificateTemplate, { nullable: true, description: 'The design used.' })
   template(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Loaded<Row<CertificateTemplate> | null> {
     return ctx.loaders.optional(CertificateTemplate, certificate.template);
+  }
+
+  @FieldResolver(() => CertificateAnchorView, {
+    nullable: true,
+    description: 'Its blockchain anchoring once confirmed; null while not anchored (or anchoring is off).',
+  })
+  async anchor(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<CertificateAnchorView | null> {
+    if (!certificate.blockchainTxHash) return null;
+    const record = await anchorLoader(ctx).load(certificate.uuid);
+    return record ? anchorView(record, certificate.blockchainTxUrl ?? null) : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Its public Blockcerts v3 credential once anchored; null before.' })
+  blockcertsUrl(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): string | null {
+    return certificate.blockchainTxHash ? blockcertsUrlOf(ctx.publicBaseUrl, certificate.uuid) : null;
   }
 
   @FieldResolver(() => [CertificateFile], { description: 'The uploaded source, then (once issued) the signed certificate and transcript.' })

@@ -59,8 +59,6 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
   enrollmentUuid: null,
   publicVerificationUrl: null,
   expiresAt: null,
-  blockchainTxHash: null,
-  blockchainTxUrl: null,
   finish: false,
 };
 
@@ -267,7 +265,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     if (input.publicVerificationUrl) await this.checkVerificationLink(ctx, input.publicVerificationUrl);
     // Issuing can only come later; issuance checks again against its own time (issuance.ts).
     if (expiresBy(input.expiresAt, new Date())) throw invalid(EXPIRY_NOT_AFTER_ISSUE);
-    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'blockchainTxHash', 'blockchainTxUrl']);
+    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt']);
     certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
     const checked = await this.checkAgreement(ctx, certificate);
     return { checked, newSource: input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined };

@@ -3,6 +3,7 @@ import { type DocumentNode, getOperationAST } from 'graphql';
 import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { Principal } from '../auth/token.service.js';
 import type { BadgeWorkers } from '../badges/badge-workers.js';
+import type { Anchoring } from '../anchoring/anchor-scheduler.js';
 import type { WebhookConfig } from '../config.js';
 import type { SigningKeys } from '../certificates/signing-keys.js';
 import { guardStatements } from '../db/statement-guard.js';
@@ -25,6 +26,8 @@ export interface ServiceRuntime {
   signingKeys: SigningKeys;
   /** What registering a webhook endpoint checks: the per-tenant limit and whether private addresses may be targets. */
   webhooks: Pick<WebhookConfig, 'maxEndpointsPerTenant' | 'allowPrivate'>;
+  /** Blockchain anchoring when ANCHOR_RPC_URL is set (its chain, key and runs); absent when off. */
+  anchoring?: Anchoring;
 }
 
 /** What a request without a token (public pages, downloads, verification) carries into the core. */

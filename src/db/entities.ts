@@ -28,6 +28,7 @@ import { Job } from '../jobs/job.entity.js';
 import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { WebhookMessage } from '../webhooks/webhook-message.entity.js';
+import { AnchorBatch, AnchorKey, CertificateAnchor } from '../anchoring/anchor.entities.js';
 
 /** Every entity the ORM knows; listed explicitly so builds and tests need no file discovery. */
 export const entities = [
@@ -62,4 +63,7 @@ export const entities = [
   WebhookEndpoint,
   WebhookMessage,
   WebhookDelivery,
+  AnchorKey,
+  AnchorBatch,
+  CertificateAnchor,
 ];

@@ -47,6 +47,13 @@ export const Url = () =>
     (v) => isURL(v as string, { require_protocol: true }),
     (f) => `The ${f} field must be a valid URL.`,
   );
+/** A field clients may not send (null is accepted as "not sent"); `why` completes the message. */
+export const Prohibited = (why: string) =>
+  rule(
+    'prohibited',
+    () => false,
+    (f) => `The ${f} field is prohibited: ${why}`,
+  );
 export const NotBlank = () =>
   rule(
     'notBlank',

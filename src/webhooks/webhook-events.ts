@@ -2,7 +2,7 @@
  * The events a webhook endpoint can subscribe to, and the JSON body each delivery carries
  * (Standard Webhooks' recommended shape: `type`, `timestamp`, `data`).
  */
-export const WEBHOOK_EVENT_TYPES = ['certificate.issued', 'certificate.revoked', 'certificate.expired', 'file.uploaded'] as const;
+export const WEBHOOK_EVENT_TYPES = ['certificate.issued', 'certificate.revoked', 'certificate.expired', 'certificate.anchored', 'file.uploaded'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const isWebhookEventType = (value: unknown): value is WebhookEventType => WEBHOOK_EVENT_TYPES.includes(value as WebhookEventType);

@@ -1,0 +1,50 @@
+import { Wallet } from 'ethers';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type KeyWrapper, open, seal } from '../security/key-envelope.js';
+
+const SEAL_CONTEXT = 'anchor-key';
+
+/** The anchoring key in use: its wallet and when its address was registered (the profiles' `created`). */
+export interface AnchorIdentity {
+  wallet: Wallet;
+  address: string;
+  createdAt: Date;
+}
+
+const REGISTER = `insert into anchor_keys (address, sealed_private_key, created_at) values (?, ?, ?) on conflict (address) do nothing`;
+const READ = `select address, sealed_private_key, created_at from anchor_keys where address = ?`;
+const FIRST_SEALED = `select address, sealed_private_key, created_at from anchor_keys where sealed_private_key is not null order by created_at limit 1`;
+
+type KeyRow = { address: string; sealed_private_key: Buffer | null; created_at: Date };
+
+/**
+ * Whole seconds: block times are whole seconds and verifiers want the transaction strictly after the
+ * key's `created`, so the registration time is stored truncated.
+ */
+const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
+
+/**
+ * The key anchoring sends from: ANCHOR_PRIVATE_KEY when given (never stored), else the one generated
+ * on first use and kept sealed with KEY_ENCRYPTION_KEY. Either way its address is registered once,
+ * with the time it was first seen.
+ */
+export async function resolveAnchorIdentity(em: EntityManager, wrapper: KeyWrapper, privateKey: string | undefined): Promise<AnchorIdentity> {
+  if (privateKey) {
+    const wallet = new Wallet(privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`);
+    const address = wallet.address.toLowerCase();
+    await em.execute(REGISTER, [address, null, wholeSecond(new Date())]);
+    const [row] = await em.execute<KeyRow[]>(READ, [address]);
+    return { wallet, address, createdAt: new Date(row.created_at) };
+  }
+  const [stored] = await em.execute<KeyRow[]>(FIRST_SEALED);
+  if (stored) {
+    const secret = await open(wrapper, Buffer.from(stored.sealed_private_key!), SEAL_CONTEXT);
+    return { wallet: new Wallet(`0x${secret.toString('hex')}`), address: stored.address, createdAt: new Date(stored.created_at) };
+  }
+  const generated = Wallet.createRandom();
+  const address = generated.address.toLowerCase();
+  const sealed = await seal(wrapper, Buffer.from(generated.privateKey.slice(2), 'hex'), SEAL_CONTEXT);
+  await em.execute(REGISTER, [address, sealed, wholeSecond(new Date())]);
+  // Two processes starting at once: the first registered key wins, the other reads it back.
+  return resolveAnchorIdentity(em, wrapper, undefined);
+}

@@ -1,0 +1,142 @@
+import type { PublicContext } from '../context/request-context.js';
+import { isUuid } from '../db/uuid.js';
+import { type PublicStanding, publicStanding } from '../certificates/public-standing.js';
+import type { CertificateStatus } from '../certificates/certificate.entity.js';
+import { blockcertsUrls, type BlockcertsDocument, issuerProfile, revocationList } from './blockcerts-documents.js';
+import { signedCredential } from './blockcerts-proof.js';
+import type { AnchorNetwork } from './networks.js';
+import type { MerklePathStep } from './merkle-tree.js';
+
+/**
+ * The public Blockcerts documents, read across tenants by uuid (deleted rows included on purpose:
+ * public-standing.ts decides what a withdrawn certificate or institution answers).
+ */
+
+export type PublicAnswer<T> = T | 'withdrawn' | null;
+
+/** A certificate's anchoring, as the public documents, the API and verification read it. */
+export interface AnchorRecord {
+  certificateUuid: string;
+  institutionUuid: string;
+  standing: PublicStanding;
+  revocationReason: string | null;
+  credential: Record<string, unknown>;
+  targetHash: string;
+  path: MerklePathStep[];
+  network: AnchorNetwork;
+  txHash: string;
+  merkleRoot: string;
+  fromAddress: string;
+  blockNumber: number;
+  anchoredAt: Date;
+}
+
+const ANCHOR = `select c.uuid, c.status, c.expires_at, c.deleted_at, c.revocation_reason, c.institution_uuid, i.deleted_at as institution_deleted_at,
+    a.credential, a.target_hash, a.path, b.network, b.tx_hash, b.merkle_root, b.from_address, b.block_number, b.anchored_at
+  from certificate_anchors a
+  join anchor_batches b on b.uuid = a.batch_uuid and b.confirmed_at is not null
+  join certificates c on c.uuid = a.certificate_uuid
+  join institutions i on i.uuid = c.institution_uuid
+  where a.certificate_uuid = any(?::uuid[])`;
+
+function anchorRecord(row: Record<string, unknown>): AnchorRecord {
+  const standing = publicStanding(
+    { status: row.status as CertificateStatus, expiresAt: row.expires_at as Date | null, deletedAt: row.deleted_at as Date | null },
+    { deletedAt: row.institution_deleted_at as Date | null },
+  );
+  return {
+    certificateUuid: String(row.uuid),
+    institutionUuid: String(row.institution_uuid),
+    standing,
+    revocationReason: (row.revocation_reason as string | null) ?? null,
+    credential: row.credential as Record<string, unknown>,
+    targetHash: String(row.target_hash),
+    path: row.path as MerklePathStep[],
+    network: row.network as AnchorNetwork,
+    txHash: String(row.tx_hash),
+    merkleRoot: String(row.merkle_root),
+    fromAddress: String(row.from_address),
+    blockNumber: Number(row.block_number),
+    anchoredAt: new Date(row.anchored_at as string),
+  };
+}
+
+/** The confirmed anchorings of these certificates (any tenant: callers pass uuids they may show), by certificate uuid. */
+export async function anchorRecords(ctx: Pick<PublicContext, 'em'>, certificateUuids: string[]): Promise<Map<string, AnchorRecord>> {
+  const uuids = certificateUuids.filter(isUuid);
+  if (uuids.length === 0) return new Map();
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(ANCHOR, [`{${uuids.join(',')}}`]);
+  return new Map(rows.map((row) => [String(row.uuid), anchorRecord(row)]));
+}
+
+/** The stored credential with its proof, as anchored. */
+export function anchoredCredential(record: AnchorRecord, publicBaseUrl: string): BlockcertsDocument {
+  return signedCredential(record.credential, { ...record, profileUrl: blockcertsUrls(publicBaseUrl).profile(record.institutionUuid) });
+}
+
+/** GET /blockcerts/{certificate_uuid}: the anchored credential; withdrawn → 410; unknown, a draft or not anchored yet → 404. */
+export async function publicCredential(ctx: PublicContext, certificateUuid: string): Promise<PublicAnswer<BlockcertsDocument>> {
+  const record = (await anchorRecords(ctx, [certificateUuid])).get(certificateUuid);
+  if (!record || record.standing === 'absent') return null;
+  if (record.standing === 'withdrawn') return 'withdrawn';
+  return anchoredCredential(record, ctx.publicBaseUrl);
+}
+
+const INSTITUTION = `select uuid, name, website, email, deleted_at from institutions where uuid = ?`;
+const KEYS = `select address, created_at from anchor_keys order by created_at`;
+
+/** GET /blockcerts/issuers/{institution_uuid}: every anchoring address this service used, each with its `created`. */
+export async function publicIssuerProfile(ctx: PublicContext, institutionUuid: string): Promise<PublicAnswer<BlockcertsDocument>> {
+  if (!isUuid(institutionUuid)) return null;
+  const [institution] = await ctx.em.execute<Record<string, unknown>[]>(INSTITUTION, [institutionUuid]);
+  if (!institution) return null;
+  if (institution.deleted_at) return 'withdrawn';
+  const keys = await ctx.em.execute<{ address: string; created_at: Date }[]>(KEYS);
+  if (keys.length === 0) return null;
+  const urls = blockcertsUrls(ctx.publicBaseUrl);
+  const profile = issuerProfile(
+    {
+      uuid: institutionUuid,
+      name: String(institution.name),
+      website: (institution.website as string | null) ?? null,
+      email: (institution.email as string | null) ?? null,
+      key: { address: keys[0].address, createdAt: new Date(keys[0].created_at) },
+    },
+    urls,
+  );
+  return { ...profile, publicKey: keys.map((key) => ({ ...(profile.publicKey as object[])[0], ...keyEntry(key) })) };
+}
+
+const keyEntry = (key: { address: string; created_at: Date }) => ({
+  id: `ecdsa-koblitz-pubkey:${key.address}`,
+  created: new Date(key.created_at).toISOString().replace(/\.\d+Z$/, 'Z'),
+});
+
+const NO_LONGER_VALID = `select c.uuid from certificate_anchors a
+  join anchor_batches b on b.uuid = a.batch_uuid and b.confirmed_at is not null
+  join certificates c on c.uuid = a.certificate_uuid
+  join institutions i on i.uuid = c.institution_uuid
+  where c.institution_uuid = ? and (c.status = 'revoked' or c.deleted_at is not null or i.deleted_at is not null)
+  order by c.uuid`;
+
+export const WITHDRAWN_REASON = 'Withdrawn by the issuer.';
+
+/**
+ * GET /blockcerts/issuers/{uuid}/revocations: the anchored certificates no longer valid — revoked
+ * (with their reason) or withdrawn (deleted, or their institution deleted). `assertionId` narrows
+ * it to one credential, as Blockcerts verifiers ask.
+ */
+export async function publicRevocationList(ctx: PublicContext, institutionUuid: string, assertionId?: string): Promise<BlockcertsDocument | null> {
+  if (!isUuid(institutionUuid)) return null;
+  const [institution] = await ctx.em.execute<unknown[]>(INSTITUTION, [institutionUuid]);
+  if (!institution) return null;
+  const urls = blockcertsUrls(ctx.publicBaseUrl);
+  const uuids = (await ctx.em.execute<{ uuid: string }[]>(NO_LONGER_VALID, [institutionUuid])).map((row) => row.uuid);
+  const wanted = assertionId ? uuids.filter((uuid) => urls.credential(uuid) === assertionId) : uuids;
+  const records = await anchorRecords(ctx, wanted);
+  const revoked = wanted.map((uuid) => {
+    const record = records.get(uuid);
+    return { certificateUuid: uuid, reason: record?.standing === 'revoked' ? (record.revocationReason ?? 'Revoked by the issuer.') : WITHDRAWN_REASON };
+  });
+  return revocationList(institutionUuid, revoked, urls);
+}
