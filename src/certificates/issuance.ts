@@ -83,7 +83,7 @@ async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, sour
       signing: signer.material,
       certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}`, seal: sealPlacement(parts.template?.designConfig) },
       transcriptDetails: { ...reference, reason: `Academic transcript: ${parts.course.name}` },
-    });
+    }, ctx.jobOwner);
     signing({ outcome: 'signed' });
     return documents;
   } catch (error) {
