@@ -1,6 +1,4 @@
 import type { PublicContext } from '../context/request-context.js';
-import { files } from '../files/file.service.js';
-import { PNG, SVG } from '../files/file-type.js';
 import {
   assertionFacts,
   badgeAssertionOf,
@@ -14,6 +12,7 @@ import {
   saltOf,
 } from './badge-records.js';
 import { badgeUrls, type BakedImageType } from './badge-urls.js';
+import { bakedBadge, type BakedImage } from './baked-badge.js';
 import { assertion, badgeClass, type BadgeDocument, issuerProfile, revocationList, revokedAssertion } from './open-badges.js';
 
 /** A hosted assertion as its id answers it: the document, or (revoked) the stub that goes with 410 Gone. */
@@ -24,10 +23,7 @@ export interface HostedAssertion {
   verificationPage: string;
 }
 
-export interface BakedImage {
-  bytes: Buffer;
-  mimeType: string;
-}
+export type { BakedImage } from './baked-badge.js';
 
 /** The full assertion, whatever the certificate's state: what was issued, for comparing a baked copy with. */
 async function issuedAssertion(ctx: PublicContext, record: BadgeAssertionRecord): Promise<BadgeDocument> {
@@ -38,12 +34,6 @@ async function issuedAssertion(ctx: PublicContext, record: BadgeAssertionRecord)
 async function hosted(ctx: PublicContext, record: BadgeAssertionRecord): Promise<HostedAssertion> {
   const document = isRevoked(record) ? revokedAssertion(revokedFacts(record.certificate), badgeUrls(ctx.publicBaseUrl)) : await issuedAssertion(ctx, record);
   return { document, revoked: isRevoked(record), verificationPage: assertionFacts(record, '', ctx.publicBaseUrl).verificationUrl };
-}
-
-async function contentOf(ctx: PublicContext, record: BadgeAssertionRecord): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await files.open(ctx, record.issuer.image)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -86,10 +76,7 @@ export const badges = {
     if (!record || record.issuer.imageType !== type) return null;
     const answer = await hosted(ctx, record);
     if (answer.revoked) return answer;
-    const json = JSON.stringify(answer.document);
-    const image = await contentOf(ctx, record);
-    const bytes = await ctx.badgeWorkers.bake({ image, imageType: type, baked: { assertionId: answer.document.id as string }, json });
-    return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
+    return bakedBadge(ctx, record.issuer, certificateUuid, { assertionId: answer.document.id as string }, JSON.stringify(answer.document));
   },
 
   /** Where the baked badge of an issued certificate downloads, when its institution issues badges. */

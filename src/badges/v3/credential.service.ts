@@ -10,10 +10,8 @@ import type { Certificate } from '../../certificates/certificate.entity.js';
 import { randomBytes } from 'node:crypto';
 import { criteriaNarrative } from '../open-badges.js';
 import { badgeIssuerOf } from '../badge-records.js';
-import type { BakedImage } from '../badge.service.js';
+import { bakedBadge, type BakedImage } from '../baked-badge.js';
 import type { BakedImageType } from '../badge-urls.js';
-import { files } from '../../files/file.service.js';
-import { PNG, SVG } from '../../files/file-type.js';
 import { signCredential } from './credential-signing.js';
 import { ob3Urls } from './did-web.js';
 import { documentReferences } from './credential-references.js';
@@ -166,10 +164,7 @@ export const openBadgeCredentials = {
     const record = await ctx.em.findOne(OpenBadgeCredentialRecord, { certificateUuid }, { disableIdentityMap: true });
     const issuer = record && (await badgeIssuerOf(ctx, record.institutionUuid));
     if (!record || !issuer || issuer.imageType !== type) return null;
-    const chunks: Buffer[] = [];
-    for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
-    const bytes = await ctx.badgeWorkers.bake({ image: Buffer.concat(chunks), imageType: type, baked: 'credential', json: JSON.stringify(record.document) });
-    return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
+    return bakedBadge(ctx, issuer, certificateUuid, 'credential', JSON.stringify(record.document));
   },
 
   /**
