@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { FairQueue } from '../src/documents/fair-queue.js';
 import { factories } from './support/factories.js';
-import { upload } from './support/files.js';
+import { pdfBytes, pngBytes, upload } from './support/files.js';
 import { appendSignature, laboriousPdf, signWith, strangerKey } from './support/hostile-pdf.js';
 import { verify } from './support/issued.js';
 import { diplomaPdf } from './support/pdf.js';
@@ -132,5 +132,64 @@ describe('tenant work and public work', () => {
     // First in, first out would put globex behind every acme issuance queued before it (at least 5 of
     // the 8), leaving at most 2 to finish after it; taking turns puts it next.
     expect(finished.length - 1 - finished.indexOf('globex')).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('public worker time per address', () => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    // A budget any verification exceeds, so the second request of an address finds it spent.
+    service = await startTestService({ NOTIFICATION_WORKER: 'off', TRUST_PROXY: 'loopback', RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE: '1' });
+  });
+  afterAll(() => service.stop());
+
+  const verifyFrom = async (address: string, pdf: Uint8Array) => {
+    const response = await fetch(`${service.url}/api/v1/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf', 'x-forwarded-for': address },
+      body: new Uint8Array(pdf),
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+  };
+
+  it('charges each job’s worker time to the address and refuses it with 429 once spent, other addresses unaffected', async () => {
+    const pdf = await diplomaPdf('unsigned');
+    expect((await verifyFrom('198.51.100.20', pdf)).body.data.verdict).toBe('unsigned');
+    const [spent] = await service.orm.em
+      .getConnection()
+      .execute<{ hits: number }[]>(`select hits from rate_limit_buckets where key = ?`, ['worker-ms:address:198.51.100.20']);
+    expect(spent!.hits).toBeGreaterThanOrEqual(1);
+
+    const refused = await verifyFrom('198.51.100.20', pdf);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(refused.body).toEqual({ message: expect.stringMatching(/processing time/) });
+    // The same budget covers the other public routes that use workers.
+    const unbake = await fetch(`${service.url}/api/v1/badges/unbake`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/png', 'x-forwarded-for': '198.51.100.20' },
+      body: new Uint8Array(pngBytes()),
+    });
+    expect(unbake.status).toBe(429);
+
+    expect((await verifyFrom('198.51.100.21', pdf)).status).toBe(200);
+  });
+});
+
+describe('memory after a burst', () => {
+  it('idle workers are retired, so their heaps go back to the system', async () => {
+    const service = await startTestService({ NOTIFICATION_WORKER: 'off', PUBLIC_WORKERS: '2', WORKER_IDLE_MS: '2000' });
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => verify(service.url, pdfBytes(`large ${n}`, 8 * 1024 * 1024))));
+      for (const answer of answers) expect(answer.body.data.verdict).toBe('unsigned');
+      expect(service.runtime.documents.size).toBeGreaterThanOrEqual(1);
+      await until(() => service.runtime.documents.size === 0, 'the idle workers to be retired', 20_000);
+      // And the next job starts a fresh one.
+      expect((await verify(service.url, await diplomaPdf('unsigned'))).body.data.verdict).toBe('unsigned');
+      expect(service.runtime.documents.size).toBe(1);
+    } finally {
+      await service.stop();
+    }
   });
 });
