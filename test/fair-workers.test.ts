@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -172,6 +173,8 @@ describe('public worker time per address', () => {
       body: new Uint8Array(pngBytes()),
     });
     expect(unbake.status).toBe(429);
+    const image = await fetch(`${service.url}/ob/v2/assertions/${randomUUID()}/image.png`, { headers: { 'x-forwarded-for': '198.51.100.20' } });
+    expect(image.status).toBe(429);
 
     expect((await verifyFrom('198.51.100.21', pdf)).status).toBe(200);
   });
