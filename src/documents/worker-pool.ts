@@ -222,7 +222,7 @@ export class WorkerPool<Job, Result> {
     clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
     const timer = setTimeout(
-      () => void this.discard(slot, new WorkerJobError('timeout', `The document took longer than ${pending.timeoutMs} ms to process.`, pending.timeoutMs)),
+      () => void this.discard(slot, new WorkerJobError('timeout', `The document took longer than ${pending.timeoutMs} ms to process.`)),
       pending.timeoutMs,
     );
     slot.current = { ...pending, id, timer, startedAt: performance.now() };

@@ -27,7 +27,13 @@ export function limitWorkerTime(store: RateLimitStore, rule: RateLimit): Request
         res.set('Retry-After', String(decide(rule, spent.hits, spent.resetAt).retryAfter));
         throw new DomainError('TOO_MANY_REQUESTS', WORKER_TIME_SPENT);
       }
-      charges.set(req, async (elapsedMs) => void (await store.hit(key, rule.windowMs, elapsedMs)));
+      // A charge lost to a database failure is not worth failing the answer the job produced.
+      charges.set(req, (elapsedMs) =>
+        store.hit(key, rule.windowMs, elapsedMs).then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
       next();
     } catch (error) {
       next(error);
