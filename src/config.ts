@@ -186,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workers = Math.max(1, os.availableParallelism() - 1);
   // Public work (anyone's uploads and image requests) has pools of its own, niced: it only gets CPU time
   // the event loop and the tenants' issuance leave over.
-  const publicPool = { size: e.PUBLIC_WORKERS ?? workers, nice: e.PUBLIC_WORKER_NICE };
+  const publicPool = { size: e.PUBLIC_WORKERS ?? e.PDF_WORKERS ?? workers, nice: e.PUBLIC_WORKER_NICE };
   const pdfWorkers: PdfWorkerConfig = {
     size: e.PDF_WORKERS ?? workers,
     jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
