@@ -26,6 +26,7 @@ import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
 import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.js';
 import { limitByAddress } from './rate-limits/http-limits.js';
+import { limitWorkerTime } from './rate-limits/worker-time-limit.js';
 import { createRateLimits } from './rate-limits/rate-limits.js';
 import { jsonBody } from './http/json-body.js';
 import { graphqlMultipartBody } from './http/graphql-multipart.js';
@@ -165,7 +166,8 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
 
   // Public, before the REST router authenticates: downloads and verification need no token or tenant.
   const publicReads = limitByAddress(limits.store, limits.publicReads);
-  outside.post('/api/v1/verify', limitByAddress(limits.store, limits.verify));
+  const workerTime = limitWorkerTime(limits.store, limits.publicWorkerTime);
+  outside.post('/api/v1/verify', limitByAddress(limits.store, limits.verify), workerTime);
   outside.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
   const publicContext = publicContexts(orm, runtime, config.publicBaseUrl);
   outside.use('/api/v1', fileDownloadRoutes(publicContext));
@@ -173,11 +175,12 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
   outside.use(publicPages({ publicContext, config, limits }));
   // Open Badges 2.0: hosted documents and baked images (rate limited as public reads), unbake (as verify).
   outside.get('/ob/*path', publicReads);
-  outside.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify));
+  outside.get(['/ob/*path/image.png', '/ob/*path/image.svg'], workerTime);
+  outside.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify), workerTime);
   outside.use(hostedBadgeRoutes(publicContext));
   outside.use('/api/v1', unbakeRoutes(publicContext, config));
   // Open Badges 3.0: credentials, DID documents, status lists (as public reads); verify (as verify).
-  outside.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify));
+  outside.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify), workerTime);
   outside.use(hostedCredentialRoutes(publicContext));
   outside.use('/api/v1', credentialVerifyRoutes(publicContext, config));
   // Blockcerts: anchored credentials, issuer profiles, revocation lists (as public reads).

@@ -105,6 +105,8 @@ export interface RateLimitConfig {
   publicReads: number;
   /** `POST /api/v1/verify` per address (RATE_LIMIT_VERIFY_PER_MINUTE). */
   verify: number;
+  /** Milliseconds of public worker time (verification, unbaking, baking) one address may use a minute (RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE). */
+  publicWorkerMs: number;
   token: {
     /** Every token request of one address (TOKEN_RATE_LIMIT). */
     perAddress: number;
@@ -171,11 +173,17 @@ export interface WorkerPoolLimits {
   queueLimit: number;
   /** Jobs a worker runs before it is replaced (PDF_WORKER_MAX_JOBS). */
   maxJobsPerWorker: number;
+  /** A worker idle this long is retired, returning its memory (WORKER_IDLE_MS); 0 or unset keeps it. */
+  idleMs?: number;
+  /** CPU niceness of the threads, 0 (normal) to 19 (only idle CPU); public pools use PUBLIC_WORKER_NICE. */
+  nice?: number;
 }
 
 export interface PdfWorkerConfig extends WorkerPoolLimits {
   /** The job limit for inspecting an uploaded PDF at the public POST /api/v1/verify (PDF_INSPECT_TIMEOUT_MS). */
   inspectTimeoutMs: number;
+  /** The separate pool of public inspections: threads (PUBLIC_WORKERS) and niceness; unset: the tenants' pool's size, normal priority. */
+  publicPool?: Pick<WorkerPoolLimits, 'size' | 'nice'>;
 }
 
 /** Every problem of the environment at once; `message` has one line a problem, each naming its variable. */
@@ -208,14 +216,20 @@ function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
 /** Reads and checks the whole environment; throws one ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parseEnvironment(env);
+  // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
+  const workers = Math.max(1, os.availableParallelism() - 1);
+  // Public work (anyone's uploads and image requests) has pools of its own, niced: it only gets CPU time
+  // the event loop and the tenants' issuance leave over.
+  const publicPool = { size: e.PUBLIC_WORKERS ?? e.PDF_WORKERS ?? workers, nice: e.PUBLIC_WORKER_NICE };
   const pdfWorkers: PdfWorkerConfig = {
-    // One core stays with the event loop, so hostile documents cannot slow the answers to everyone else.
-    size: e.PDF_WORKERS ?? Math.max(1, os.availableParallelism() - 1),
+    size: e.PDF_WORKERS ?? workers,
     jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
     inspectTimeoutMs: e.PDF_INSPECT_TIMEOUT_MS,
     heapMb: e.PDF_WORKER_HEAP_MB,
     queueLimit: e.PDF_QUEUE_LIMIT,
     maxJobsPerWorker: e.PDF_WORKER_MAX_JOBS,
+    idleMs: e.WORKER_IDLE_MS,
+    publicPool,
   };
   const dataDir = path.resolve(e.DATA_DIR);
   const seed = e.SEED_TENANT && e.SEED_CLIENT_ID && e.SEED_CLIENT_SECRET;
@@ -243,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       api: e.RATE_LIMIT_API_PER_MINUTE,
       publicReads: e.RATE_LIMIT_PUBLIC_PER_MINUTE,
       verify: e.RATE_LIMIT_VERIFY_PER_MINUTE,
+      publicWorkerMs: e.RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE,
       token: {
         perAddress: e.TOKEN_RATE_LIMIT,
         failuresPerClientAddress: e.TOKEN_FAILURE_LIMIT,
@@ -279,13 +294,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyEncryptionKey: e.KEY_ENCRYPTION_KEY,
     newKeyEncryptionKey: e.NEW_KEY_ENCRYPTION_KEY,
     pdfWorkers,
-    // Sized and recycled like the PDF workers, but a pool of its own: a queue of PDFs never delays a badge, nor the reverse.
+    // Recycled like the PDF workers, but a public pool of its own: a queue of PDFs never delays a badge, nor the reverse.
     badgeWorkers: {
-      size: pdfWorkers.size,
+      ...publicPool,
       jobTimeoutMs: e.BADGE_VERIFY_TIMEOUT_MS,
       heapMb: pdfWorkers.heapMb,
       queueLimit: pdfWorkers.queueLimit,
       maxJobsPerWorker: pdfWorkers.maxJobsPerWorker,
+      idleMs: e.WORKER_IDLE_MS,
     },
     verifyMaxBytes: e.VERIFY_MAX_BYTES,
     badgeUnbakeMaxBytes: e.BADGE_UNBAKE_MAX_BYTES,

@@ -1,7 +1,5 @@
 import { verificationUrl } from '../certificates/certificate-rules.js';
 import type { PublicContext } from '../context/request-context.js';
-import { files } from '../files/file.service.js';
-import { PNG, SVG } from '../files/file-type.js';
 import {
   assertionFacts,
   badgeAssertionOf,
@@ -16,6 +14,7 @@ import {
   type WithdrawnAssertion,
 } from './badge-records.js';
 import { badgeUrls, type BakedImageType } from './badge-urls.js';
+import { bakedBadge, type BakedImage } from './baked-badge.js';
 import { assertion, badgeClass, type BadgeDocument, issuerProfile, revocationList, revokedAssertion } from './open-badges.js';
 
 /** A hosted assertion as its id answers it: the document, or (revoked or withdrawn) the stub that goes with 410 Gone. */
@@ -26,10 +25,7 @@ export interface HostedAssertion {
   verificationPage: string;
 }
 
-export interface BakedImage {
-  bytes: Buffer;
-  mimeType: string;
-}
+export type { BakedImage } from './baked-badge.js';
 
 /** The full assertion, whatever the certificate's state: what was issued, for comparing a baked copy with. */
 async function issuedAssertion(ctx: PublicContext, record: BadgeAssertionRecord): Promise<BadgeDocument> {
@@ -45,12 +41,6 @@ async function hosted(ctx: PublicContext, record: BadgeAssertionRecord | Withdra
     return { document: stub, revoked: true, verificationPage };
   }
   return { document: await issuedAssertion(ctx, record), revoked: false, verificationPage };
-}
-
-async function contentOf(ctx: PublicContext, record: BadgeAssertionRecord): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await files.open(ctx, record.issuer.image)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** An issuer-level document of a deleted institution: answered 410 Gone. */
@@ -105,10 +95,7 @@ export const badges = {
     if (record.issuer.imageType !== type) return null;
     const answer = await hosted(ctx, record);
     if (answer.revoked) return answer;
-    const json = JSON.stringify(answer.document);
-    const image = await contentOf(ctx, record);
-    const bytes = await ctx.badgeWorkers.bake({ image, imageType: type, baked: { assertionId: answer.document.id as string }, json });
-    return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
+    return bakedBadge(ctx, record.issuer, certificateUuid, { assertionId: answer.document.id as string }, JSON.stringify(answer.document));
   },
 
   /** Where the baked badge of an issued certificate downloads, when its institution issues badges. */

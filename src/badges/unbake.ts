@@ -35,7 +35,7 @@ async function bakedContent(ctx: PublicContext, image: Buffer): Promise<{ imageT
   const type = detectFileType(image);
   if (type !== PNG && type !== SVG) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send a baked badge: a PNG or SVG image.');
   const imageType = type === PNG ? 'png' : 'svg';
-  return { imageType, found: await ctx.badgeWorkers.unbake({ image, imageType, baked: 'assertion' }) };
+  return { imageType, found: await ctx.badgeWorkers.unbake({ image, imageType, baked: 'assertion' }, ctx.jobOwner) };
 }
 
 function parseAssertion(json: string): BadgeDocument {

@@ -86,13 +86,16 @@ async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, sour
   };
   const signing = signingSeconds.startTimer();
   try {
-    const documents = await ctx.documents.issue({
-      source,
-      transcript,
-      signing: signer.material,
-      certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}`, seal: sealPlacement(parts.template?.designConfig) },
-      transcriptDetails: { ...reference, reason: `Academic transcript: ${parts.course.name}` },
-    });
+    const documents = await ctx.documents.issue(
+      {
+        source,
+        transcript,
+        signing: signer.material,
+        certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}`, seal: sealPlacement(parts.template?.designConfig) },
+        transcriptDetails: { ...reference, reason: `Academic transcript: ${parts.course.name}` },
+      },
+      ctx.jobOwner,
+    );
     signing({ outcome: 'signed' });
     return documents;
   } catch (error) {

@@ -9,6 +9,7 @@ import type { SigningKeys } from '../certificates/signing-keys.js';
 import { guardStatements } from '../db/statement-guard.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
 import type { DocumentWorkers } from '../documents/index.js';
+import type { JobOwner } from '../documents/worker-pool.js';
 import type { FileRuntime } from '../files/file-runtime.js';
 import type { Logger } from '../logger.js';
 import { Loaders } from './loaders.js';
@@ -38,6 +39,8 @@ export interface PublicContext extends ServiceRuntime {
   em: EntityManager;
   /** Origin of the links the service generates (verification pages, downloads). */
   publicBaseUrl: string;
+  /** Whom worker jobs of this request are done for: the client address (public), the tenant (authenticated). */
+  jobOwner: JobOwner;
 }
 
 /** Everything an authenticated request carries into the business core; GraphQL and REST receive the same object. */
@@ -54,10 +57,13 @@ export interface RequestContext extends PublicContext {
 export function createPublicContext(
   rootEm: EntityManager,
   runtime: ServiceRuntime,
-  request: { requestId: string; logger: Logger; publicBaseUrl: string },
+  request: { requestId: string; logger: Logger; publicBaseUrl: string; jobOwner: JobOwner },
 ): PublicContext {
   return { ...runtime, ...request, em: rootEm.fork() };
 }
+
+/** The lane of a tenant's worker jobs: tenants take turns on the tenants' pool. */
+export const tenantJobOwner = (tenantUuid: string): JobOwner => ({ lane: `tenant:${tenantUuid}` });
 
 export function createRequestContext(
   rootEm: EntityManager,
@@ -73,7 +79,8 @@ export function createRequestContext(
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
   if (principalCheck) guardStatements(em, principalCheck);
   const loaders = new Loaders(em, new ResponseBudget(responseMaxBytes));
-  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders, publicBaseUrl, principalCheck };
+  const jobOwner = tenantJobOwner(principal.tenant.uuid);
+  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders, publicBaseUrl, principalCheck, jobOwner };
 }
 
 /** Before anything is answered, written or mutated: the request's principal is proven active (or this rejects with UNAUTHENTICATED). */

@@ -1,5 +1,6 @@
 import { AccessToken } from '../auth/access-token.entity.js';
 import { BadgeAssertionSalt } from '../badges/badge-salt.entity.js';
+import { BakedBadgeImage } from '../badges/baked-image.entity.js';
 import { IssuerKey } from '../badges/v3/issuer-key.entity.js';
 import { OpenBadgeCredentialRecord } from '../badges/v3/open-badge-credential.entity.js';
 import { SignedStatusList, StatusListRecord } from '../badges/v3/status-list.entity.js';
@@ -52,6 +53,7 @@ export const entities = [
   SigningIdentity,
   RateLimitBucket,
   BadgeAssertionSalt,
+  BakedBadgeImage,
   PortfolioPage,
   PortfolioItem,
   IssuerKey,

@@ -2,7 +2,7 @@ import type { PdfWorkerConfig } from '../config.js';
 import { DocumentError, type DocumentErrorReason } from './document-error.js';
 import type { DocumentJob, DocumentJobResult, IssuanceDocumentsInput, IssuedDocuments } from './document-jobs.js';
 import type { SignatureInspection } from './signature-inspector.js';
-import { threadEntry, WorkerJobError, WorkerPool, type WorkerReply } from './worker-pool.js';
+import { type JobOwner, threadEntry, UNOWNED, WorkerJobError, WorkerPool, type WorkerReply } from './worker-pool.js';
 
 export const documentThreadEntry = (): URL => threadEntry(import.meta.url, 'document-thread.js');
 
@@ -10,26 +10,30 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 
 /**
  * The service's gateway to untrusted PDF and CMS work: every parse of a PDF someone else made runs
- * on a pooled worker thread with time and heap limits; this thread only moves bytes.
+ * on a pooled worker thread with time and heap limits; this thread only moves bytes. Tenants'
+ * issuance and the public's inspections have separate pools, so a crowd of anonymous uploads never
+ * queues in front of an issuance (and the public pool may run niced, on CPU time issuance leaves).
  */
 export class DocumentWorkers {
-  private readonly pool: WorkerPool<DocumentJob, DocumentJobResult>;
+  /** Issuance: tenants' work. */
+  readonly tenantPool: WorkerPool<DocumentJob, DocumentJobResult>;
+  /** Inspection of PDFs anyone uploads. */
+  readonly publicPool: WorkerPool<DocumentJob, DocumentJobResult>;
 
-  constructor(
-    private readonly limits: PdfWorkerConfig,
-    entry: URL = documentThreadEntry(),
-  ) {
-    this.pool = new WorkerPool(entry, limits);
+  constructor(limits: PdfWorkerConfig, entry: URL = documentThreadEntry()) {
+    this.tenantPool = new WorkerPool(entry, { ...limits, nice: 0 });
+    this.publicPool = new WorkerPool(entry, { ...limits, ...limits.publicPool, jobTimeoutMs: limits.inspectTimeoutMs });
   }
 
   /**
-   * Inspects an uploaded PDF's signatures. A file that times out or exhausts its worker comes back
-   * refused; only a full pool (WorkerJobError 'busy') or a shut-down service throws.
+   * Inspects an uploaded PDF's signatures, on the public pool in `owner`'s lane. A file that times out
+   * or exhausts its worker comes back refused; only a full pool (WorkerJobError 'busy') or a shut-down
+   * service throws.
    */
-  async inspect(pdf: Uint8Array): Promise<SignatureInspection> {
+  async inspect(pdf: Uint8Array, owner: JobOwner = UNOWNED): Promise<SignatureInspection> {
     try {
       // Anyone may ask for an inspection, so it gets the shorter budget; issuance is authenticated.
-      return (await this.value({ kind: 'inspect', pdf }, this.limits.inspectTimeoutMs)) as SignatureInspection;
+      return (await this.value(this.publicPool, { kind: 'inspect', pdf }, owner)) as SignatureInspection;
     } catch (error) {
       if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
         return { signed: false, intact: false, coversWholeFile: false, signatures: [], refused: error.message };
@@ -38,10 +42,10 @@ export class DocumentWorkers {
     }
   }
 
-  /** Builds issuance's signed certificate and transcript; DocumentError when the upload is unusable or hostile. */
-  async issue(input: IssuanceDocumentsInput): Promise<{ certificatePdf: Buffer; transcriptPdf: Buffer }> {
+  /** Builds issuance's signed certificate and transcript, on the tenants' pool in `owner`'s lane; DocumentError when the upload is unusable or hostile. */
+  async issue(input: IssuanceDocumentsInput, owner: JobOwner = UNOWNED): Promise<{ certificatePdf: Buffer; transcriptPdf: Buffer }> {
     try {
-      const { certificatePdf, transcriptPdf } = (await this.value({ kind: 'issue', input })) as IssuedDocuments;
+      const { certificatePdf, transcriptPdf } = (await this.value(this.tenantPool, { kind: 'issue', input }, owner)) as IssuedDocuments;
       return { certificatePdf: asBuffer(certificatePdf), transcriptPdf: asBuffer(transcriptPdf) };
     } catch (error) {
       if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
@@ -51,17 +55,17 @@ export class DocumentWorkers {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await Promise.all([this.tenantPool.close(), this.publicPool.close()]);
   }
 
-  /** Workers alive now. */
+  /** Workers alive now, in both pools. */
   get size(): number {
-    return this.pool.size;
+    return this.tenantPool.size + this.publicPool.size;
   }
 
-  private async value(job: DocumentJob, timeoutMs?: number): Promise<DocumentJobResult> {
-    const reply: WorkerReply<DocumentJobResult> = await this.pool.run(job, timeoutMs);
+  private async value(pool: WorkerPool<DocumentJob, DocumentJobResult>, job: DocumentJob, owner: JobOwner): Promise<DocumentJobResult> {
+    const reply: WorkerReply<DocumentJobResult> = await pool.run(job, owner);
     if (reply.ok) return reply.value;
     if (reply.error.name === 'DocumentError') {
       throw new DocumentError(reply.error.reason as DocumentErrorReason, reply.error.message);

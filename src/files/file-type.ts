@@ -14,8 +14,8 @@ export const SNIFF_BYTES = 1024;
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Skips what may precede the root element of an XML document: whitespace, declaration, PIs, comments, doctype. */
-function skipProlog(text: string): number {
+/** Where the root element of an XML document starts, past whitespace, declaration, PIs, comments and doctype; -1 when the text ends first. */
+export function skipProlog(text: string): number {
   let at = 0;
   for (;;) {
     while (at < text.length && /\s/.test(text[at]!)) at++;

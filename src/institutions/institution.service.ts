@@ -1,14 +1,14 @@
 import type { RequestContext } from '../context/request-context.js';
 import { type FieldErrors, invalid } from '../errors/domain-error.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
-import { files } from '../files/file.service.js';
+import { requireBadgeImage } from '../badges/badge-image-limits.js';
 import { revokeAllStatuses } from '../badges/v3/status-list.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';
 
 const SCALARS = ['name', 'country', 'legalName', 'taxId', 'website', 'email', 'networkOrganization', 'status', 'isBadgesEnabled', 'badgeImageUuid'] as const;
 
-/** Institutions: the badge rule (enabling badges needs a badge image and a contact e-mail) lives here. */
+/** Institutions: the badge rules (enabling badges needs a badge image within the badge image limits, and a contact e-mail) live here. */
 export class InstitutionService extends ResourceService<Institution, InstitutionInput> {
   protected readonly entity = Institution;
   protected readonly label = 'Institution';
@@ -24,7 +24,7 @@ export class InstitutionService extends ResourceService<Institution, Institution
   };
 
   protected async apply(ctx: RequestContext, row: Institution, input: Partial<InstitutionInput>): Promise<void> {
-    if (input.badgeImageUuid != null) await files.requireImage(ctx, input.badgeImageUuid, 'badgeImageUuid');
+    if (input.badgeImageUuid != null) await requireBadgeImage(ctx, input.badgeImageUuid, 'badgeImageUuid');
     assignPresent(row, input, SCALARS);
     if (!row.isBadgesEnabled) return;
     const errors: FieldErrors = {};

@@ -5,6 +5,7 @@ import { DomainError, ERROR_STATUS } from '../errors/domain-error.js';
 import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import { limitByAddress } from '../rate-limits/http-limits.js';
+import { limitWorkerTime } from '../rate-limits/worker-time-limit.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { singleUpload } from '../http/single-upload.js';
 import { badges } from '../badges/badge.service.js';
@@ -76,7 +77,7 @@ export function publicPages({ publicContext, config, limits }: PublicPagesDeps):
     sendPage(res, context.locale, renderUploadFormPage(context));
   });
 
-  router.post('/verify', limitByAddress(limits.store, limits.verify), async (req, res) => {
+  router.post('/verify', limitByAddress(limits.store, limits.verify), limitWorkerTime(limits.store, limits.publicWorkerTime), async (req, res) => {
     const context = pageContext(req, config);
     const pdf = await singleUpload(req, config.verifyMaxBytes, 'Send the PDF as application/pdf or as a multipart form file.');
     // A browser sends an empty file part when nothing was chosen.

@@ -1,17 +1,17 @@
 import type { Orm } from '../db/orm.js';
 
 export interface WindowCount {
-  /** Hits in the current window, this one included. */
+  /** Hits (or units of cost) in the current window, this one included. */
   hits: number;
   resetAt: Date;
 }
 
 // One statement, atomic under concurrency from any number of processes: the row lock taken by
-// `on conflict do update` serialises hits on one key, and an expired window restarts at 1.
+// `on conflict do update` serialises hits on one key, and an expired window restarts at this hit's amount.
 const HIT = `
-  insert into rate_limit_buckets (key, hits, reset_at) values (?, 1, now() + make_interval(secs => ?))
+  insert into rate_limit_buckets (key, hits, reset_at) values (?, ?, now() + make_interval(secs => ?))
   on conflict (key) do update set
-    hits = case when rate_limit_buckets.reset_at <= now() then 1 else rate_limit_buckets.hits + 1 end,
+    hits = case when rate_limit_buckets.reset_at <= now() then excluded.hits else least(rate_limit_buckets.hits::bigint + excluded.hits, 2147483647) end,
     reset_at = case when rate_limit_buckets.reset_at <= now() then excluded.reset_at else rate_limit_buckets.reset_at end
   returning hits, reset_at`;
 
@@ -38,9 +38,10 @@ export class RateLimitStore {
     private readonly sweepEveryMs = 60_000,
   ) {}
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  /** Adds `amount` (one hit, or a cost such as worker milliseconds) to the key's current window. */
+  async hit(key: string, windowMs: number, amount = 1): Promise<WindowCount> {
     await this.sweepWhenDue();
-    const [row] = await this.execute(HIT, [key, windowMs / 1000]);
+    const [row] = await this.execute(HIT, [key, Math.min(Math.max(1, Math.ceil(amount)), 2 ** 31 - 1), windowMs / 1000]);
     return count(row!);
   }
 

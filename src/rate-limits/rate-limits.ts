@@ -11,6 +11,8 @@ export interface RateLimits {
   api: RateLimit;
   publicReads: RateLimit;
   verify: RateLimit;
+  /** Milliseconds of public worker time per address (worker-time-limit.ts). */
+  publicWorkerTime: RateLimit;
   token: TokenThrottle;
 }
 
@@ -21,6 +23,7 @@ export function createRateLimits(orm: Orm, { rateLimits }: Pick<Config, 'rateLim
     api: perMinute('api:client', rateLimits.api),
     publicReads: perMinute('public:address', rateLimits.publicReads),
     verify: perMinute('verify:address', rateLimits.verify),
+    publicWorkerTime: perMinute('worker-ms:address', rateLimits.publicWorkerMs),
     token: new TokenThrottle(store, rateLimits.token),
   };
 }

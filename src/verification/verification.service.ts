@@ -110,8 +110,8 @@ async function ourKeys(em: EntityManager, fingerprints: string[]): Promise<Map<s
  * Answers whether an uploaded PDF is a document this service issued, unchanged. The PDF is parsed
  * on a document worker; this thread only looks up what the file claims.
  */
-export async function verifyDocument({ em, documents, publicBaseUrl }: PublicContext, pdf: Buffer): Promise<DocumentVerdict> {
-  const inspection = await documents.inspect(pdf);
+export async function verifyDocument({ em, documents, publicBaseUrl, jobOwner }: PublicContext, pdf: Buffer): Promise<DocumentVerdict> {
+  const inspection = await documents.inspect(pdf, jobOwner);
   const fingerprints = [...new Set(inspection.signatures.flatMap((signature) => signature.certificateFingerprintSha256 ?? []))];
   const keys = await ourKeys(em, fingerprints);
   const loaded = !inspection.refused && inspection.credentialUuid ? await loadPublic(em, inspection.credentialUuid) : null;

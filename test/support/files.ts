@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import type { ApiClient, ApiResponse } from './service.js';
 
 /** Minimal documents of each accepted type; `label` makes the content (and so the hash) unique. */
@@ -9,8 +10,17 @@ export function pdfBytes(label: string = randomUUID(), size = 0): Buffer {
   return Buffer.concat([head, Buffer.alloc(padding, 0x20), tail]);
 }
 
-export function pngBytes(label: string = randomUUID()): Buffer {
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`IHDR ${label}`, 'latin1')]);
+/** A PNG signature and IHDR chunk declaring `width`×`height` (what badge image limits read), then the label. */
+export function pngBytes(label: string = randomUUID(), width = 1, height = 1): Buffer {
+  const header = Buffer.alloc(17);
+  header.write('IHDR', 0, 'latin1');
+  header.writeUInt32BE(width, 4);
+  header.writeUInt32BE(height, 8);
+  header.set([8, 6, 0, 0, 0], 12);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(header));
+  const length = Buffer.from([0, 0, 0, 13]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), length, header, crc, Buffer.from(label, 'latin1')]);
 }
 
 export function svgBytes(label: string = randomUUID()): Buffer {

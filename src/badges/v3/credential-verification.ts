@@ -45,7 +45,7 @@ export async function bakedCredential(ctx: PublicContext, image: Buffer): Promis
   const type = detectFileType(image);
   if (type !== PNG && type !== SVG) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send a credential as JSON, or baked into a PNG or SVG image.');
   const imageType = type === PNG ? 'png' : 'svg';
-  const found = await ctx.badgeWorkers.unbake({ image, imageType, baked: 'credential' });
+  const found = await ctx.badgeWorkers.unbake({ image, imageType, baked: 'credential' }, ctx.jobOwner);
   if (!found || !('json' in found)) throw invalid({ file: ['No Open Badges 3.0 credential is baked into this image.'] });
   return { imageType, credential: parseCredential(found.json) };
 }
@@ -70,7 +70,7 @@ export async function verifyCredential(
 ): Promise<Omit<CredentialVerification, 'imageType'>> {
   const issuerKnown = ob3Urls(ctx.publicBaseUrl).institutionOfDid(credentialIssuerId(credential) ?? '') !== null;
   const documents = await openBadgeCredentials.referencedDocuments(ctx, credential);
-  const { proof, status } = await ctx.badgeWorkers.checkProofAndStatus({ credential, documents, now });
+  const { proof, status } = await ctx.badgeWorkers.checkProofAndStatus({ credential, documents, now }, ctx.jobOwner);
   const checks = {
     proof,
     status,

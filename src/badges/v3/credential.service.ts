@@ -12,10 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { criteriaNarrative } from '../open-badges.js';
 import { badgeSubjectOf, issuerWithImage } from '../badge-records.js';
 import { issuerStanding } from '../../certificates/public-standing.js';
-import type { BakedImage } from '../badge.service.js';
+import { bakedBadge, type BakedImage } from '../baked-badge.js';
 import type { BakedImageType } from '../badge-urls.js';
-import { files } from '../../files/file.service.js';
-import { PNG, SVG } from '../../files/file-type.js';
 import { signCredential } from './credential-signing.js';
 import { ob3Urls } from './did-web.js';
 import { documentReferences } from './credential-references.js';
@@ -212,22 +210,13 @@ export const openBadgeCredentials = {
     });
   },
 
-  /** The institution's badge image with the credential baked in (OB 3.0 §5.3); null unless `type` is the image's own type; `withdrawn` once deleted. */
+  /** The institution's badge image with the credential baked in (OB 3.0 §5.3), baked once; null unless `type` is the image's own type; `withdrawn` once deleted. */
   async bakedImage(ctx: PublicContext, certificateUuid: string, type: BakedImageType): Promise<BakedImage | 'withdrawn' | null> {
     const hosted = await hostedRecord(ctx, certificateUuid);
     if (!hosted || hosted === 'withdrawn') return hosted;
-    const { record } = hosted;
     const issuer = await issuerWithImage(ctx, hosted.institution);
     if (!issuer || issuer.imageType !== type) return null;
-    const chunks: Buffer[] = [];
-    for await (const chunk of await files.open(ctx, issuer.image)) chunks.push(chunk as Buffer);
-    const bytes = await ctx.badgeWorkers.bake({
-      image: Buffer.concat(chunks),
-      imageType: type,
-      baked: 'credential',
-      json: JSON.stringify(withProofList(record.document)),
-    });
-    return { bytes, mimeType: type === 'png' ? PNG.mimeType : SVG.mimeType };
+    return bakedBadge(ctx, issuer, certificateUuid, 'credential', JSON.stringify(withProofList(hosted.record.document)));
   },
 
   /**

@@ -14,6 +14,7 @@ import { Migration20261123050135_open_badges_v3 } from './Migration2026112305013
 import { Migration20261123050401_webhooks } from './Migration20261123050401_webhooks.js';
 import { Migration20261123083044_list_indexes } from './Migration20261123083044_list_indexes.js';
 import { Migration20261123120000_live_row_counts } from './Migration20261123120000_live_row_counts.js';
+import { Migration20261125213049_baked_badge_images } from './Migration20261125213049_baked_badge_images.js';
 import { Migration20261125213339_webhook_fairness } from './Migration20261125213339_webhook_fairness.js';
 import { Migration20261125213410_design_config_bytes } from './Migration20261125213410_design_config_bytes.js';
 import { Migration20261125215154_institution_email } from './Migration20261125215154_institution_email.js';
@@ -38,6 +39,7 @@ export const migrations = [
   Migration20261123050401_webhooks,
   Migration20261123083044_list_indexes,
   Migration20261123120000_live_row_counts,
+  Migration20261125213049_baked_badge_images,
   Migration20261125213339_webhook_fairness,
   Migration20261125213410_design_config_bytes,
   Migration20261125215154_institution_email,
