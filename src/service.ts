@@ -25,7 +25,6 @@ import { certificateBatchRunner } from './certificates/certificate-batch-job.js'
 import { CERTIFICATE_BATCH } from './certificates/certificate-batch.js';
 import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
-import { startAnchoring } from './anchoring/anchor-scheduler.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
 
@@ -83,8 +82,11 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     if (sealedSecrets > 0) logger.info({ count: sealedSecrets }, 'webhook signing secrets stored before encryption at rest are now sealed');
     await provision(orm, config, logger);
     // Anchoring runs on its own schedule from here on; issuance never waits on it (docs/anchoring.md).
+    // Loaded only when configured: the chain libraries cost half a second of every start.
     const anchoring = config.anchoring
-      ? await startAnchoring(orm, database.url, config.anchoring, signingKeys.wrapper, config.publicBaseUrl, logger)
+      ? await (
+          await import('./anchoring/anchor-scheduler.js')
+        ).startAnchoring(orm, database.url, config.anchoring, signingKeys.wrapper, config.publicBaseUrl, logger)
       : undefined;
     stopAnchoring = anchoring?.stop;
     const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks, anchoring };
