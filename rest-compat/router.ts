@@ -1,9 +1,9 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { proveBeforeErrors, requestContext } from '../src/auth/authenticate.js';
+import { requestContext } from '../src/auth/authenticate.js';
 import { TOKEN_ROUTE, tokenRoute } from '../src/auth/token.route.js';
 import type { Config } from '../src/config.js';
-import { confirmPrincipal, type ServiceRuntime } from '../src/context/request-context.js';
+import type { ServiceRuntime } from '../src/context/request-context.js';
 import type { Orm } from '../src/db/orm.js';
 import type { Logger } from '../src/logger.js';
 import type { RateLimits } from '../src/rate-limits/rate-limits.js';
@@ -32,8 +32,6 @@ function handler(execution: CompiledExecution, route: RestRoute, limits: { maxCo
       const document = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
       const data = await executeOperation(execution, context, document, variables, limits.maxCost);
-      // Nothing is answered, success or failure, before the request's principal is proven.
-      await confirmPrincipal(context);
       if (route.status === 204) {
         res.status(204).end();
         return;
@@ -41,11 +39,7 @@ function handler(execution: CompiledExecution, route: RestRoute, limits: { maxCo
       const result = data.result;
       const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
       await sendJson(res, status, route.present ? route.present(result, req) : { data: result }, limits.maxResponseBytes);
-    } catch (caught) {
-      const error = await confirmPrincipal(context).then(
-        () => caught,
-        (refusal: unknown) => refusal,
-      );
+    } catch (error) {
       if (error instanceof OperationError && parentIsMissing(route, error)) sendError(res, { code: 'NOT_FOUND', message: 'Not found.' });
       else if (error instanceof OperationError) sendError(res, error.classified);
       else if (error instanceof DomainError) sendError(res, error);
@@ -100,6 +94,6 @@ export function createRestRouter(deps: {
   // Listed as a router's layers are, so whatever walks the app's routes (test/openapi.test.ts) sees them.
   router.use(Object.assign(toCollection, { stack: [...byCollection.values()].flatMap((collectionRouter) => collectionRouter.stack) }));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
-  router.use(proveBeforeErrors, restErrorHandler(logger));
+  router.use(restErrorHandler(logger));
   return router;
 }

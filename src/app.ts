@@ -11,8 +11,8 @@ import { FILE_DOWNLOAD_ROUTE } from './files/file-download.route.js';
 import { HEALTH_ROUTES } from './health/health.routes.js';
 import { corsPolicy } from './http/cors.js';
 import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
-import { authenticate, proveBeforeErrors, requestContext } from './auth/authenticate.js';
-import { confirmPrincipal } from './context/request-context.js';
+import { authenticate, requestContext } from './auth/authenticate.js';
+import { PrincipalCache } from './auth/principal-cache.js';
 import type { Config } from './config.js';
 import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
@@ -87,7 +87,16 @@ function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: 
   res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
 }
 
-export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
+export interface AppDependencies {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  runtime: ServiceRuntime;
+  /** Principals of recent tokens, kept current by revocations (src/auth/principal-revocations.ts); without it every request looks its token up. */
+  principals?: PrincipalCache;
+}
+
+export async function createApp({ config, orm, logger, runtime, principals = new PrincipalCache() }: AppDependencies): Promise<AppParts> {
   const schema = await createSchema();
   const sandbox = config.env !== 'production';
   const graphqlLimits = {
@@ -118,7 +127,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     }),
   );
   const limits = createRateLimits(orm, config);
-  const auth = authenticate(orm, config, runtime, limits);
+  const auth = authenticate(orm, config, runtime, limits, principals);
   const idempotent = idempotency(new IdempotencyStore(orm));
   if (sandbox)
     app.get(
@@ -139,13 +148,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     }),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     idempotent,
-    graphqlHandler(
-      apollo,
-      async ({ res }) => linkNotes(requestContext(res), res),
-      config.responseMaxBytes,
-      (res) => confirmPrincipal(requestContext(res)),
-    ),
-    proveBeforeErrors,
+    graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.responseMaxBytes),
     graphqlAuthErrors,
   );
   // Every other route outside the REST table, in one router: a request for a collection only the REST

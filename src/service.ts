@@ -27,6 +27,9 @@ import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
+import { PrincipalCache } from './auth/principal-cache.js';
+import { listenForRevocations } from './auth/principal-revocations.js';
+import type { NotificationListener } from './db/notification-listener.js';
 
 export interface RunningService {
   url: string;
@@ -70,6 +73,7 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger, { keep: true });
   let orm: Orm | undefined;
+  let revocations: NotificationListener | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
   const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
   try {
@@ -81,7 +85,9 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     if (sealedSecrets > 0) logger.info({ count: sealedSecrets }, 'webhook signing secrets stored before encryption at rest are now sealed');
     await provision(orm, config, logger);
     const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
-    const { app, apollo } = await createApp({ config, orm, logger, runtime });
+    const principals = new PrincipalCache();
+    revocations = listenForRevocations(database.url, principals, logger);
+    const { app, apollo } = await createApp({ config, orm, logger, runtime, principals });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
     await provisionDemoTenant(orm, config, logger).catch(async (error: unknown) => {
@@ -120,6 +126,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
+        await revocations?.close();
         await documents.close();
         await badgeWorkers.close();
         await notificationWorker?.stop();
@@ -133,6 +140,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       },
     };
   } catch (error) {
+    await revocations?.close();
     await documents.close();
     await badgeWorkers.close();
     await orm?.close().catch(() => undefined);
