@@ -1,4 +1,5 @@
 import { type Request, type RequestHandler, Router } from 'express';
+import { sendError } from '../src/http/error-response.js';
 
 interface KnownRoute {
   method: string;
@@ -61,7 +62,7 @@ export function methodNotAllowed(routes: KnownRoute[]): RequestHandler {
     res.set('Allow', allow);
     if (req.method === 'OPTIONS') return res.status(204).end();
     const route = req.path.replace(/^\/+/, '');
-    res.status(405).json({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: ${allow}.` });
+    sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `The ${req.method} method is not supported for route ${route}. Supported methods: ${allow}.` });
   };
   return (req, res, next) => {
     const segments = req.path.toLowerCase().split('/');

@@ -10,7 +10,7 @@ import type { RateLimits } from '../src/rate-limits/rate-limits.js';
 import { executeOperation, OperationError } from './execute.js';
 import { sendJson } from './json-response.js';
 import { CompiledExecution } from '../src/graphql/compiled-execution.js';
-import { restErrorHandler, sendError } from './http-errors.js';
+import { httpErrorHandler, sendError } from '../src/http/error-response.js';
 import { multipartBody } from './multipart.js';
 import { MULTIPART_FIELD_BYTES } from '../src/http/multipart-form.js';
 import { uploadSlots } from '../src/files/upload-slots.js';
@@ -94,6 +94,6 @@ export function createRestRouter(deps: {
   // Listed as a router's layers are, so whatever walks the app's routes (test/openapi.test.ts) sees them.
   router.use(Object.assign(toCollection, { stack: [...byCollection.values()].flatMap((collectionRouter) => collectionRouter.stack) }));
   router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
-  router.use(restErrorHandler(logger));
+  router.use(httpErrorHandler(logger));
   return router;
 }

@@ -10,18 +10,17 @@ import { TOKEN_ROUTE } from './auth/token.route.js';
 import { FILE_DOWNLOAD_ROUTE } from './files/file-download.route.js';
 import { HEALTH_ROUTES } from './health/health.routes.js';
 import { corsPolicy } from './http/cors.js';
-import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
+import { httpErrorHandler, sendError } from './http/error-response.js';
 import { authenticate, requestContext } from './auth/authenticate.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import type { Config } from './config.js';
 import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
-import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
-import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from './errors/unavailable.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { graphqlHandler } from './graphql/express-handler.js';
+import { graphqlRequestErrors } from './graphql/error-format.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
 import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.js';
@@ -34,7 +33,7 @@ import { idempotency } from './http/idempotency.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { logRequest } from './http/request-log.js';
 import { requestLogger } from './http/request-logger.js';
-import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record.js';
+import { linkNotes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
 import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';
 import { CREDENTIAL_VERIFY_ROUTE, credentialVerifyRoutes, HOSTED_CREDENTIAL_ROUTES, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
@@ -76,16 +75,6 @@ const HAND_WRITTEN_ROUTES = [
   CREDENTIAL_VERIFY_ROUTE,
   ...Object.values(HEALTH_ROUTES),
 ];
-
-/** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
-function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = isDatabaseUnavailable(caught) ? serviceBusy() : caught;
-  if (!(error instanceof DomainError)) return next(error);
-  if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
-  noteErrorCodes(res, [error.code]);
-  const extensions = { code: error.code, ...(error.reason ? { reason: error.reason } : {}) };
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
-}
 
 export interface AppDependencies {
   config: Config;
@@ -149,7 +138,7 @@ export async function createApp({ config, orm, logger, runtime, principals = new
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     idempotent,
     graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.responseMaxBytes),
-    graphqlAuthErrors,
+    graphqlRequestErrors,
   );
   // Every other route outside the REST table, in one router: a request for a collection only the REST
   // table serves skips them all at once, where Express would try each of their patterns in turn.
@@ -188,6 +177,6 @@ export async function createApp({ config, orm, logger, runtime, principals = new
 
   app.use(htmlNotFound);
   app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
-  app.use(restErrorHandler(logger));
+  app.use(httpErrorHandler(logger));
   return { app, apollo };
 }

@@ -172,3 +172,39 @@ describe('a multipart body with an empty boundary', () => {
     expect(((await graphql.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('The multipart body could not be read.');
   });
 });
+
+describe('401 answers name the scheme (RFC 6750)', () => {
+  it('REST and GraphQL: WWW-Authenticate Bearer without a token, with error="invalid_token" for a token that is not usable', async () => {
+    const bare = await fetch(`${service.url}/api/v1/courses`, { headers: { 'x-tenant': 'acme' } });
+    const bad = await fetch(`${service.url}/api/v1/courses`, { headers: { 'x-tenant': 'acme', authorization: 'Bearer nope' } });
+    const graphqlBare = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-tenant': 'acme', 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ viewer { clientId } }' }),
+    });
+    const graphqlBad = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-tenant': 'acme', 'content-type': 'application/json', authorization: 'Bearer nope' },
+      body: JSON.stringify({ query: '{ viewer { clientId } }' }),
+    });
+    expect([bare, bad, graphqlBare, graphqlBad].map((response) => [response.status, response.headers.get('www-authenticate')])).toEqual([
+      [401, 'Bearer'],
+      [401, 'Bearer error="invalid_token"'],
+      [401, 'Bearer'],
+      [401, 'Bearer error="invalid_token"'],
+    ]);
+    expect(await bad.json()).toEqual({ message: 'Unauthenticated.' });
+    // The token endpoint authenticates clients, not tokens: Basic, and OAuth's error body.
+    const token = await fetch(`${service.url}/api/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'wrong-secret-wrong-secret' }),
+    });
+    expect([token.status, token.headers.get('www-authenticate'), token.headers.get('cache-control')]).toEqual([
+      401,
+      'Basic realm="credential-service"',
+      'no-store',
+    ]);
+    expect(await token.json()).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed', message: 'Client authentication failed' });
+  });
+});
