@@ -21,7 +21,9 @@ export function notAllowed(methods: Iterable<string>): RequestHandler {
   const allowed = new Set([...methods].map((method) => method.toUpperCase()));
   if (allowed.has('GET')) allowed.add('HEAD');
   const allow = ORDER.filter((method) => allowed.has(method)).join(', ');
-  return (req, res) => {
+  return (req, res, next) => {
+    // An allowed method that got here was passed on by its handler (nothing there): the 404 answers it.
+    if (allowed.has(req.method)) return next();
     res.set('Allow', allow);
     if (req.method === 'OPTIONS') return void res.status(204).end();
     const route = req.originalUrl.split('?', 1)[0]!.replace(/^\/+/, '');
