@@ -39,6 +39,11 @@ const BOUNDARIES = [
     message: 'db/ is below GraphQL, the request context and the resource base.',
   },
   {
+    target: './src/db',
+    from: './src/auth',
+    message: 'db/ never calls back into auth: a request is authenticated before its first query (src/auth/authenticate.ts).',
+  },
+  {
     target: './src/context',
     from: [...under(['graphql', 'resources', 'http']), './rest-compat'],
     message: 'The request context is below GraphQL and the resource base.',

@@ -2,7 +2,7 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig } from '@mikro-orm/postgresql';
 import 'reflect-metadata';
-import { entities } from './src/db/entities.js';
+import { entities } from './src/entities.js';
 import { ByteParameterClient } from './src/db/byte-parameters.js';
 import { releaseDeadClients } from './src/db/pool-guard.js';
 import { ServicePostgreSqlDriver } from './src/db/service-driver.js';

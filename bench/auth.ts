@@ -7,6 +7,7 @@ import express from 'express';
 import pg from 'pg';
 import { requestLogger } from '../src/http/request-logger.js';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
+import { PrincipalCache } from '../src/auth/principal-cache.js';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { createRateLimits } from '../src/rate-limits/rate-limits.js';
 import { listenLocal, measure, printTable, tokenRequest, type BenchEnv, type Row } from './support.js';
@@ -32,11 +33,17 @@ function breakdownApp(env: BenchEnv, pool: pg.Pool): express.Express {
     if (rows.length === 0 || rows[0].tenant_identifier !== req.get('x-tenant')) res.status(401);
     res.json({ clientId: rows[0]?.client_id });
   });
-  // As the service mounts it: request logging (silent) first, then the middleware under test.
-  app.get('/authenticated', requestLogger(env.logger), authenticate(env.orm, env.config, env.runtime, createRateLimits(env.orm, env.config)), (_req, res) => {
-    const { principal } = requestContext(res);
-    res.json({ clientId: principal.clientId, tenant: { identifier: principal.tenant.identifier, name: principal.tenant.name } });
-  });
+  // As the service mounts it: request logging (silent) first, then the middleware under test (its
+  // cache hears no revocations, so it never answers: every request measures the lookup).
+  app.get(
+    '/authenticated',
+    requestLogger(env.logger),
+    authenticate(env.orm, env.config, env.runtime, createRateLimits(env.orm, env.config), new PrincipalCache()),
+    (_req, res) => {
+      const { principal } = requestContext(res);
+      res.json({ clientId: principal.clientId, tenant: { identifier: principal.tenant.identifier, name: principal.tenant.name } });
+    },
+  );
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(500).json({ message: String(error) });
   });

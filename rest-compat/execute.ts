@@ -1,6 +1,6 @@
 import type { DocumentNode } from 'graphql';
 import type { CompiledExecution } from '../src/graphql/compiled-execution.js';
-import { confirmBeforeExecution, type RequestContext } from '../src/context/request-context.js';
+import type { RequestContext } from '../src/context/request-context.js';
 import { classifyError, type ClassifiedError } from '../src/errors/classify.js';
 import { summarize } from '../src/errors/domain-error.js';
 import { guardOperation } from '../src/graphql/operation-guard.js';
@@ -31,7 +31,6 @@ export async function executeOperation(
   } catch (error) {
     throw new OperationError(classifyError(error), error);
   }
-  await confirmBeforeExecution(context, document);
   const result = await execution.run({ document, contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const classified = result.errors.map((error) => ({ error, classified: classifyError(error) }));

@@ -16,6 +16,8 @@ export function fileRoutes(schema: GraphQLSchema, publicBaseUrl: string): RestRo
     method: 'post',
     path: files.path,
     status: 201,
+    // One file uploaded: its record (several have no one address).
+    location: `${files.path}/:uuid`,
     document: buildOperation(schema, {
       type: 'mutation',
       name: 'UploadFiles',

@@ -50,6 +50,7 @@ export const jobRoutes = (schema: GraphQLSchema): RestRoute[] => [
     variables: (req) => ({ inputs: batchInputs(schema, req) }),
     // A batch issued during the request is complete; a long one is accepted and left to the job worker.
     status: (result) => ((result as JobResult).status === 'completed' ? 200 : 202),
+    location: '/jobs/:uuid',
     present: presentJob,
   },
   {

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { responseTooLarge } from '../src/errors/domain-error.js';
 import { jsonWithin } from '../src/http/json-text.js';
-import { sendError } from './http-errors.js';
+import { sendError } from '../src/http/error-response.js';
 
 /**
  * A REST result as JSON, like `res.json` but without Express's automatic ETag: that would hash every

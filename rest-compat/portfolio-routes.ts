@@ -64,6 +64,7 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
       method: 'post',
       path: items.path,
       status: 201,
+      location: `${items.path}/:uuid`,
       document: mutation(`POST ${items.path}`, 'AddItem', 'addPortfolioItem'),
       variables: (req) => ({
         input: bodyInput(req, schema, 'addPortfolioItem', [], { pageUuid: req.params.pageUuid as string }),

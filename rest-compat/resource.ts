@@ -116,6 +116,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
     method: 'post',
     path,
     status: 201,
+    location: `${path}/:uuid`,
     document: mutation(`POST ${path}`, 'Create', `create${name}`),
     variables: input(`create${name}`),
     missingParentField: parent,

@@ -20,6 +20,11 @@ export interface RestRoute {
   present?: (result: unknown, req: Request) => unknown;
   /** Nested creates: the input field filled from the path's parent; its 422 is the path's 404. */
   missingParentField?: string;
+  /**
+   * What a 201/202 answer created, as the GET path of it (`/jobs/:uuid`): `:uuid` is the result's
+   * uuid, other parameters the request's. Answered as `Location`.
+   */
+  location?: string;
   /** 200 by default; 201 for creates; 204 answers with no body; a function when the result decides (202 for a queued job). */
   status?: 200 | 201 | 204 | ((result: unknown) => 200 | 201 | 202);
   /** What the OpenAPI document (openapi/) cannot read from the operation itself. */

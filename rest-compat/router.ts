@@ -1,16 +1,13 @@
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { proveBeforeErrors, requestContext } from '../src/auth/authenticate.js';
-import { TOKEN_ROUTE, tokenRoute } from '../src/auth/token.route.js';
+import { requestContext } from '../src/auth/authenticate.js';
 import type { Config } from '../src/config.js';
-import { confirmPrincipal, type ServiceRuntime } from '../src/context/request-context.js';
-import type { Orm } from '../src/db/orm.js';
-import type { Logger } from '../src/logger.js';
-import type { RateLimits } from '../src/rate-limits/rate-limits.js';
+import type { ServiceRuntime } from '../src/context/request-context.js';
 import { executeOperation, OperationError } from './execute.js';
 import { sendJson } from './json-response.js';
 import { CompiledExecution } from '../src/graphql/compiled-execution.js';
-import { restErrorHandler, sendError } from './http-errors.js';
+import { sendError } from '../src/http/error-response.js';
+import { mostLiteralFirst, notAllowed } from './method-not-allowed.js';
 import { multipartBody } from './multipart.js';
 import { MULTIPART_FIELD_BYTES } from '../src/http/multipart-form.js';
 import { uploadSlots } from '../src/files/upload-slots.js';
@@ -25,27 +22,39 @@ function parentIsMissing(route: RestRoute, error: OperationError): boolean {
   return route.missingParentField !== undefined && fields.length === 1 && fields[0] === route.missingParentField;
 }
 
-function handler(execution: CompiledExecution, route: RestRoute, limits: { maxCost: number; maxResponseBytes: number }): RequestHandler {
+/** The absolute URL of what a 201/202 answer created (`route.location` filled from the request and the result's uuid). */
+function createdLocation(publicBaseUrl: string) {
+  return (route: RestRoute, result: unknown, req: Request): string | undefined => {
+    const created = Array.isArray(result) ? (result.length === 1 ? result[0] : undefined) : result;
+    const uuid = (created as { uuid?: unknown } | null | undefined)?.uuid;
+    if (!route.location || typeof uuid !== 'string') return undefined;
+    const path = route.location.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(name === 'uuid' ? uuid : String(req.params[name])));
+    return `${publicBaseUrl}/api/v1${path}`;
+  };
+}
+
+function handler(
+  execution: CompiledExecution,
+  route: RestRoute,
+  limits: { maxCost: number; maxResponseBytes: number },
+  location: ReturnType<typeof createdLocation>,
+): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const context = requestContext(res);
     try {
       const document = typeof route.document === 'function' ? route.document(req) : route.document;
       const variables = route.variables?.(req) ?? {};
       const data = await executeOperation(execution, context, document, variables, limits.maxCost);
-      // Nothing is answered, success or failure, before the request's principal is proven.
-      await confirmPrincipal(context);
       if (route.status === 204) {
         res.status(204).end();
         return;
       }
       const result = data.result;
       const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
+      const created = status === 201 || status === 202 ? location(route, result, req) : undefined;
+      if (created) res.location(created);
       await sendJson(res, status, route.present ? route.present(result, req) : { data: result }, limits.maxResponseBytes);
-    } catch (caught) {
-      const error = await confirmPrincipal(context).then(
-        () => caught,
-        (refusal: unknown) => refusal,
-      );
+    } catch (error) {
       if (error instanceof OperationError && parentIsMissing(route, error)) sendError(res, { code: 'NOT_FOUND', message: 'Not found.' });
       else if (error instanceof OperationError) sendError(res, error.classified);
       else if (error instanceof DomainError) sendError(res, error);
@@ -57,10 +66,7 @@ function handler(execution: CompiledExecution, route: RestRoute, limits: { maxCo
 /** /api/v1: the documented REST paths, each a GraphQL operation on the shared schema. */
 export function createRestRouter(deps: {
   schema: GraphQLSchema;
-  orm: Orm;
   config: Config;
-  logger: Logger;
-  limits: RateLimits;
   runtime: ServiceRuntime;
   /** The route table, when the caller built it already (src/app.ts also documents it). */
   table?: RestRoute[];
@@ -69,9 +75,8 @@ export function createRestRouter(deps: {
   /** Bearer token and tenant (src/auth/authenticate.ts), shared with /graphql. */
   auth: RequestHandler;
 }): Router {
-  const { schema, orm, config, logger, limits, runtime, idempotent, auth } = deps;
+  const { schema, config, runtime, idempotent, auth } = deps;
   const router = Router();
-  router[TOKEN_ROUTE.method](TOKEN_ROUTE.path, ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
   const json = jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth });
   const multipart = multipartBody({
     maxFileBytes: config.uploadMaxFileBytes,
@@ -83,23 +88,24 @@ export function createRestRouter(deps: {
   const restLimits = { maxCost: config.graphqlMaxCost, maxResponseBytes: config.responseMaxBytes };
   // Every route's documents are the service's own: compiled on first use (unless compiling is off).
   const execution = new CompiledExecution(schema, Math.min(config.graphqlJitAfterRuns, 1));
-  // One router per first path segment (`/enrollments`, `/certificates`, ...), picked by a map lookup:
-  // Express tries a router's routes one by one, and the table has over a hundred.
-  const byCollection = new Map<string, Router>();
+  // A router per collection (`/enrollments`, `/certificates`, ...) mounted at its prefix: Express
+  // tries a dozen prefixes, then only that collection's few paths.
+  const byCollection = new Map<string, RestRoute[]>();
   for (const route of deps.table ?? routes(schema, config.publicBaseUrl)) {
     const collection = firstSegment(route.path);
-    let collectionRouter = byCollection.get(collection);
-    if (!collectionRouter) byCollection.set(collection, (collectionRouter = Router()));
-    collectionRouter[route.method](route.path, auth, json, idempotent, slots, multipart, handler(execution, route, restLimits));
+    byCollection.set(collection, [...(byCollection.get(collection) ?? []), route]);
   }
-  const toCollection = (req: Request, res: Response, next: NextFunction) => {
-    const collectionRouter = byCollection.get(firstSegment(req.path));
-    if (collectionRouter) collectionRouter(req, res, next);
-    else next();
-  };
-  // Listed as a router's layers are, so whatever walks the app's routes (test/openapi.test.ts) sees them.
-  router.use(Object.assign(toCollection, { stack: [...byCollection.values()].flatMap((collectionRouter) => collectionRouter.stack) }));
-  router.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
-  router.use(proveBeforeErrors, restErrorHandler(logger));
+  const location = createdLocation(config.publicBaseUrl);
+  for (const [collection, collectionRoutes] of byCollection) {
+    const collectionRouter = Router();
+    const paths = mostLiteralFirst([...new Set(collectionRoutes.map((route) => route.path))].map((path) => ({ path })));
+    for (const { path } of paths) {
+      const onPath = collectionRoutes.filter((route) => route.path === path);
+      const expressRoute = collectionRouter.route(path.slice(collection.length + 1) || '/');
+      for (const route of onPath) expressRoute[route.method](auth, json, idempotent, slots, multipart, handler(execution, route, restLimits, location));
+      expressRoute.all(notAllowed(onPath.map((route) => route.method)));
+    }
+    router.use(`/${collection}`, collectionRouter);
+  }
   return router;
 }

@@ -37,6 +37,7 @@ export function webhookRoutes(schema: GraphQLSchema, publicBaseUrl: string): Res
     {
       method: 'post',
       path: `${DELIVERIES}/:uuid/redeliver`,
+      // No Location: a single delivery has no GET of its own (the log lists it).
       status: 201,
       document: buildOperation(schema, {
         type: 'mutation',

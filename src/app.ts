@@ -1,27 +1,25 @@
 import type { ApolloServer } from '@apollo/server';
 import express, { type Express, type NextFunction, type Request, type Response, Router } from 'express';
 import { createRestRouter } from '../rest-compat/router.js';
-import { firstSegment } from '../rest-compat/route.js';
 import { routes } from '../rest-compat/routes.js';
-import { methodNotAllowed } from '../rest-compat/method-not-allowed.js';
-import { API_BASE, type ApiSurface, openApiDocument, restOnlyCollections, surfaceRoutes } from '../rest-compat/openapi/openapi-document.js';
-import { apiReferenceRoutes, OPENAPI_ROUTE } from '../rest-compat/openapi/api-reference.routes.js';
-import { TOKEN_ROUTE } from './auth/token.route.js';
+import { otherMethodsOf } from '../rest-compat/method-not-allowed.js';
+import { API_BASE, openApiDocument } from '../rest-compat/openapi/openapi-document.js';
+import { apiReferencePage, OPENAPI_ROUTE, openApiRoute } from '../rest-compat/openapi/api-reference.routes.js';
+import { TOKEN_ROUTE, tokenRoute } from './auth/token.route.js';
 import { FILE_DOWNLOAD_ROUTE } from './files/file-download.route.js';
 import { HEALTH_ROUTES } from './health/health.routes.js';
 import { corsPolicy, PUBLIC_DOCUMENT_PATHS, publicDocumentCors } from './http/cors.js';
-import { restErrorHandler, sendError } from '../rest-compat/http-errors.js';
-import { authenticate, proveBeforeErrors, requestContext } from './auth/authenticate.js';
-import { confirmPrincipal } from './context/request-context.js';
+import { httpErrorHandler, sendError } from './http/error-response.js';
+import { authenticate, requestContext } from './auth/authenticate.js';
+import { PrincipalCache } from './auth/principal-cache.js';
 import type { Config } from './config.js';
 import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
-import { DomainError, ERROR_STATUS } from './errors/domain-error.js';
-import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from './errors/unavailable.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { graphqlHandler } from './graphql/express-handler.js';
+import { graphqlRequestErrors } from './graphql/error-format.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
 import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.js';
@@ -35,7 +33,7 @@ import { idempotency } from './http/idempotency.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { logRequest } from './http/request-log.js';
 import { requestLogger } from './http/request-logger.js';
-import { linkNotes, noteErrorCodes, recordRequests } from './http/request-record.js';
+import { linkNotes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
 import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';
 import { CREDENTIAL_VERIFY_ROUTE, credentialVerifyRoutes, HOSTED_CREDENTIAL_ROUTES, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
@@ -65,7 +63,8 @@ function isLandingPageRequest(req: Request, sandbox: boolean): boolean {
 
 /**
  * The routes written by hand outside the REST table, each described next to its handler
- * (src/http/route-contract.ts): the OpenAPI document and the 405 answers read them from here.
+ * (src/http/route-contract.ts): the OpenAPI document and the 405 answers read them from here
+ * (test/openapi.test.ts fails when the app answers a route this list or the table lacks).
  */
 const HAND_WRITTEN_ROUTES = [
   TOKEN_ROUTE,
@@ -80,17 +79,16 @@ const HAND_WRITTEN_ROUTES = [
   ...Object.values(HEALTH_ROUTES),
 ];
 
-/** Authentication failures on /graphql, in the GraphQL response shape with the HTTP status. */
-function graphqlAuthErrors(caught: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const error = isDatabaseUnavailable(caught) ? serviceBusy() : caught;
-  if (!(error instanceof DomainError)) return next(error);
-  if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
-  noteErrorCodes(res, [error.code]);
-  const extensions = { code: error.code, ...(error.reason ? { reason: error.reason } : {}) };
-  res.status(ERROR_STATUS[error.code]).json({ errors: [{ message: error.message, extensions }] });
+export interface AppDependencies {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  runtime: ServiceRuntime;
+  /** Principals of recent tokens, kept current by revocations (src/auth/principal-revocations.ts); without it every request looks its token up. */
+  principals?: PrincipalCache;
 }
 
-export async function createApp({ config, orm, logger, runtime }: { config: Config; orm: Orm; logger: Logger; runtime: ServiceRuntime }): Promise<AppParts> {
+export async function createApp({ config, orm, logger, runtime, principals = new PrincipalCache() }: AppDependencies): Promise<AppParts> {
   const schema = await createSchema();
   const sandbox = config.env !== 'production';
   const graphqlLimits = {
@@ -122,7 +120,7 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     }),
   );
   const limits = createRateLimits(orm, config);
-  const auth = authenticate(orm, config, runtime, limits);
+  const auth = authenticate(orm, config, runtime, limits, principals);
   const idempotent = idempotency(new IdempotencyStore(orm));
   if (sandbox)
     app.get(
@@ -143,57 +141,55 @@ export async function createApp({ config, orm, logger, runtime }: { config: Conf
     }),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     idempotent,
-    graphqlHandler(
-      apollo,
-      async ({ res }) => linkNotes(requestContext(res), res),
-      config.responseMaxBytes,
-      (res) => confirmPrincipal(requestContext(res)),
-    ),
-    proveBeforeErrors,
-    graphqlAuthErrors,
+    graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.responseMaxBytes),
+    graphqlRequestErrors,
   );
-  // Every other route outside the REST table, in one router: a request for a collection only the REST
-  // table serves skips them all at once, where Express would try each of their patterns in turn.
-  const surface: ApiSurface = { table: routes(schema, config.publicBaseUrl), contracts: HAND_WRITTEN_ROUTES };
-  const restOnly = restOnlyCollections(surface);
-  const outside = Router();
-  outside.use(API_BASE, (req, _res, next) => next(restOnly.has(firstSegment(req.path)) ? 'router' : undefined));
-  outside.use(healthRoutes(orm));
-  outside.use(metricsRoute(metrics, config.metricsToken));
-  outside.get('/', landingPage({ ides: sandbox }));
-  if (sandbox) outside.use(graphiqlRoutes());
-  outside.use(apiReferenceRoutes(openApiDocument(schema, config.publicBaseUrl, surface, TOKEN_ROUTE)));
-
-  // Public, before the REST router authenticates: downloads and verification need no token or tenant.
-  const publicReads = limitByAddress(limits.store, limits.publicReads);
-  const workerTime = limitWorkerTime(limits.store, limits.publicWorkerTime);
-  outside.post('/api/v1/verify', limitByAddress(limits.store, limits.verify), workerTime);
-  outside.get(['/api/v1/verify/:uuid', '/api/v1/files/:uuid/download'], publicReads);
+  const table = routes(schema, config.publicBaseUrl);
+  const document = openApiDocument(schema, config.publicBaseUrl, { table, contracts: HAND_WRITTEN_ROUTES }, TOKEN_ROUTE);
   const publicContext = publicContexts(orm, runtime, config.publicBaseUrl);
-  outside.use('/api/v1', fileDownloadRoutes(publicContext));
-  outside.use('/api/v1', verificationApi(publicContext, config));
-  outside.use(publicPages({ publicContext, config, limits }));
-  // Open Badges 2.0: hosted documents and baked images (rate limited as public reads), unbake (as verify).
-  outside.get('/ob/*path', publicReads);
-  outside.get(['/ob/*path/image.png', '/ob/*path/image.svg'], workerTime);
-  outside.post('/api/v1/badges/unbake', limitByAddress(limits.store, limits.verify), workerTime);
-  outside.use(hostedBadgeRoutes(publicContext));
-  outside.use('/api/v1', unbakeRoutes(publicContext, config));
-  // Open Badges 3.0: credentials, DID documents, status lists (as public reads); verify (as verify).
-  outside.post('/api/v1/badges/verify', limitByAddress(limits.store, limits.verify), workerTime);
-  outside.use(hostedCredentialRoutes(publicContext));
-  outside.use('/api/v1', credentialVerifyRoutes(publicContext, config));
+  const publicReads = limitByAddress(limits.store, limits.publicReads);
+  const verifyLimit = limitByAddress(limits.store, limits.verify);
+  const workerTime = limitWorkerTime(limits.store, limits.publicWorkerTime);
+  const notFound = (_req: Request, res: Response) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' });
+
+  // /api/v1: the REST table's collections (each authenticates), then the public routes written by
+  // hand (no token or tenant: the token endpoint, downloads, verification), each path's other methods a 405.
+  const api = Router();
+  api.use(createRestRouter({ schema, config, runtime, idempotent, auth, table }));
+  api.post(TOKEN_ROUTE.path, ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
+  api.use(openApiRoute(document));
+  api.post(VERIFICATION_ROUTES.document.path, verifyLimit, workerTime);
+  api.get([VERIFICATION_ROUTES.facts.path, FILE_DOWNLOAD_ROUTE.path], publicReads);
+  api.use(fileDownloadRoutes(publicContext));
+  api.use(verificationApi(publicContext, config));
+  api.post(UNBAKE_ROUTE.path, verifyLimit, workerTime);
+  api.use(unbakeRoutes(publicContext, config));
+  api.post(CREDENTIAL_VERIFY_ROUTE.path, verifyLimit, workerTime);
+  api.use(credentialVerifyRoutes(publicContext, config));
+  api.use(otherMethodsOf(HAND_WRITTEN_ROUTES.filter((contract) => contract.base === API_BASE)));
+  api.use(notFound);
+  app.use(API_BASE, api);
+
+  // The root: health, metrics, pages and IDEs, and the public Open Badges documents.
+  app.use(healthRoutes(orm));
+  app.use(metricsRoute(metrics, config.metricsToken));
+  app.get('/', landingPage({ ides: sandbox }));
+  if (sandbox) app.use(graphiqlRoutes());
+  app.use(apiReferencePage());
+  app.use(publicPages({ publicContext, config, limits }));
+  // Open Badges 2.0 and 3.0: hosted documents, baked images, DID documents, status lists (rate limited as public reads).
+  app.get('/ob/*path', publicReads);
+  app.get(['/ob/*path/image.png', '/ob/*path/image.svg'], workerTime);
+  app.use(hostedBadgeRoutes(publicContext));
+  app.use(hostedCredentialRoutes(publicContext));
   // Blockcerts: anchored credentials, issuer profiles, revocation lists (as public reads).
-  outside.get('/blockcerts/*path', publicReads);
-  outside.use(blockcertsRoutes(publicContext));
-  outside.use(portfolioPages(publicContext, publicReads));
-  app.use(outside);
-  // After every other router (their own OPTIONS answers), before the REST router's 404.
-  app.use(methodNotAllowed(surfaceRoutes(surface)));
-  app.use('/api/v1', createRestRouter({ schema, orm, config, logger, limits, runtime, idempotent, auth, table: surface.table }));
+  app.get('/blockcerts/*path', publicReads);
+  app.use(blockcertsRoutes(publicContext));
+  app.use(portfolioPages(publicContext, publicReads));
+  app.use(otherMethodsOf(HAND_WRITTEN_ROUTES.filter((contract) => contract.base === '')));
 
   app.use(htmlNotFound);
-  app.use((_req, res) => sendError(res, { code: 'NOT_FOUND', message: 'Not found.' }));
-  app.use(restErrorHandler(logger));
+  app.use(notFound);
+  app.use(httpErrorHandler(logger));
   return { app, apollo };
 }

@@ -27,6 +27,9 @@ import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
+import { PrincipalCache } from './auth/principal-cache.js';
+import { listenForRevocations } from './auth/principal-revocations.js';
+import type { NotificationListener } from './db/notification-listener.js';
 
 export interface RunningService {
   url: string;
@@ -71,6 +74,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   const database = await resolveDatabase(config, logger, { keep: true });
   let orm: Orm | undefined;
   let stopAnchoring: (() => Promise<void>) | undefined;
+  let revocations: NotificationListener | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
   const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
   try {
@@ -90,7 +94,9 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       : undefined;
     stopAnchoring = anchoring?.stop;
     const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks, anchoring };
-    const { app, apollo } = await createApp({ config, orm, logger, runtime });
+    const principals = new PrincipalCache();
+    revocations = listenForRevocations(database.url, principals, logger);
+    const { app, apollo } = await createApp({ config, orm, logger, runtime, principals });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
     await provisionDemoTenant(orm, config, logger).catch(async (error: unknown) => {
@@ -129,6 +135,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();
+        await revocations?.close();
         await documents.close();
         await badgeWorkers.close();
         await notificationWorker?.stop();
@@ -144,6 +151,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     };
   } catch (error) {
     await stopAnchoring?.().catch(() => undefined);
+    await revocations?.close();
     await documents.close();
     await badgeWorkers.close();
     await orm?.close().catch(() => undefined);

@@ -3,7 +3,7 @@ import { factories, type Factories } from './support/factories.js';
 import { createTestDatabase } from './support/database.js';
 import { pdfBytes, upload } from './support/files.js';
 import { diplomaPdf } from './support/pdf.js';
-import { ApiClient, signIn, startTestService, type TestService } from './support/service.js';
+import { ApiClient, PUBLIC_BASE_URL, signIn, startTestService, type TestService } from './support/service.js';
 import { until } from './support/wait.js';
 
 jest.setTimeout(120_000);
@@ -160,6 +160,7 @@ describe('bulk issuance', () => {
     const accepted = await acme.rest('POST', '/certificates/batch', { inputs: items });
     expect(accepted.status).toBe(202);
     expect(accepted.body.data).toMatchObject({ status: 'queued', total: 60, done: 0, failed: 0, results: [], finished_at: null });
+    expect(accepted.headers.get('location')).toBe(`${PUBLIC_BASE_URL}/api/v1/jobs/${accepted.body.data.uuid}`);
     const seen = new Set<number>();
     let job: Record<string, any> = accepted.body.data;
     await until(async () => {

@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig } from '../src/config.js';
-import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+import { routes } from '../rest-compat/routes.js';
+import { createSchema } from '../src/graphql/schema.js';
+import { PUBLIC_BASE_URL, signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 
 const APP = 'https://app.example.org';
 
@@ -170,5 +172,68 @@ describe('a multipart body with an empty boundary', () => {
     const graphql = await fetch(`${service.url}/graphql`, { method: 'POST', headers, body });
     expect(graphql.status).toBe(400);
     expect(((await graphql.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('The multipart body could not be read.');
+  });
+});
+
+describe('401 answers name the scheme (RFC 6750)', () => {
+  it('REST and GraphQL: WWW-Authenticate Bearer without a token, with error="invalid_token" for a token that is not usable', async () => {
+    const bare = await fetch(`${service.url}/api/v1/courses`, { headers: { 'x-tenant': 'acme' } });
+    const bad = await fetch(`${service.url}/api/v1/courses`, { headers: { 'x-tenant': 'acme', authorization: 'Bearer nope' } });
+    const graphqlBare = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-tenant': 'acme', 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ viewer { clientId } }' }),
+    });
+    const graphqlBad = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-tenant': 'acme', 'content-type': 'application/json', authorization: 'Bearer nope' },
+      body: JSON.stringify({ query: '{ viewer { clientId } }' }),
+    });
+    expect([bare, bad, graphqlBare, graphqlBad].map((response) => [response.status, response.headers.get('www-authenticate')])).toEqual([
+      [401, 'Bearer'],
+      [401, 'Bearer error="invalid_token"'],
+      [401, 'Bearer'],
+      [401, 'Bearer error="invalid_token"'],
+    ]);
+    expect(await bad.json()).toEqual({ message: 'Unauthenticated.' });
+    // The token endpoint authenticates clients, not tokens: Basic, and OAuth's error body.
+    const token = await fetch(`${service.url}/api/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'wrong-secret-wrong-secret' }),
+    });
+    expect([token.status, token.headers.get('www-authenticate'), token.headers.get('cache-control')]).toEqual([
+      401,
+      'Basic realm="credential-service"',
+      'no-store',
+    ]);
+    expect(await token.json()).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed', message: 'Client authentication failed' });
+  });
+});
+
+describe('Location on 201 and 202', () => {
+  it('names the created record’s URL, which reads it back, nested records included', async () => {
+    const created = await api.rest('POST', '/institutions', { name: 'Located University', country: 'BR' });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    expect(location).toBe(`${PUBLIC_BASE_URL}/api/v1/institutions/${created.body.data.uuid}`);
+    const read = await api.rest('GET', location.slice(`${PUBLIC_BASE_URL}/api/v1`.length));
+    expect(read.body.data.name).toBe('Located University');
+    const course = await api.rest('POST', '/courses', { name: 'Located Course', institution_uuid: created.body.data.uuid });
+    const group = await api.rest('POST', `/courses/${course.body.data.uuid}/modules/groups`, { name: 'First year' });
+    expect(group.status).toBe(201);
+    expect(group.headers.get('location')).toBe(`${PUBLIC_BASE_URL}/api/v1/courses/${course.body.data.uuid}/modules/groups/${group.body.data.uuid}`);
+  });
+
+  it('every route that may answer 201 or 202 names what it created as one of the table’s GET routes', async () => {
+    const table = routes(await createSchema(), PUBLIC_BASE_URL);
+    const reads = new Set(table.filter((route) => route.method === 'get').map((route) => route.path));
+    // A redelivery creates a delivery that has no GET of its own yet (the delivery log lists it).
+    const withoutRead = new Set(['/webhooks/:webhookUuid/deliveries/:uuid/redeliver']);
+    const creating = table.filter((route) => (route.status === 201 || typeof route.status === 'function') && !withoutRead.has(route.path));
+    expect(creating.length).toBeGreaterThan(10);
+    expect(
+      creating.filter((route) => !route.location || !reads.has(route.location)).map((route) => `${route.method} ${route.path} → ${route.location}`),
+    ).toEqual([]);
   });
 });

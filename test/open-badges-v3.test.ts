@@ -341,6 +341,30 @@ describe('POST /api/v1/badges/verify with hostile or foreign input', () => {
     expect((await verify(new Uint8Array(Buffer.from('GIF89a....')), 'application/octet-stream')).status).toBe(415);
   });
 
+  it('refuses an object that is not a verifiable credential ({} among them) with a 422 naming every missing member, never the libraries’ internals', async () => {
+    const empty = await verify({});
+    expect(empty.status).toBe(422);
+    expect(empty.body).toEqual({
+      message: 'The credential must have an @context list. (and 3 more errors)',
+      errors: {
+        credential: [
+          'The credential must have an @context list.',
+          'The credential type must include VerifiableCredential.',
+          'The credential must name its issuer.',
+          'The credential must have a credentialSubject.',
+        ],
+      },
+    });
+    const unsigned = await verify({
+      '@context': ['https://www.w3.org/ns/credentials/v2'],
+      type: ['VerifiableCredential'],
+      issuer: 'did:web:issuer.example',
+      credentialSubject: { id: 'did:example:1' },
+    });
+    expect(JSON.stringify(unsigned.body)).not.toMatch(/Cannot read|undefined/);
+    expect(unsigned.status === 422 || unsigned.body.data?.checks.proof.passed === false).toBe(true);
+  });
+
   it('fetches nothing for a credential of another issuer or with unknown contexts: the proof fails and the issuer is unknown', async () => {
     const foreign = {
       '@context': ['https://www.w3.org/ns/credentials/v2', 'https://contexts.example/unknown.json'],

@@ -42,7 +42,7 @@ function expressRoutes(stack: Layer[], prefix = ''): string[] {
       return [layer.route.path]
         .flat()
         .filter((path) => !path.includes('*'))
-        .flatMap((path) => methods.map((method) => `${method.toUpperCase()} ${prefix}${path}`));
+        .flatMap((path) => methods.map((method) => `${method.toUpperCase()} ${path === '/' && prefix ? prefix : `${prefix}${path}`}`));
     }
     if (!layer.handle.stack) return [];
     const mount = [layer.rawPath ?? ''].flat()[0]!;

@@ -64,13 +64,19 @@ const REFERENCE_PAGE_POLICY = [
 
 const asset = (res: Response) => res.set('Cache-Control', 'public, max-age=3600');
 
-/** GET /api/v1/openapi.json and the /docs page that renders it. */
-export function apiReferenceRoutes(document: Record<string, unknown>): Router {
+/** GET /api/v1/openapi.json, for the router mounted at `OPENAPI_ROUTE.base`. */
+export function openApiRoute(document: Record<string, unknown>): Router {
   const body = JSON.stringify(document);
   const router = Router();
-  router.get(`${OPENAPI_ROUTE.base}${OPENAPI_ROUTE.path}`, (_req, res) => {
+  router.get(OPENAPI_ROUTE.path, (_req, res) => {
     res.type('application/json').set('Cache-Control', 'no-cache').send(body);
   });
+  return router;
+}
+
+/** The /docs page that renders the OpenAPI document. */
+export function apiReferencePage(): Router {
+  const router = Router();
   router.get('/docs', (_req, res) => {
     res.set('Content-Security-Policy', REFERENCE_PAGE_POLICY).type('html').send(PAGE);
   });

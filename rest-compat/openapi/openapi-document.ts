@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { JsonSchema, RouteContract } from '../../src/http/route-contract.js';
-import { firstSegment, type RestRoute } from '../route.js';
+import type { RestRoute } from '../route.js';
 import { GraphqlJsonSchemas } from './graphql-json-schema.js';
 import { SHARED_SCHEMAS } from './shared-components.js';
 import { openApiPath, operationId, pathParams, tableOperation } from './table-operation.js';
@@ -15,21 +15,6 @@ export interface ApiSurface {
 }
 
 /** Every route as Express registers it (full path), for the 405 answer and the tests. */
-export const surfaceRoutes = ({ table, contracts }: ApiSurface): { method: string; path: string }[] => [
-  ...table.map((route) => ({ method: route.method, path: `${API_BASE}${route.path}` })),
-  ...contracts.map((contract) => ({ method: contract.method, path: `${contract.base}${contract.path}` })),
-];
-
-/**
- * The `/api/v1` collections (`institutions` of `/institutions/:uuid`) that only the REST table serves:
- * no hand-written route starts with them (`files` is shared: its downloads are public).
- */
-export function restOnlyCollections({ table, contracts }: ApiSurface): Set<string> {
-  const underApi = contracts.map((contract) => `${contract.base}${contract.path}`).filter((path) => path.startsWith(`${API_BASE}/`));
-  const shared = new Set(underApi.map((path) => firstSegment(path.slice(API_BASE.length))));
-  return new Set(table.map((route) => firstSegment(route.path)).filter((collection) => !shared.has(collection)));
-}
-
 const DESCRIPTION = `Multi-tenant academic credentials. Every path below \`/api/v1\` but the public ones runs one GraphQL
 operation of the same schema \`/graphql\` serves, so rules, validation and errors are the same in both styles.
 

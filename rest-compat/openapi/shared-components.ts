@@ -9,7 +9,7 @@ export const RATE_LIMIT_HEADERS: Record<string, { description: string; schema: J
   'X-RateLimit-Reset': { description: 'When the window resets, in Unix seconds.', schema: integer },
 };
 
-/** Components every document has: the error envelopes (rest-compat/http-errors.ts) and the paginator's parts (list-envelope.ts). */
+/** Components every document has: the error envelopes (src/http/error-response.ts) and the paginator's parts (list-envelope.ts). */
 export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   Error: {
     type: 'object',

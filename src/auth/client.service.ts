@@ -4,6 +4,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { AccessToken } from './access-token.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
+import { forgetClientHere } from './principal-cache.js';
 import { MIN_SECRET_LENGTH, newClientId, randomToken, sha256Hex } from './secrets.js';
 
 export interface ClientCredentials {
@@ -34,7 +35,7 @@ export class ClientService {
 
   /** Issues a new pair for the same tenant and revokes the old pair and every token it holds, atomically. */
   async rotate(clientId: string): Promise<ClientCredentials> {
-    return this.em.transactional(async (em) => {
+    const rotated = await this.em.transactional(async (em) => {
       const old = await em.findOne(OAuthClient, { clientId, revokedAt: null }, { populate: ['tenant'], lockMode: 4 /* PESSIMISTIC_WRITE */ });
       if (!old) throw new DomainError('NOT_FOUND', `No active client "${clientId}".`);
       const now = new Date();
@@ -45,6 +46,9 @@ export class ClientService {
       await em.flush();
       return { clientId: fresh.clientId, clientSecret, tenant: old.tenant.getEntity().identifier };
     });
+    // Committed: this process refuses the old tokens from now on; the others hear it by NOTIFY.
+    forgetClientHere(clientId);
+    return rotated;
   }
 
   async list(): Promise<ClientSummary[]> {

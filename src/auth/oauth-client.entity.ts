@@ -2,9 +2,11 @@ import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { uuidv7 } from '../db/uuid.js';
 import { Tenant } from '../tenants/tenant.entity.js';
+import { CLIENT_REVOKED_TRIGGERS } from './principal-revocations.js';
 
 /** Client credentials of one integration; the secret is kept only as a SHA-256 hash. */
-@Entity({ tableName: 'oauth_clients' })
+// Revoking one NOTIFYs every process's principal cache (auth/principal-revocations.ts).
+@Entity({ tableName: 'oauth_clients', triggers: CLIENT_REVOKED_TRIGGERS })
 export class OAuthClient {
   @PrimaryKey({ type: 'uuid' })
   uuid: string & Opt = uuidv7();

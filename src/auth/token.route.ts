@@ -1,11 +1,12 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { OAuthClient } from './oauth-client.entity.js';
 import type { TokenAttempt, TokenThrottle } from './token-throttle.js';
-import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
 import { TokenService } from './token.service.js';
+import { DomainError } from '../errors/domain-error.js';
+import { answerError } from '../http/error-response.js';
 import { describeRoute, TOO_MANY_REQUESTS } from '../http/route-contract.js';
 
 const { Request: OAuthRequest, Response: OAuthResponse, OAuthError, UnsupportedGrantTypeError } = OAuth2Server;
@@ -37,24 +38,20 @@ function clientCredentialsModel(orm: Orm, ttlSeconds: number): OAuth2Server.Clie
   };
 }
 
-/** RFC 6749 §5.2 error body, with the `message` field Laravel-style clients read. */
-function errorBody(error: InstanceType<typeof OAuthError>) {
-  const description = error.name === 'invalid_client' ? 'Client authentication failed' : error.message;
-  return { error: error.name, error_description: description, message: description };
+/** An OAuth error of the library as the core's error: its RFC 6749 §5.2 name is the reason, answered as `error`. */
+function oauthRefusal(error: InstanceType<typeof OAuthError>): DomainError {
+  if (error.name === 'invalid_client') return new DomainError('UNAUTHENTICATED', 'Client authentication failed', undefined, error.name);
+  return new DomainError(error.code === 403 ? 'FORBIDDEN' : 'BAD_REQUEST', error.message, undefined, error.name);
 }
 
 type OAuthServer = InstanceType<typeof OAuth2Server>;
 
 /** Runs the grant and answers it; an issued token tells `attempt` it succeeded. */
-async function grant(server: OAuthServer, ttlSeconds: number, logger: Logger, req: Request, res: Response, attempt: TokenAttempt): Promise<void> {
+async function grant(server: OAuthServer, ttlSeconds: number, req: Request, res: Response, attempt: TokenAttempt): Promise<void> {
   const grantType = (req.body as Record<string, unknown> | undefined)?.grant_type;
   if (grantType !== undefined && grantType !== 'client_credentials') {
     // The library would answer unauthorized_client for its other built-in grants; this service has only one.
-    res
-      .status(400)
-      .set('Cache-Control', 'no-store')
-      .json(errorBody(new UnsupportedGrantTypeError('Unsupported grant type: only client_credentials is supported')));
-    return;
+    throw oauthRefusal(new UnsupportedGrantTypeError('Unsupported grant type: only client_credentials is supported'));
   }
   const request = new OAuthRequest({
     headers: req.headers as Record<string, string>,
@@ -72,19 +69,9 @@ async function grant(server: OAuthServer, ttlSeconds: number, logger: Logger, re
       access_token: token.accessToken,
     });
   } catch (error) {
-    if (isDatabaseUnavailable(error)) {
-      setRetryAfter(res);
-      res.status(503).json({ message: serviceBusy().message });
-      return;
-    }
-    if (!(error instanceof OAuthError) || error.code >= 500) {
-      logger.error({ err: (error as { inner?: unknown }).inner ?? error }, 'token endpoint failed');
-      res.status(500).json({ message: 'Server Error' });
-      return;
-    }
-    const status = error.name === 'invalid_client' ? 401 : error.code;
-    if (status === 401) res.set('WWW-Authenticate', 'Basic realm="credential-service"');
-    res.status(status).set('Cache-Control', 'no-store').json(errorBody(error));
+    // The library wraps what its model threw (a database failure among them) as a server error.
+    const cause = error instanceof OAuthError && error.code >= 500 ? ((error as { inner?: unknown }).inner ?? error) : error;
+    throw error instanceof OAuthError && error.code < 500 ? oauthRefusal(error) : cause;
   }
 }
 
@@ -136,11 +123,11 @@ export function tokenRoute(orm: Orm, ttlSeconds: number, logger: Logger, throttl
     accessTokenLifetime: ttlSeconds,
     requireClientAuthentication: { client_credentials: true },
   });
-  const handle: RequestHandler = async (req: Request, res: Response, next: NextFunction) => {
+  const handle: RequestHandler = async (req: Request, res: Response) => {
     try {
-      await grant(server, ttlSeconds, logger, req, res, await throttle.admit(req, res));
+      await grant(server, ttlSeconds, req, res, await throttle.admit(req, res));
     } catch (error) {
-      next(error);
+      answerError(error, req, res, logger, 'oauth');
     }
   };
   return [express.urlencoded({ extended: false, limit: '16kb' }), handle];

@@ -19,30 +19,15 @@ interface PrincipalRow {
 }
 
 /**
- * The one definition of a usable token: its hash, neither it nor its client pair revoked, not
- * expired. Both the lookup below and the in-statement proof of a cached principal
- * (`stillActiveSql`) read it, so a rotation is seen by every server process on the next request.
+ * The per-request lookup, and the one definition of a usable token: its hash, neither it nor its
+ * client pair revoked, not expired. One indexed read, prepared (planned once per connection).
  */
-const activeToken = (hashParameter: string) => `
+const PRINCIPAL_BY_TOKEN_HASH = `
+  select client.client_id, tenant.uuid as tenant_uuid, tenant.identifier as tenant_identifier, tenant.name as tenant_name, token.expires_at
   from oauth_access_tokens token
   join oauth_clients client on client.uuid = token.client_uuid
   join tenants tenant on tenant.uuid = client.tenant_uuid
-  where token.token_hash = ${hashParameter} and token.revoked_at is null and client.revoked_at is null and token.expires_at > now()`;
-
-// The per-request hot path: one indexed lookup, a prepared statement (planned once per connection).
-const PRINCIPAL_BY_TOKEN_HASH = `select client.client_id, tenant.uuid as tenant_uuid, tenant.identifier as tenant_identifier, tenant.name as tenant_name, token.expires_at ${activeToken('$1')}`;
-
-/**
- * Whether the token with this hash is still active for exactly this principal, as a boolean SQL
- * expression for another statement to select (bind values numbered from `$first`).
- */
-export function stillActiveSql(tokenHash: string, principal: Principal, first: number): { sql: string; values: unknown[] } {
-  const [client, tenant, identifier] = [first + 1, first + 2, first + 3].map((n) => `$${n}`);
-  return {
-    sql: `exists(select 1 ${activeToken(`$${first}`)} and client.client_id = ${client} and tenant.uuid = ${tenant}::uuid and tenant.identifier = ${identifier})`,
-    values: [tokenHash, principal.clientId, principal.tenant.uuid, principal.tenant.identifier],
-  };
-}
+  where token.token_hash = $1 and token.revoked_at is null and client.revoked_at is null and token.expires_at > now()`;
 
 /** Issues opaque access tokens and resolves them back to a principal. */
 export class TokenService {

@@ -1,5 +1,5 @@
 import type { WorkerPoolLimits } from '../config.js';
-import { DomainError, invalid } from '../errors/domain-error.js';
+import { invalid } from '../errors/domain-error.js';
 import { type JobOwner, threadEntry, UNOWNED, WorkerJobError, WorkerPool, type WorkerReply } from '../documents/worker-pool.js';
 import type { BadgeJob, BadgeJobResult, BakeInput, Baked, UnbakeInput } from './badge-jobs.js';
 import type { ProofAndStatus, ProofCheckInput } from './v3/credential-proof.js';
@@ -56,9 +56,9 @@ export class BadgeWorkers {
     try {
       reply = await this.pool.run(job, owner);
     } catch (error) {
-      if (!(error instanceof WorkerJobError)) throw error;
-      if (error.kind === 'busy') throw new DomainError('SERVICE_UNAVAILABLE', 'Too many badges are being checked; try again shortly.');
-      if (error.kind === 'closed') throw error;
+      if (!(error instanceof WorkerJobError) || error.kind === 'closed') throw error;
+      // A full pool is answered 503 with Retry-After by the error classifier (it is `atCapacity`).
+      if (error.kind === 'busy') throw new WorkerJobError('busy', 'Too many badges are being checked; try again shortly.');
       const limit = error.kind === 'timeout' ? `${this.limits.jobTimeoutMs} ms` : 'the memory of a worker';
       throw invalid({ [field]: [`${refusal} within ${limit}; it is refused.`] }, PROCESSING_LIMIT);
     }

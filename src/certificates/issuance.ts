@@ -6,9 +6,9 @@ import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
-import { DocumentError, sealPlacement, WorkerJobError, type PreparedSigner, type TranscriptData } from '../documents/index.js';
+import { DocumentError, sealPlacement, type PreparedSigner, type TranscriptData } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
-import { DomainError, invalid } from '../errors/domain-error.js';
+import { invalid } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -101,7 +101,6 @@ async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, sour
   } catch (error) {
     signing({ outcome: 'failed' });
     if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] }, error.reason);
-    if (error instanceof WorkerJobError && error.kind === 'busy') throw new DomainError('SERVICE_UNAVAILABLE', error.message);
     throw error;
   }
 }

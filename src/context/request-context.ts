@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type DocumentNode, getOperationAST } from 'graphql';
-import type { PrincipalCheck } from '../auth/principal-check.js';
 import type { Principal } from '../auth/token.service.js';
 import type { BadgeWorkers } from '../badges/badge-workers.js';
 import type { Anchoring } from '../anchoring/anchor-scheduler.js';
 import type { WebhookConfig } from '../config.js';
 import type { SigningKeys } from '../certificates/signing-keys.js';
-import { guardStatements } from '../db/statement-guard.js';
 import { scopeToTenant } from '../db/tenant-scope.js';
 import type { DocumentWorkers } from '../documents/index.js';
 import type { JobOwner } from '../documents/worker-pool.js';
@@ -50,8 +47,6 @@ export interface RequestContext extends PublicContext {
   /** A fresh fork whose every query on tenant data is scoped to `tenant`. */
   em: EntityManager;
   loaders: Loaders;
-  /** Set when the principal came from the cache: proven by the request's first page statement or by `confirmPrincipal`. */
-  principalCheck?: PrincipalCheck;
 }
 
 export function createPublicContext(
@@ -72,26 +67,11 @@ export function createRequestContext(
   logger: Logger,
   publicBaseUrl: string,
   runtime: ServiceRuntime,
-  principalCheck?: PrincipalCheck,
   /** Bytes the request's answer may take (RESPONSE_MAX_BYTES); jobs and the CLI answer nobody. */
   responseMaxBytes = Number.POSITIVE_INFINITY,
 ): RequestContext {
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
-  if (principalCheck) guardStatements(em, principalCheck);
   const loaders = new Loaders(em, new ResponseBudget(responseMaxBytes));
   const jobOwner = tenantJobOwner(principal.tenant.uuid);
-  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders, publicBaseUrl, principalCheck, jobOwner };
-}
-
-/** Before anything is answered, written or mutated: the request's principal is proven active (or this rejects with UNAUTHENTICATED). */
-export async function confirmPrincipal(ctx: RequestContext | undefined): Promise<void> {
-  await ctx?.principalCheck?.confirm();
-}
-
-/**
- * Before an operation runs, for both styles: only a query may run before the request's principal is
- * proven. A mutation, or a name the document does not resolve to one operation, waits for the proof.
- */
-export async function confirmBeforeExecution(ctx: RequestContext, document: DocumentNode, operationName?: string | null): Promise<void> {
-  if (ctx.principalCheck && getOperationAST(document, operationName)?.operation !== 'query') await confirmPrincipal(ctx);
+  return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders, publicBaseUrl, jobOwner };
 }

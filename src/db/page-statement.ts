@@ -5,7 +5,6 @@ import { DEFAULT_PAGE_SIZE, type SortOrder } from './paging.js';
 import { queryPrepared } from './prepared.js';
 import type { RelatedRead } from './related-reads.js';
 import type { Row } from './rows.js';
-import { pendingGuard } from './statement-guard.js';
 import { rowJsonSql } from './lazy-columns.js';
 import { jsonRowToRow, readableAsJson } from './rows-by-uuid.js';
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
@@ -75,10 +74,6 @@ export async function readPageStatement<T extends object>(
     ...(window.limit === undefined ? [limit] : []),
     ...(window.firstPage ? [] : [offset]),
   ];
-  // The request's pending proof (its cached principal) rides along: a column of this statement, not a statement of its own.
-  const guard = pendingGuard(em);
-  const guardCondition = guard?.condition(values.length + 1);
-  if (guardCondition) values.push(...guardCondition.values);
   const key = [
     meta.className,
     ...conditions.map(({ column, value }) => `${column}${value === null ? ' null' : ''}`),
@@ -88,19 +83,15 @@ export async function readPageStatement<T extends object>(
     window.limit ?? 'limit',
     window.firstPage,
     ...related.map(({ property }) => property),
-    guardCondition?.sql,
   ].join('|');
   let text = statements.get(key);
   if (!text) {
     const order = sortColumn ? { column: sortColumn, descending: sort!.order === 'desc' } : undefined;
-    text = pageStatement(em, meta, scope, conditions, order, window, withTotal, related, guardCondition?.sql);
+    text = pageStatement(em, meta, scope, conditions, order, window, withTotal, related);
     if (statements.size < MAX_STATEMENTS) statements.set(key, text);
   }
-  const answered = await queryPrepared<Record<string, string | boolean | null>>(em, text, values);
-  guard?.prove(answered[0]?.guard_holds === true);
-  // With a guard, a row comes back even for an empty page (its row column null), carrying the total.
-  const found = guard ? answered.filter(({ row }) => row !== null) : answered;
-  const listTotal = answered[0]?.list_total;
+  const found = await queryPrepared<Record<string, string | null>>(em, text, values);
+  const listTotal = found[0]?.list_total;
   const rows = found.map(({ row }) => jsonRowToRow(em, entity as EntityClass<object>, JSON.parse(row as string) as Record<string, unknown>) as Row<T>);
   return {
     rows,
@@ -110,13 +101,7 @@ export async function readPageStatement<T extends object>(
 }
 
 /** Each distinct row the page's rows point at through `read`, parsed once. */
-function relatedRows(
-  em: EntityManager,
-  read: RelatedRead,
-  rows: Row<object>[],
-  found: Record<string, string | boolean | null>[],
-  column: string,
-): Row<object>[] {
+function relatedRows(em: EntityManager, read: RelatedRead, rows: Row<object>[], found: Record<string, string | null>[], column: string): Row<object>[] {
   const seen = new Set<string>();
   const result: Row<object>[] = [];
   rows.forEach((row, index) => {
@@ -144,7 +129,6 @@ function pageStatement(
   window: PageWindow,
   withTotal: boolean,
   related: RelatedRead[],
-  guard: string | undefined,
 ): string {
   const quote = (name: string) => em.getPlatform().quoteIdentifier(name);
   const where = (alias: string) => {
@@ -163,7 +147,7 @@ function pageStatement(
   const offset = window.firstPage ? '0' : `$${++parameter}::bigint`;
   const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit ${limit} offset ${offset}`;
   const row = rowJsonSql(em, meta.class as EntityClass<object>, 't');
-  if (related.length === 0 && !guard) return `select ${row}::text as row, ${totalColumn} as list_total ${page}`;
+  if (related.length === 0) return `select ${row}::text as row, ${totalColumn} as list_total ${page}`;
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
   // loader reads it. Joins, not a subquery per row: the planner then reads a small table once. For
   // one row (a record by uuid) that once is the waste: the generic plan hashed whole small tables
@@ -180,11 +164,7 @@ function pageStatement(
       : `left join ${relatedTable} ${alias} on ${on}`;
   });
   const relatedColumns = related.map(({ entity }, index) => `, ${rowJsonSql(em, entity, `r${index}`)}::text as related_${index}`).join('');
-  // With a guard, its one-row answer leads and the page hangs from it: the answer arrives even when
-  // the page is empty, and no row comes back when it does not hold.
-  const rowsFrom = guard ? `(select ${guard} as holds) g left join lateral (select * ${page}) t on g.holds` : `(select * ${page}) t`;
-  const guardColumn = guard ? ', g.holds as guard_holds' : '';
-  return `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns}${guardColumn} from ${rowsFrom} ${joins.join(' ')} order by ${orderBy}`;
+  return `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`;
 }
 
 /** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */

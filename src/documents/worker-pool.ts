@@ -27,6 +27,11 @@ export class WorkerJobError extends Error {
     super(message);
     this.name = 'WorkerJobError';
   }
+
+  /** A full pool is a busy service, answered 503 with Retry-After (src/errors/classify.ts). */
+  get atCapacity(): boolean {
+    return this.kind === 'busy';
+  }
 }
 
 /** What a worker posts back for a job: its value, or an error it caught and described; and its heap in use after it. */

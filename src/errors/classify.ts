@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, type ErrorCode, type FieldErrors, isErrorCode, summarize } from './domain-error.js';
-import { isDatabaseUnavailable, serviceBusy } from './unavailable.js';
+import { isAtCapacity, isDatabaseUnavailable, RETRY_AFTER_SECONDS, serviceBusy } from './unavailable.js';
 
 /** What a client is told about a failure, before a transport shapes it. */
 export interface ClassifiedError {
@@ -31,13 +31,18 @@ function validationFieldErrors(errors: ValidationErrorLike[], prefix = ''): Fiel
   return result;
 }
 
-/** One classification of any error raised while serving a GraphQL operation. */
+/**
+ * One classification of any error raised while serving a request, in either style: the core's
+ * DomainErrors as they are; a busy service (no database connection, every worker busy) as
+ * SERVICE_UNAVAILABLE; GraphQL's own document errors by their code; anything else internal.
+ */
 export function classifyError(error: unknown): ClassifiedError {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   if (original instanceof DomainError) {
     const { code, message, fieldErrors, reason, details } = original;
     return { code, message, fieldErrors, ...(reason ? { reason } : {}), ...(details ? { details } : {}), internal: false };
   }
+  if (isAtCapacity(original)) return { code: 'SERVICE_UNAVAILABLE', message: original.message, internal: false };
   if (isDatabaseUnavailable(original)) return { code: 'SERVICE_UNAVAILABLE', message: serviceBusy().message, internal: false };
   if (!(error instanceof GraphQLError)) {
     return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error.', internal: true };
@@ -60,4 +65,15 @@ export function classifyError(error: unknown): ClassifiedError {
     if (isErrorCode(code) && code !== 'INTERNAL_SERVER_ERROR') return { code, message: error.message, internal: false };
   }
   return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error.', internal: true };
+}
+
+/**
+ * The HTTP headers an error's answer carries, in every style: a 503 says when to come back; a 401
+ * names the scheme (RFC 6750 §3), with `invalid_token` when a token was sent but is not usable.
+ */
+export function errorHeaders(code: ErrorCode, credentials: 'none' | 'bearer' | 'client'): Record<string, string> {
+  if (code === 'SERVICE_UNAVAILABLE') return { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+  if (code !== 'UNAUTHENTICATED') return {};
+  if (credentials === 'client') return { 'WWW-Authenticate': 'Basic realm="credential-service"' };
+  return { 'WWW-Authenticate': credentials === 'bearer' ? 'Bearer error="invalid_token"' : 'Bearer' };
 }

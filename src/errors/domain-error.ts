@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** A known path asked with a method it does not have (answered with `Allow`). */
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   /** Public documents of a certificate withdrawn by its issuer (docs/public-lifecycle.md). */
   GONE: 410,

@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import { DomainError } from './domain-error.js';
 
 /**
@@ -47,11 +46,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-export function serviceBusy(): DomainError {
-  return new DomainError('SERVICE_UNAVAILABLE', 'The service is busy; retry in a moment.');
+/**
+ * A part of the service at capacity for now (every worker thread busy) marks its refusal with
+ * `atCapacity: true`; the classifier (classify.ts) answers it as a busy service, like a database
+ * that is unavailable: 503 with Retry-After.
+ */
+export function isAtCapacity(error: unknown): error is Error {
+  return error instanceof Error && (error as { atCapacity?: unknown }).atCapacity === true;
 }
 
-/** Every 503 tells the client when to come back. */
-export function setRetryAfter(res: Response): void {
-  res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+export function serviceBusy(): DomainError {
+  return new DomainError('SERVICE_UNAVAILABLE', 'The service is busy; retry in a moment.');
 }

@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import { confirmBeforeExecution, type RequestContext } from '../context/request-context.js';
+import type { RequestContext } from '../context/request-context.js';
 import type { CompiledExecution } from './compiled-execution.js';
 
 type Gateway = ApolloServerOptionsWithGateway<RequestContext>['gateway'];
@@ -19,10 +19,8 @@ export function compiledGateway(execution: CompiledExecution): Gateway {
       return {
         // The name the client sent, not the resolved operation's: when none matches, execution must
         // report it (Apollo expects that error from the executor).
-        executor: async ({ document, context, request }) => {
-          await confirmBeforeExecution(context as RequestContext, document, request.operationName);
-          return execution.run({ document, operationName: request.operationName, contextValue: context, variableValues: request.variables });
-        },
+        executor: async ({ document, context, request }) =>
+          execution.run({ document, operationName: request.operationName, contextValue: context, variableValues: request.variables }),
       };
     },
     async stop() {},

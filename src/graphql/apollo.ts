@@ -3,12 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context/request-context.js';
-import { classifyError } from '../errors/classify.js';
-import { DomainError } from '../errors/domain-error.js';
-import { RETRY_AFTER_SECONDS } from '../errors/unavailable.js';
-import { type GraphqlLimits, graphqlLimits, withoutSuggestions } from './limits.js';
+import { classifyError, errorHeaders } from '../errors/classify.js';
+import { formatGraphqlError } from './error-format.js';
+import { type GraphqlLimits, graphqlLimits } from './limits.js';
 import { noteOperations } from './operation-notes.js';
 import { compiledGateway } from './apollo-executor.js';
 import { CompiledExecution } from './compiled-execution.js';
@@ -29,34 +28,18 @@ const logInternalErrors: ApolloServerPlugin<RequestContext> = {
   },
 };
 
-/** An operation that could not get a database connection answers 503 with Retry-After, as REST does. */
+/** An operation the classifier calls a busy service (no database connection, every worker busy) answers 503 with Retry-After, as REST does. */
 const serviceUnavailableStatus: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response, errors }) {
         if (!errors?.some((error) => classifyError(error).code === 'SERVICE_UNAVAILABLE')) return;
         response.http.status = 503;
-        response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+        for (const [name, value] of Object.entries(errorHeaders('SERVICE_UNAVAILABLE', 'none'))) response.http.headers.set(name.toLowerCase(), value);
       },
     };
   },
 };
-
-function formatError(fieldSuggestions: boolean) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const { code, message, fieldErrors, reason, details, internal } = classifyError(error);
-    // Document errors keep graphql-js/Apollo's own codes (GRAPHQL_VALIDATION_FAILED, ...) for GraphQL clients;
-    // a DomainError's BAD_REQUEST (an upload the request lacks) is the core's own and stays.
-    const fromDocument = code === 'BAD_REQUEST' && !(error instanceof GraphQLError && error.originalError instanceof DomainError);
-    const documentCode = fromDocument ? formatted.extensions?.code : undefined;
-    const extensions: Record<string, unknown> = { code: documentCode ?? code };
-    if (fieldErrors) extensions.errors = fieldErrors;
-    if (reason) extensions.reason = reason;
-    Object.assign(extensions, details);
-    const told = internal ? 'Internal server error.' : fieldSuggestions ? message : withoutSuggestions(message);
-    return { message: told, locations: formatted.locations, path: formatted.path, extensions };
-  };
-}
 
 /** The example operations Sandbox opens with (a checked-in document; test/graphql-relay.test.ts validates it against the schema). */
 export const SANDBOX_EXAMPLES = readFileSync(fileURLToPath(new URL('./sandbox-examples.graphql', import.meta.url)), 'utf8');
@@ -88,7 +71,7 @@ export function createApolloServer(
     includeStacktraceInErrorResponses: false,
     // The service's shutdown owns SIGINT/SIGTERM and stops Apollo in order; Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
-    formatError: formatError(options.limits.fieldSuggestions),
+    formatError: formatGraphqlError(options.limits.fieldSuggestions),
     stringifyResult: stringifyAndRelease(options.limits.maxResponseBytes),
     plugins: [
       noteOperations,

@@ -13,8 +13,6 @@ export function graphqlHandler<Context extends BaseContext>(
   apollo: ApolloServer<Context>,
   context: ContextFunction<[{ req: Request; res: Response }], Context>,
   maxResponseBytes: number,
-  /** Awaited before anything is written: a rejection goes to the error handlers instead. */
-  beforeAnswer: (res: Response) => Promise<void> = async () => {},
 ): RequestHandler {
   apollo.assertStarted('graphqlHandler()');
   const tooLarge = tooLargeBody(maxResponseBytes);
@@ -24,7 +22,6 @@ export function graphqlHandler<Context extends BaseContext>(
     const query = req.url.indexOf('?');
     const request: HTTPGraphQLRequest = { method: req.method.toUpperCase(), headers, search: query < 0 ? '' : req.url.slice(query), body: req.body };
     const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: () => context({ req, res }) });
-    await beforeAnswer(res);
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {

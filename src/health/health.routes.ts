@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { pendingMigrationCount, type Orm } from '../db/orm.js';
 import { describeRoute } from '../http/route-contract.js';
-import { setRetryAfter } from '../errors/unavailable.js';
+import { errorHeaders } from '../errors/classify.js';
 
 const STATUS = (values: string[]) => ({
   'application/json': { type: 'object', properties: { status: { type: 'string', enum: values } }, required: ['status'] },
@@ -43,10 +43,10 @@ export function healthRoutes(orm: Orm): Router {
       await orm.em.getConnection().execute('select 1');
       const pending = await pendingMigrationCount(orm);
       if (pending === 0) return void res.json({ status: 'ready' });
-      setRetryAfter(res);
+      res.set(errorHeaders('SERVICE_UNAVAILABLE', 'none'));
       res.status(503).json({ status: 'migrating', pending_migrations: pending });
     } catch {
-      setRetryAfter(res);
+      res.set(errorHeaders('SERVICE_UNAVAILABLE', 'none'));
       res.status(503).json({ status: 'unavailable', message: 'The database is not reachable.' });
     }
   });

@@ -27,7 +27,7 @@ export function nestsDeeperThan(json: Uint8Array, max: number): boolean {
   return false;
 }
 
-/** The error body-parser passes on; restErrorHandler answers it with a 400. */
+/** The error body-parser passes on; the HTTP error handler (http/error-response.ts) answers it with a 400. */
 export class JsonTooDeepError extends Error {
   readonly type = 'entity.too.deep';
   constructor(readonly maxDepth: number) {

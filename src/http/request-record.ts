@@ -64,6 +64,8 @@ export function noteErrorCodes(target: Response | object, codes: string[]): void
 function routeTemplate(req: Request): string {
   const path = (req.route as { path?: string | string[] } | undefined)?.path;
   if (path === undefined) return req.baseUrl || 'unmatched';
+  // A collection's own path is `/` inside the router mounted at the collection's prefix.
+  if (path === '/' && req.baseUrl) return req.baseUrl;
   return `${req.baseUrl}${Array.isArray(path) ? path.join('|') : path}`;
 }
 

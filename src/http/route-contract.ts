@@ -32,7 +32,7 @@ export interface RouteContract {
 
 export const describeRoute = (contract: RouteContract): RouteContract => contract;
 
-/** The Laravel-shaped error body every route answers with (rest-compat/http-errors.ts). */
+/** The Laravel-shaped error body every route answers with (src/http/error-response.ts). */
 export const ERROR_BODY: JsonSchema = { $ref: '#/components/schemas/Error' };
 
 export const jsonError = (description: string): ContractResponse => ({ description, content: { 'application/json': ERROR_BODY } });

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router, type Request } from 'express';
+import { sendError } from '../http/error-response.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 function bearerMatches(req: Request, token: string): boolean {
@@ -12,10 +13,7 @@ function bearerMatches(req: Request, token: string): boolean {
 export function metricsRoute(metrics: ServiceMetrics, token: string | undefined): Router {
   const router = Router();
   router.get('/metrics', async (req, res, next) => {
-    if (token !== undefined && !bearerMatches(req, token)) {
-      res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="metrics"').json({ message: 'Unauthenticated.' });
-      return;
-    }
+    if (token !== undefined && !bearerMatches(req, token)) return sendError(res, { code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
     try {
       const { contentType, body } = await metrics.scrape();
       res.setHeader('Cache-Control', 'no-store').type(contentType).send(body);

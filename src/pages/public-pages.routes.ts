@@ -1,8 +1,7 @@
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
-import { WorkerJobError } from '../documents/index.js';
-import { DomainError, ERROR_STATUS } from '../errors/domain-error.js';
-import { isDatabaseUnavailable, serviceBusy, setRetryAfter } from '../errors/unavailable.js';
+import { classifyError, errorHeaders } from '../errors/classify.js';
+import { DomainError, ERROR_STATUS, type ErrorCode } from '../errors/domain-error.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import { limitByAddress } from '../rate-limits/http-limits.js';
 import { limitWorkerTime } from '../rate-limits/worker-time-limit.js';
@@ -30,9 +29,9 @@ function pageContext(req: Request, config: Config): PageContext {
 }
 
 /** What a person is told when the check could not run; the status stays the API's. */
-function problemText(error: DomainError, context: PageContext): string {
+function problemText(code: ErrorCode, context: PageContext): string {
   const m = messagesFor(context.locale).problem;
-  switch (error.code) {
+  switch (code) {
     case 'PAYLOAD_TOO_LARGE':
       return tooLargeMessage(context);
     case 'BAD_USER_INPUT':
@@ -49,12 +48,11 @@ function problemText(error: DomainError, context: PageContext): string {
 /** Failures under the public pages as pages: the rate limit, the upload's size and shape, a busy service. */
 function pageErrors(config: Config): ErrorRequestHandler {
   return (caught, req, res, next) => {
-    const busy = isDatabaseUnavailable(caught) || (caught instanceof WorkerJobError && caught.kind === 'busy');
-    const error = busy ? serviceBusy() : caught;
-    if (!(error instanceof DomainError) || res.headersSent) return next(caught);
-    if (error.code === 'SERVICE_UNAVAILABLE') setRetryAfter(res);
+    const error = classifyError(caught);
+    if (error.internal || res.headersSent) return next(caught);
+    res.set(errorHeaders(error.code, 'none'));
     const context = pageContext(req, config);
-    sendPage(res, context.locale, renderUploadProblemPage(problemText(error, context), context), ERROR_STATUS[error.code]);
+    sendPage(res, context.locale, renderUploadProblemPage(problemText(error.code, context), context), ERROR_STATUS[error.code]);
   };
 }
 

@@ -7,7 +7,6 @@ import { findOrFail, invalidReferences, requireRelated, softDeleteMany } from '.
 import { type EntityRequest, findLiveByUuids } from '../db/live-by-uuid.js';
 import { readPageStatement } from '../db/page-statement.js';
 import { relatedReads } from '../db/related-reads.js';
-import { pendingGuard } from '../db/statement-guard.js';
 import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../db/paging.js';
@@ -83,17 +82,14 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   /**
    * `get` for display: the same live row of this tenant (and parent) as a plain row, so it costs no
    * managed entity. With the many-to-ones among `selected` it is one statement bringing their rows
-   * along for the request's loaders (and so is the request's pending principal proof, which would
-   * otherwise cost a statement of its own); else it goes through the batched loader, sharing its
-   * statement with whatever else is loaded in the same tick.
+   * along for the request's loaders; else it goes through the batched loader, sharing its statement
+   * with whatever else is loaded in the same tick.
    */
   async getRow(ctx: RequestContext, uuid: string, parentUuid?: string, selected: Iterable<string> = []): Promise<Row<T>> {
     if (!isUuid(uuid)) throw notFound(this.label);
     const related = relatedReads(ctx.em, this.entity, selected);
     const read =
-      related.length > 0 || pendingGuard(ctx.em)
-        ? await readPageStatement(ctx.em, this.entity, { filter: { uuid }, limit: 1, offset: 0, withTotal: false, related })
-        : undefined;
+      related.length > 0 ? await readPageStatement(ctx.em, this.entity, { filter: { uuid }, limit: 1, offset: 0, withTotal: false, related }) : undefined;
     if (read) ctx.loaders.prime(read.related);
     const row = read ? read.rows[0] : await ctx.loaders.byUuid(this.entity).load(uuid);
     if (!row || row.deletedAt) throw notFound(this.label);

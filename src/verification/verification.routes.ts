@@ -1,8 +1,7 @@
 import express, { type RequestHandler, type Response, Router } from 'express';
 import type { Config } from '../config.js';
-import { WorkerJobError } from '../documents/index.js';
 import { certificateWithdrawn } from '../certificates/public-standing.js';
-import { DomainError } from '../errors/domain-error.js';
+import { notFound } from '../errors/domain-error.js';
 import { formatTimestamp } from '../graphql/scalars.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import type { VerificationFacts } from './verification-facts.js';
@@ -154,7 +153,7 @@ export function verificationApi(publicContext: PublicContextOf, config: Pick<Con
   router.get(
     VERIFICATION_ROUTES.facts.path,
     factsRoute(publicContext, (res, facts) => {
-      if (!facts) res.status(404).json({ message: 'Certificate not found.' });
+      if (!facts) throw notFound('Certificate');
       else if (facts === 'withdrawn') throw certificateWithdrawn();
       else res.json({ data: factsJson(facts) });
     }),
@@ -164,7 +163,7 @@ export function verificationApi(publicContext: PublicContextOf, config: Pick<Con
       const pdf = await singleUpload(req, config.verifyMaxBytes, 'Send the PDF as application/pdf or as a multipart form file.');
       res.json({ data: verdictJson(await verifyDocument(publicContext(req), pdf)) });
     } catch (error) {
-      next(error instanceof WorkerJobError && error.kind === 'busy' ? new DomainError('SERVICE_UNAVAILABLE', error.message) : error);
+      next(error);
     }
   });
   return router;

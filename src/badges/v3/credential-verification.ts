@@ -37,8 +37,28 @@ export function parseCredential(json: Buffer | string): Record<string, unknown> 
     throw unreadable('The credential is not JSON.');
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw unreadable('The credential must be a JSON object.');
+  const missing = missingMembers(parsed as Record<string, unknown>);
+  if (missing.length > 0) throw invalid({ credential: missing });
   return parsed as Record<string, unknown>;
 }
+
+/** What a verifiable credential must have before the reference libraries may look at it (they fail on less with their internals). */
+function missingMembers(credential: Record<string, unknown>): string[] {
+  const context = credential['@context'];
+  const types = [credential.type].flat();
+  const problems: string[] = [];
+  if (!Array.isArray(context) || context.length === 0 || !context.every((entry) => typeof entry === 'string' || isObject(entry))) {
+    problems.push('The credential must have an @context list.');
+  }
+  if (!types.includes('VerifiableCredential')) problems.push('The credential type must include VerifiableCredential.');
+  if (typeof credential.issuer !== 'string' && !(isObject(credential.issuer) && typeof credential.issuer.id === 'string')) {
+    problems.push('The credential must name its issuer.');
+  }
+  if (!isObject(credential.credentialSubject)) problems.push('The credential must have a credentialSubject.');
+  return problems;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The credential baked into a PNG (iTXt `openbadgecredential`) or SVG (`<openbadges:credential>`), read on a badge worker. */
 export async function bakedCredential(ctx: PublicContext, image: Buffer): Promise<{ imageType: 'png' | 'svg'; credential: Record<string, unknown> }> {
