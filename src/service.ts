@@ -14,10 +14,11 @@ import { purgeDeletedFiles } from './files/file-purge.js';
 import { createFileRuntime } from './files/file-runtime.js';
 import type { ServiceRuntime } from './context/request-context.js';
 import { purgeExpiredTokens } from './auth/token-sweeper.js';
-import { startPeriodicJob } from './jobs/periodic-job.js';
+import { type RunningJobQueue, startJobQueue, type PeriodicWork } from './queue/job-queue.js';
+import { emailWork } from './notifications/email.task.js';
 import { prepareSigningKeys } from './certificates/signing-keys.js';
 import { resolveKeyWrapper } from './security/key-encryption-key.js';
-import { startNotificationWorker } from './notifications/notification.worker.js';
+import { runWebhookWorker } from './webhooks/webhook.worker.js';
 import { sealLegacyWebhookSecrets } from './webhooks/webhook-secrets.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { startJobWorker } from './jobs/job.worker.js';
@@ -27,6 +28,9 @@ import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
+
+/** Jobs of the queue (e-mails, periodic work) one process runs at once. */
+const QUEUE_CONCURRENCY = 4;
 
 export interface RunningService {
   url: string;
@@ -72,6 +76,8 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   let orm: Orm | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
   const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
+  let queue: RunningJobQueue | undefined;
+  let email: ReturnType<typeof emailWork> | undefined;
   try {
     const opened = await openServiceOrm(database, logger, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
     orm = opened.orm;
@@ -81,6 +87,24 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     if (sealedSecrets > 0) logger.info({ count: sealedSecrets }, 'webhook signing secrets stored before encryption at rest are now sealed');
     await provision(orm, config, logger);
     const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
+    // The queue starts before the server listens: once ready, a process can be stopped at any moment.
+    const queueOrm = orm;
+    email = config.notificationWorker ? emailWork(config, queueOrm, logger) : undefined;
+    const periodic: PeriodicWork[] = [
+      { name: 'certificates.expire', everyMs: config.expirySweepMs, work: () => certificates.expireOverdue({ em: queueOrm.em.fork() }) },
+      { name: 'files.purge', everyMs: config.filePurgeSweepMs, work: () => purgeDeletedFiles(queueOrm, runtime.files, config.filePurgeGraceMs) },
+      { name: 'tokens.purge', everyMs: config.tokenPurgeMs, work: () => purgeExpiredTokens(queueOrm, config.tokenPurgeGraceSeconds) },
+      { name: 'idempotency.sweep', everyMs: config.idempotencySweepMs, work: () => new IdempotencyStore(queueOrm).sweep() },
+      ...(email?.periodic ?? []),
+    ];
+    queue = await startJobQueue({
+      databaseUrl: database.url,
+      tasks: { ...email?.tasks },
+      periodic,
+      concurrency: QUEUE_CONCURRENCY,
+      pollMs: config.notificationPollMs,
+      logger,
+    });
     const { app, apollo } = await createApp({ config, orm, logger, runtime });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
@@ -90,23 +114,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     });
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
-    const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger, signingKeys.wrapper) : undefined;
-    const expirySweeper =
-      config.expirySweepMs > 0
-        ? startPeriodicJob('certificates expired', config.expirySweepMs, () => certificates.expireOverdue({ em: readyOrm.em.fork() }), logger)
-        : undefined;
-    const filePurge =
-      config.filePurgeSweepMs > 0
-        ? startPeriodicJob('deleted files purged', config.filePurgeSweepMs, () => purgeDeletedFiles(readyOrm, runtime.files, config.filePurgeGraceMs), logger)
-        : undefined;
-    const tokenSweeper =
-      config.tokenPurgeMs > 0
-        ? startPeriodicJob('expired access tokens purged', config.tokenPurgeMs, () => purgeExpiredTokens(readyOrm, config.tokenPurgeGraceSeconds), logger)
-        : undefined;
-    const idempotencySweeper =
-      config.idempotencySweepMs > 0
-        ? startPeriodicJob('expired idempotency keys swept', config.idempotencySweepMs, () => new IdempotencyStore(readyOrm).sweep(), logger)
-        : undefined;
+    const webhookWorker = config.notificationWorker ? runWebhookWorker(config, readyOrm, database.url, logger, signingKeys.wrapper) : undefined;
     const jobContext = (principal: Principal) => createRequestContext(readyOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
     const jobWorker = config.jobWorker
       ? startJobWorker(readyOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger, config.jobPollMs)
@@ -122,17 +130,17 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await apollo.stop();
         await documents.close();
         await badgeWorkers.close();
-        await notificationWorker?.stop();
+        await webhookWorker?.stop();
         await jobWorker?.stop();
-        await idempotencySweeper?.stop();
-        await expirySweeper?.stop();
-        await filePurge?.stop();
-        await tokenSweeper?.stop();
+        await queue!.stop();
+        email?.close();
         await readyOrm.close();
         await database.release();
       },
     };
   } catch (error) {
+    await queue?.stop().catch(() => undefined);
+    email?.close();
     await documents.close();
     await badgeWorkers.close();
     await orm?.close().catch(() => undefined);

@@ -8,7 +8,9 @@ import { resolveDatabase } from '../db/database.js';
 import { openOrm, pendingMigrationCount } from '../db/orm.js';
 import { createLogger, wantsPrettyLogs } from '../logger.js';
 import { stopOnSignal } from '../stop-on-signal.js';
-import { startNotificationWorker } from './notification.worker.js';
+import { emailWork } from './email.task.js';
+import { startJobQueue } from '../queue/job-queue.js';
+import { runWebhookWorker } from '../webhooks/webhook.worker.js';
 import { resolveKeyWrapper } from '../security/key-encryption-key.js';
 import { sealLegacyWebhookSecrets } from '../webhooks/webhook-secrets.js';
 
@@ -25,10 +27,14 @@ if ((await pendingMigrationCount(orm)) > 0) {
 } else {
   const wrapper = await resolveKeyWrapper(config, logger);
   await sealLegacyWebhookSecrets(orm, wrapper);
-  const worker = startNotificationWorker(config, orm, database.url, logger, wrapper);
+  const email = emailWork(config, orm, logger);
+  const queue = await startJobQueue({ databaseUrl: database.url, ...email, concurrency: 4, pollMs: config.notificationPollMs, logger });
+  const webhooks = runWebhookWorker(config, orm, database.url, logger, wrapper);
   logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'notification worker running');
   const stop = async () => {
-    await worker.stop();
+    await webhooks.stop();
+    await queue.stop();
+    email.close();
     await orm.close();
     await database.release();
   };

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import { OutboxLoop } from '../notifications/outbox-loop.js';
+import { listenForOutbox, type OutboxSignal } from '../notifications/outbox-signal.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { postWebhook, type WebhookHttpLimits } from './webhook-http.js';
 import { type ClaimedDelivery, WebhookQueue } from './webhook-queue.js';
@@ -100,8 +101,24 @@ export class WebhookWorker extends OutboxLoop {
   }
 }
 
-/** The webhook worker as the service runs it (started and woken with the e-mail worker). */
-export function startWebhookWorker(config: Config, orm: Orm, logger: Logger, wrapper: KeyWrapper): WebhookWorker {
+export interface RunningWebhookWorker {
+  stop(): Promise<void>;
+}
+
+/** The webhook worker as the service runs it: woken by the database whenever a delivery is queued. */
+export function runWebhookWorker(config: Config, orm: Orm, databaseUrl: string, logger: Logger, wrapper: KeyWrapper): RunningWebhookWorker {
+  const worker = startWebhookWorker(config, orm, logger, wrapper);
+  const signal: OutboxSignal = listenForOutbox(databaseUrl, () => worker.wake(), logger);
+  worker.start();
+  return {
+    async stop() {
+      await signal.close();
+      await worker.stop();
+    },
+  };
+}
+
+function startWebhookWorker(config: Config, orm: Orm, logger: Logger, wrapper: KeyWrapper): WebhookWorker {
   const { allowPrivate, timeoutMs, maxAttempts, baseBackoffSeconds, maxBackoffSeconds } = config.webhooks;
   const { concurrency, endpointConcurrency, tenantConcurrency, disableAfterHours, noticeEmail } = config.webhooks;
   return new WebhookWorker({

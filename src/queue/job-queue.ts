@@ -1,0 +1,76 @@
+import { run, type Task, type TaskList } from 'graphile-worker';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { queueLogger } from './queue-logger.js';
+import { QUEUE_SCHEMA } from './queue-schema.js';
+
+/** Work that runs every `everyMs` (0: not in this process), once across every process sharing the database. */
+export interface PeriodicWork {
+  name: string;
+  everyMs: number;
+  /** Returns how many rows it handled; a non-zero count is logged. */
+  work: () => Promise<number>;
+}
+
+export interface JobQueueOptions {
+  /** The app role's connection: the queue's schema is installed by the migration step. */
+  databaseUrl: string;
+  /** The kinds of job this process runs, by name (a process only takes jobs of kinds it knows). */
+  tasks: TaskList;
+  periodic: PeriodicWork[];
+  /** Jobs this process runs at once. */
+  concurrency: number;
+  /** Fallback poll; new jobs wake the workers at once (graphile-worker's LISTEN on commit). */
+  pollMs: number;
+  logger: Logger;
+}
+
+export interface RunningJobQueue {
+  /** Finishes the jobs in progress and stops taking new ones. */
+  stop(): Promise<void>;
+}
+
+/*
+ * A periodic job reschedules itself when it ends: one job of its name exists (its job key), so the
+ * work runs once per interval across every process, a slow run delays the next and never overlaps it.
+ */
+function periodicTask({ name, everyMs, work }: PeriodicWork, logger: Logger): Task {
+  return async (_payload, helpers) => {
+    try {
+      const count = await work();
+      if (count > 0) logger.info({ count }, name);
+    } catch (error) {
+      logger.error({ err: error }, `${name}: failed`);
+    }
+    await helpers.addJob(name, {}, { jobKey: name, runAt: new Date(Date.now() + everyMs) });
+  };
+}
+
+/** Runs this process's share of the job queue (graphile-worker) until `stop()`. */
+export async function startJobQueue(options: JobQueueOptions): Promise<RunningJobQueue> {
+  const periodic = options.periodic.filter(({ everyMs }) => everyMs > 0);
+  const taskList: TaskList = { ...options.tasks, ...Object.fromEntries(periodic.map((each) => [each.name, periodicTask(each, options.logger)])) };
+  if (Object.keys(taskList).length === 0) return { stop: async () => undefined };
+  // Our own pool, so that a connection PostgreSQL ends while idle (its shutdown, a restart) is logged, not fatal.
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.concurrency + 2 });
+  const closed = (error: Error) => options.logger.warn({ err: error }, 'job queue: a database connection was closed');
+  pool.on('error', closed);
+  pool.on('connect', (client) => client.on('error', closed));
+  const runner = await run({
+    pgPool: pool,
+    schema: QUEUE_SCHEMA,
+    concurrency: options.concurrency,
+    pollInterval: options.pollMs,
+    noHandleSignals: true,
+    taskList,
+    logger: queueLogger(options.logger),
+  });
+  // Starting runs each periodic work now (as a process start always did), then at its interval.
+  for (const { name } of periodic) await runner.addJob(name, {}, { jobKey: name, jobKeyMode: 'replace' });
+  return {
+    async stop() {
+      await runner.stop();
+      await pool.end();
+    },
+  };
+}
