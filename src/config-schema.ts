@@ -212,7 +212,6 @@ export const ENVIRONMENT = z.object({
   WEBHOOK_MAX_ENDPOINTS_PER_TENANT: whole(1, 10_000).default(20),
   WEBHOOK_CONCURRENCY: whole(1, 1000).default(32),
   WEBHOOK_TENANT_CONCURRENCY: whole(1, 1000).default(8),
-  WEBHOOK_ENDPOINT_CONCURRENCY: whole(1, 100).default(2),
   WEBHOOK_DISABLE_AFTER_HOURS: whole(1, 24 * 365).default(120),
   WEBHOOK_NOTICE_EMAIL: z.email({ message: 'must be an e-mail address' }).optional(),
 });

@@ -130,8 +130,6 @@ export interface WebhookConfig {
   concurrency: number;
   /** WEBHOOK_TENANT_CONCURRENCY: deliveries in flight for one tenant at most, across every process. */
   tenantConcurrency: number;
-  /** WEBHOOK_ENDPOINT_CONCURRENCY: deliveries in flight to one endpoint at most, across every process. */
-  endpointConcurrency: number;
   /** WEBHOOK_DISABLE_AFTER_HOURS: an endpoint failing every attempt for this long is disabled. */
   disableAfterHours: number;
   /** WEBHOOK_NOTICE_EMAIL: who hears of a disabled endpoint when its tenant has no contact e-mail. */
@@ -280,7 +278,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEndpointsPerTenant: e.WEBHOOK_MAX_ENDPOINTS_PER_TENANT,
       concurrency: e.WEBHOOK_CONCURRENCY,
       tenantConcurrency: e.WEBHOOK_TENANT_CONCURRENCY,
-      endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
       disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
       noticeEmail: e.WEBHOOK_NOTICE_EMAIL,
     },

@@ -9,18 +9,15 @@ import { openServiceOrm, type Orm } from './db/orm.js';
 import { DocumentWorkers } from './documents/index.js';
 import { BadgeWorkers } from './badges/badge-workers.js';
 import type { Logger } from './logger.js';
-import { certificates } from './certificates/certificate.service.js';
-import { purgeDeletedFiles } from './files/file-purge.js';
 import { createFileRuntime } from './files/file-runtime.js';
 import type { ServiceRuntime } from './context/request-context.js';
-import { purgeExpiredTokens } from './auth/token-sweeper.js';
-import { type RunningJobQueue, startJobQueue, type PeriodicWork } from './queue/job-queue.js';
+import { type QueueKind, type RunningJobQueue, startJobQueue } from './queue/job-queue.js';
+import { periodicTasks } from './queue/periodic-tasks.js';
 import { emailWork } from './notifications/email.task.js';
 import { prepareSigningKeys } from './certificates/signing-keys.js';
 import { resolveKeyWrapper } from './security/key-encryption-key.js';
-import { runWebhookWorker } from './webhooks/webhook.worker.js';
+import { webhookWork } from './webhooks/webhook.task.js';
 import { sealLegacyWebhookSecrets } from './webhooks/webhook-secrets.js';
-import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { startJobWorker } from './jobs/job.worker.js';
 import { certificateBatchRunner } from './certificates/certificate-batch-job.js';
 import { CERTIFICATE_BATCH } from './certificates/certificate-batch.js';
@@ -28,9 +25,6 @@ import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
-
-/** Jobs of the queue (e-mails, periodic work) one process runs at once. */
-const QUEUE_CONCURRENCY = 4;
 
 export interface RunningService {
   url: string;
@@ -90,18 +84,11 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     // The queue starts before the server listens: once ready, a process can be stopped at any moment.
     const queueOrm = orm;
     email = config.notificationWorker ? emailWork(config, queueOrm, logger) : undefined;
-    const periodic: PeriodicWork[] = [
-      { name: 'certificates.expire', everyMs: config.expirySweepMs, work: () => certificates.expireOverdue({ em: queueOrm.em.fork() }) },
-      { name: 'files.purge', everyMs: config.filePurgeSweepMs, work: () => purgeDeletedFiles(queueOrm, runtime.files, config.filePurgeGraceMs) },
-      { name: 'tokens.purge', everyMs: config.tokenPurgeMs, work: () => purgeExpiredTokens(queueOrm, config.tokenPurgeGraceSeconds) },
-      { name: 'idempotency.sweep', everyMs: config.idempotencySweepMs, work: () => new IdempotencyStore(queueOrm).sweep() },
-      ...(email?.periodic ?? []),
-    ];
+    const kinds: QueueKind[] = email ? [email, webhookWork(config, queueOrm, logger, signingKeys.wrapper)] : [];
     queue = await startJobQueue({
       databaseUrl: database.url,
-      tasks: { ...email?.tasks },
-      periodic,
-      concurrency: QUEUE_CONCURRENCY,
+      kinds,
+      periodic: periodicTasks(config, queueOrm, runtime.files),
       pollMs: config.notificationPollMs,
       logger,
     });
@@ -114,7 +101,6 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     });
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
-    const webhookWorker = config.notificationWorker ? runWebhookWorker(config, readyOrm, database.url, logger, signingKeys.wrapper) : undefined;
     const jobContext = (principal: Principal) => createRequestContext(readyOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
     const jobWorker = config.jobWorker
       ? startJobWorker(readyOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger, config.jobPollMs)
@@ -130,7 +116,6 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await apollo.stop();
         await documents.close();
         await badgeWorkers.close();
-        await webhookWorker?.stop();
         await jobWorker?.stop();
         await queue!.stop();
         email?.close();

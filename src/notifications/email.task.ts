@@ -1,8 +1,8 @@
-import type { Task, TaskList } from 'graphile-worker';
+import type { Task } from 'graphile-worker';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
-import type { PeriodicWork } from '../queue/job-queue.js';
+import type { QueueKind } from '../queue/job-queue.js';
 import { RECORD_FAILED_ATTEMPT, retryParameters, type RetryPolicy } from '../queue/retry-policy.js';
 import { createMailer, type Mailer } from './mailer.js';
 
@@ -24,7 +24,7 @@ interface ClaimedNotification {
   attempts: number;
 }
 
-// The lease marks the notification as being sent; a worker that dies leaves it to run out (releaseExpiredEmailLeases).
+// The lease marks the notification as being sent; a worker that dies leaves it to run out (queue/expired-leases.ts).
 const CLAIM = `update notifications set locked_until = now() + make_interval(secs => ?)
   where uuid = ? and status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
   returning uuid, kind, recipient_email, recipient_name, subject, text_body, html_body, attempts`;
@@ -35,8 +35,6 @@ const DELIVERED = `update notifications
 
 const FAILED = `update notifications set last_error = ?, ${RECORD_FAILED_ATTEMPT('attempts', 'notification_status')}
   where uuid = ? and status = 'pending' returning status`;
-
-const RELEASE_EXPIRED = `update notifications set locked_until = null where status = 'pending' and locked_until < now()`;
 
 export interface EmailTaskOptions {
   orm: Orm;
@@ -78,18 +76,15 @@ export function emailTask({ orm, mailer, logger, leaseMs, policy = EMAIL_RETRY_P
   };
 }
 
-/** Notifications whose sender died mid-send become due again (their trigger adds the job back). */
-export async function releaseExpiredEmailLeases(orm: Orm): Promise<number> {
-  const result = await orm.em.fork().execute(RELEASE_EXPIRED, [], 'run');
-  return (result as { affectedRows?: number }).affectedRows ?? 0;
-}
+/** E-mails run this many at once per process. */
+const EMAIL_CONCURRENCY = 4;
 
-/** The e-mail kind as a process runs it: the task (SMTP or `.eml` mailer from config) and the lease sweep. */
-export function emailWork(config: Config, orm: Orm, logger: Logger): { tasks: TaskList; periodic: PeriodicWork[]; close(): void } {
+/** The e-mail kind as a process runs it: the task with the SMTP or `.eml` mailer from config. */
+export function emailWork(config: Config, orm: Orm, logger: Logger): QueueKind & { close(): void } {
   const mailer = createMailer(config, logger);
   return {
     tasks: { [EMAIL_TASK]: emailTask({ orm, mailer, logger, leaseMs: config.notificationLeaseMs }) },
-    periodic: [{ name: 'email.expired-leases', everyMs: Math.max(config.notificationPollMs, 1000), work: () => releaseExpiredEmailLeases(orm) }],
+    concurrency: EMAIL_CONCURRENCY,
     close: () => mailer.close(),
   };
 }

@@ -10,7 +10,7 @@ import { createLogger, wantsPrettyLogs } from '../logger.js';
 import { stopOnSignal } from '../stop-on-signal.js';
 import { emailWork } from './email.task.js';
 import { startJobQueue } from '../queue/job-queue.js';
-import { runWebhookWorker } from '../webhooks/webhook.worker.js';
+import { webhookWork } from '../webhooks/webhook.task.js';
 import { resolveKeyWrapper } from '../security/key-encryption-key.js';
 import { sealLegacyWebhookSecrets } from '../webhooks/webhook-secrets.js';
 
@@ -28,11 +28,10 @@ if ((await pendingMigrationCount(orm)) > 0) {
   const wrapper = await resolveKeyWrapper(config, logger);
   await sealLegacyWebhookSecrets(orm, wrapper);
   const email = emailWork(config, orm, logger);
-  const queue = await startJobQueue({ databaseUrl: database.url, ...email, concurrency: 4, pollMs: config.notificationPollMs, logger });
-  const webhooks = runWebhookWorker(config, orm, database.url, logger, wrapper);
+  const kinds = [email, webhookWork(config, orm, logger, wrapper)];
+  const queue = await startJobQueue({ databaseUrl: database.url, kinds, periodic: [], pollMs: config.notificationPollMs, logger });
   logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'notification worker running');
   const stop = async () => {
-    await webhooks.stop();
     await queue.stop();
     email.close();
     await orm.close();
