@@ -151,7 +151,6 @@ export const ENVIRONMENT = z.object({
   NOTIFICATION_LEASE_MS: whole(1).default(300_000),
   EXPIRY_SWEEP_MS: whole().default(60_000),
   JOB_WORKER: onOff('on'),
-  JOB_POLL_MS: whole(1).default(1000),
   IDEMPOTENCY_SWEEP_MS: whole().default(600_000),
   TOKEN_TTL_SECONDS: whole(1).default(43200),
   TOKEN_PURGE_MS: whole().default(3_600_000),

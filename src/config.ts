@@ -24,9 +24,8 @@ export interface Config {
   expirySweepMs: number;
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
-  /** Whether this process runs the job worker (long certificate batches), and how often it looks for due jobs. */
+  /** Whether this process runs background jobs (long certificate batches) from the job queue. */
   jobWorker: boolean;
-  jobPollMs: number;
   /** How often expired Idempotency-Keys are deleted; 0 turns the sweeper off. */
   idempotencySweepMs: number;
   tokenTtlSeconds: number;
@@ -213,7 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirySweepMs: e.EXPIRY_SWEEP_MS,
     notificationLeaseMs: e.NOTIFICATION_LEASE_MS,
     jobWorker: e.JOB_WORKER,
-    jobPollMs: e.JOB_POLL_MS,
     idempotencySweepMs: e.IDEMPOTENCY_SWEEP_MS,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     rateLimits: {

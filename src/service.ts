@@ -18,7 +18,7 @@ import { prepareSigningKeys } from './certificates/signing-keys.js';
 import { resolveKeyWrapper } from './security/key-encryption-key.js';
 import { webhookWork } from './webhooks/webhook.task.js';
 import { sealLegacyWebhookSecrets } from './webhooks/webhook-secrets.js';
-import { startJobWorker } from './jobs/job.worker.js';
+import { jobWork } from './jobs/job.task.js';
 import { certificateBatchRunner } from './certificates/certificate-batch-job.js';
 import { CERTIFICATE_BATCH } from './certificates/certificate-batch.js';
 import { createRequestContext } from './context/request-context.js';
@@ -61,9 +61,9 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 }
 
 /**
- * Boot in order: database → migrations → provisioning → app → listen → background jobs (notification
- * worker, expiry sweeper, file purge); the document and badge workers start with their first job. Shutdown: drain HTTP
- * first (so refusing new requests is not delayed), then the document and badge workers, background jobs, ORM, database.
+ * Boot in order: database → migrations → provisioning → job queue (e-mails, webhooks, batches, periodic
+ * tasks) → app → listen; the document and badge workers start with their first job. Shutdown: drain HTTP
+ * first (so refusing new requests is not delayed), then the document and badge workers, the job queue, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger, { keep: true });
@@ -84,7 +84,11 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     // The queue starts before the server listens: once ready, a process can be stopped at any moment.
     const queueOrm = orm;
     email = config.notificationWorker ? emailWork(config, queueOrm, logger) : undefined;
-    const kinds: QueueKind[] = email ? [email, webhookWork(config, queueOrm, logger, signingKeys.wrapper)] : [];
+    const jobContext = (principal: Principal) => createRequestContext(queueOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
+    const kinds: QueueKind[] = [
+      ...(email ? [email, webhookWork(config, queueOrm, logger, signingKeys.wrapper)] : []),
+      ...(config.jobWorker ? [jobWork(queueOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger)] : []),
+    ];
     queue = await startJobQueue({
       databaseUrl: database.url,
       kinds,
@@ -101,10 +105,6 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     });
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
-    const jobContext = (principal: Principal) => createRequestContext(readyOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
-    const jobWorker = config.jobWorker
-      ? startJobWorker(readyOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger, config.jobPollMs)
-      : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -116,7 +116,6 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await apollo.stop();
         await documents.close();
         await badgeWorkers.close();
-        await jobWorker?.stop();
         await queue!.stop();
         email?.close();
         await readyOrm.close();

@@ -9,6 +9,7 @@ import { QUEUE_SCHEMA } from './queue-schema.js';
 const LEASED_ROWS = [
   { table: 'notifications', jobKeyPrefix: 'email', open: `status = 'pending'` },
   { table: 'webhook_deliveries', jobKeyPrefix: 'webhook', open: `status = 'pending'` },
+  { table: 'jobs', jobKeyPrefix: 'job', open: `status <> 'completed' and deleted_at is null` },
 ];
 
 const expired = ({ open }: (typeof LEASED_ROWS)[number]) => `${open} and locked_until < now()`;

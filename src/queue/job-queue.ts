@@ -81,6 +81,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<RunningJo
           concurrency,
           pollInterval: options.pollMs,
           noHandleSignals: true,
+          // Stopping tells every task at once (helpers.abortSignal): a batch stops between chunks; an
+          // e-mail or a webhook request finishes what it started (each bounded by its timeout).
+          gracefulShutdownAbortTimeout: 0,
           taskList: tasks,
           logger: queueLogger(options.logger),
         }),
