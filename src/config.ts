@@ -17,7 +17,7 @@ export interface Config {
   smtpUrl?: string;
   /** Sender of student notifications. */
   mailFrom: string;
-  /** Whether this process runs the notification worker (NOTIFICATION_WORKER=off when it runs elsewhere). */
+  /** Whether this process runs the queue's e-mails and webhooks (NOTIFICATION_WORKER=off when `npm run worker` runs them). */
   notificationWorker: boolean;
   notificationPollMs: number;
   /** How often issued certificates past expiry are persisted as expired; 0 turns the sweeper off. */
