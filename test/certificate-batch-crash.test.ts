@@ -1,42 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { jest } from '@jest/globals';
 import { openOrm } from '../src/db/orm.js';
 import { createTestDatabase } from './support/database.js';
 import { factories } from './support/factories.js';
 import { pdfBytes, upload } from './support/files.js';
-import { ApiClient, requestToken, startTestService, type TestService } from './support/service.js';
-import { freePort, until } from './support/wait.js';
+import { type ChildServer, startChildServer } from './support/child-server.js';
+import { ApiClient, startTestService, type TestService } from './support/service.js';
+import { until } from './support/wait.js';
 
 jest.setTimeout(180_000);
 
-const SEED = { SEED_TENANT: 'acme', SEED_CLIENT_ID: 'batch-crash-client', SEED_CLIENT_SECRET: 'batch-crash-secret-0123456789abcdef' };
 const ITEMS = 300;
 
 describe('a server process killed while it runs a certificate batch', () => {
-  let child: ChildProcess | undefined;
-  afterEach(() => child?.kill('SIGKILL'));
+  let child: ChildServer | undefined;
+  afterEach(() => child?.killHard());
 
   it('leaves the job to the next process, which resumes it from its results: every item issued once', async () => {
     const database = await createTestDatabase();
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', ...SEED };
-    child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await until(async () => (await fetch(`${baseUrl}/readyz`).catch(() => undefined))?.status === 200, 'the child to be ready').catch((error) => {
-      throw new Error(`${error.message}; its output:\n${output}`);
-    });
+    child = await startChildServer(database.url);
 
     const orm = await openOrm(database.url, { poolMax: 2 });
     let successor: TestService | undefined;
     try {
-      const token = (
-        (await (await requestToken(baseUrl, { clientId: SEED.SEED_CLIENT_ID, clientSecret: SEED.SEED_CLIENT_SECRET })).json()) as { access_token: string }
-      ).access_token;
-      const api = new ApiClient(baseUrl, token, 'acme');
+      const { api } = child;
       const make = factories(api);
       const institution = await make.institution();
       const course = await make.course({ institution_uuid: institution.uuid });
@@ -56,8 +42,7 @@ describe('a server process killed while it runs a certificate batch', () => {
       const row = async () => (await orm.em.fork().execute(`select status, done, locked_until from jobs where uuid = ?`, [job]))[0];
       await until(async () => (await row()).done > 0, 'the child to save its first chunk');
 
-      child.kill('SIGKILL');
-      await exited;
+      await child.killHard();
       const killed = await row();
       expect(killed).toMatchObject({ status: 'running' });
       expect(killed.done).toBeLessThan(ITEMS);
@@ -66,7 +51,7 @@ describe('a server process killed while it runs a certificate batch', () => {
       await orm.em.fork().execute(`update jobs set locked_until = now() - interval '1 second' where uuid = ?`, [job]);
 
       successor = await startTestService({ NOTIFICATION_POLL_MS: '50' }, database);
-      const again = new ApiClient(successor.url, token, 'acme');
+      const again = new ApiClient(successor.url, api.token, 'acme');
       let resumed: Record<string, any> = {};
       await until(async () => {
         resumed = (await again.rest('GET', `/jobs/${job}`)).body.data;

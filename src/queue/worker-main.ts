@@ -37,14 +37,14 @@ if ((await pendingMigrationCount(orm)) > 0) {
     await orm.close();
     await database.release();
   };
-  const shutdown = stopOnSignal(logger, stop, {
-    stopping: 'queue worker stopping: finishing the deliveries in progress',
-    stopped: 'queue worker stopped cleanly',
-    failed: 'queue worker shutdown failed',
-  });
-  void database.moved?.then((port) => {
-    logger.warn({ port }, 'the embedded PostgreSQL came back on another port: shutting down so that a restart connects to it');
-    process.exitCode = 75; // EX_TEMPFAIL: a supervisor that restarts on failure starts it again
-    shutdown('embedded PostgreSQL moved');
-  });
+  stopOnSignal(
+    logger,
+    stop,
+    {
+      stopping: 'queue worker stopping: finishing the deliveries in progress',
+      stopped: 'queue worker stopped cleanly',
+      failed: 'queue worker shutdown failed',
+    },
+    database.moved,
+  );
 }
