@@ -50,8 +50,14 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
     },
     // Legacy signing keys and webhook secrets wait there for the service to seal them (src/certificates/legacy-keys.ts,
     // src/webhooks/webhook-secrets.ts);
-    // triggers and functions keep the live row counts (src/db/live-counts.ts): no entity declares them.
-    schemaGenerator: { skipTables: ['signing_identities_unsealed', 'webhook_secrets_unsealed', 'live_row_counts'], ignoreTriggers: true, ignoreRoutines: true },
+    // triggers and functions keep the live row counts (src/db/live-counts.ts): no entity declares them;
+    // the job queue's schema is graphile-worker's own (src/queue/queue-schema.ts installs and upgrades it).
+    schemaGenerator: {
+      skipTables: ['signing_identities_unsealed', 'webhook_secrets_unsealed', 'live_row_counts', /^_private_/, 'migrations'],
+      skipViews: ['jobs'],
+      ignoreTriggers: true,
+      ignoreRoutines: true,
+    },
     filters: scopeFilters([...entities]),
     subscribers: [new TenantStamp()],
     // Relations keep pointing at soft-deleted rows (an institution deleted after issuing still

@@ -152,7 +152,6 @@ export const ENVIRONMENT = z.object({
   NOTIFICATION_LEASE_MS: whole(1).default(300_000),
   EXPIRY_SWEEP_MS: whole().default(60_000),
   JOB_WORKER: onOff('on'),
-  JOB_POLL_MS: whole(1).default(1000),
   IDEMPOTENCY_SWEEP_MS: whole().default(600_000),
   TOKEN_TTL_SECONDS: whole(1).default(43200),
   TOKEN_PURGE_MS: whole().default(3_600_000),
@@ -217,7 +216,6 @@ export const ENVIRONMENT = z.object({
   WEBHOOK_MAX_ENDPOINTS_PER_TENANT: whole(1, 10_000).default(20),
   WEBHOOK_CONCURRENCY: whole(1, 1000).default(32),
   WEBHOOK_TENANT_CONCURRENCY: whole(1, 1000).default(8),
-  WEBHOOK_ENDPOINT_CONCURRENCY: whole(1, 100).default(2),
   WEBHOOK_DISABLE_AFTER_HOURS: whole(1, 24 * 365).default(120),
   WEBHOOK_NOTICE_EMAIL: z.email({ message: 'must be an e-mail address' }).optional(),
   ANCHOR_RPC_URL: z

@@ -18,16 +18,15 @@ export interface Config {
   smtpUrl?: string;
   /** Sender of student notifications. */
   mailFrom: string;
-  /** Whether this process runs the notification worker (NOTIFICATION_WORKER=off when it runs elsewhere). */
+  /** Whether this process runs the queue's e-mails and webhooks (NOTIFICATION_WORKER=off when `npm run worker` runs them). */
   notificationWorker: boolean;
   notificationPollMs: number;
   /** How often issued certificates past expiry are persisted as expired; 0 turns the sweeper off. */
   expirySweepMs: number;
   /** How long a claimed notification stays reserved for its worker before another may retry it. */
   notificationLeaseMs: number;
-  /** Whether this process runs the job worker (long certificate batches), and how often it looks for due jobs. */
+  /** Whether this process runs background jobs (long certificate batches) from the job queue. */
   jobWorker: boolean;
-  jobPollMs: number;
   /** How often expired Idempotency-Keys are deleted; 0 turns the sweeper off. */
   idempotencySweepMs: number;
   tokenTtlSeconds: number;
@@ -153,8 +152,6 @@ export interface WebhookConfig {
   concurrency: number;
   /** WEBHOOK_TENANT_CONCURRENCY: deliveries in flight for one tenant at most, across every process. */
   tenantConcurrency: number;
-  /** WEBHOOK_ENDPOINT_CONCURRENCY: deliveries in flight to one endpoint at most, across every process. */
-  endpointConcurrency: number;
   /** WEBHOOK_DISABLE_AFTER_HOURS: an endpoint failing every attempt for this long is disabled. */
   disableAfterHours: number;
   /** WEBHOOK_NOTICE_EMAIL: who hears of a disabled endpoint when its tenant has no contact e-mail. */
@@ -250,7 +247,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirySweepMs: e.EXPIRY_SWEEP_MS,
     notificationLeaseMs: e.NOTIFICATION_LEASE_MS,
     jobWorker: e.JOB_WORKER,
-    jobPollMs: e.JOB_POLL_MS,
     idempotencySweepMs: e.IDEMPOTENCY_SWEEP_MS,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     rateLimits: {
@@ -317,7 +313,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEndpointsPerTenant: e.WEBHOOK_MAX_ENDPOINTS_PER_TENANT,
       concurrency: e.WEBHOOK_CONCURRENCY,
       tenantConcurrency: e.WEBHOOK_TENANT_CONCURRENCY,
-      endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
       disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
       noticeEmail: e.WEBHOOK_NOTICE_EMAIL,
     },

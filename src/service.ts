@@ -9,18 +9,16 @@ import { openServiceOrm, type Orm } from './db/orm.js';
 import { DocumentWorkers } from './documents/index.js';
 import { BadgeWorkers } from './badges/badge-workers.js';
 import type { Logger } from './logger.js';
-import { certificates } from './certificates/certificate.service.js';
-import { purgeDeletedFiles } from './files/file-purge.js';
 import { createFileRuntime } from './files/file-runtime.js';
 import type { ServiceRuntime } from './context/request-context.js';
-import { purgeExpiredTokens } from './auth/token-sweeper.js';
-import { startPeriodicJob } from './jobs/periodic-job.js';
+import { type QueueKind, type RunningJobQueue, startJobQueue } from './queue/job-queue.js';
+import { periodicTasks } from './queue/periodic-tasks.js';
+import { emailWork } from './notifications/email.task.js';
 import { prepareSigningKeys } from './certificates/signing-keys.js';
 import { resolveKeyWrapper } from './security/key-encryption-key.js';
-import { startNotificationWorker } from './notifications/notification.worker.js';
+import { webhookWork } from './webhooks/webhook.task.js';
 import { sealLegacyWebhookSecrets } from './webhooks/webhook-secrets.js';
-import { IdempotencyStore } from './idempotency/idempotency.store.js';
-import { startJobWorker } from './jobs/job.worker.js';
+import { jobWork } from './jobs/job.task.js';
 import { certificateBatchRunner } from './certificates/certificate-batch-job.js';
 import { CERTIFICATE_BATCH } from './certificates/certificate-batch.js';
 import { createRequestContext } from './context/request-context.js';
@@ -66,9 +64,9 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
 }
 
 /**
- * Boot in order: database → migrations → provisioning → app → listen → background jobs (notification
- * worker, expiry sweeper, file purge); the document and badge workers start with their first job. Shutdown: drain HTTP
- * first (so refusing new requests is not delayed), then the document and badge workers, background jobs, ORM, database.
+ * Boot in order: database → migrations → provisioning → job queue (e-mails, webhooks, batches, periodic
+ * tasks) → app → listen; the document and badge workers start with their first job. Shutdown: drain HTTP
+ * first (so refusing new requests is not delayed), then the document and badge workers, the job queue, ORM, database.
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger, { keep: true });
@@ -77,6 +75,8 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   let revocations: NotificationListener | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
   const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
+  let queue: RunningJobQueue | undefined;
+  let email: ReturnType<typeof emailWork> | undefined;
   try {
     const opened = await openServiceOrm(database, logger, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
     orm = opened.orm;
@@ -94,6 +94,21 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       : undefined;
     stopAnchoring = anchoring?.stop;
     const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks, anchoring };
+    // The queue starts before the server listens: once ready, a process can be stopped at any moment.
+    const queueOrm = orm;
+    email = config.notificationWorker ? emailWork(config, queueOrm, logger) : undefined;
+    const jobContext = (principal: Principal) => createRequestContext(queueOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
+    const kinds: QueueKind[] = [
+      ...(email ? [email, webhookWork(config, queueOrm, logger, signingKeys.wrapper)] : []),
+      ...(config.jobWorker ? [jobWork(queueOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger)] : []),
+    ];
+    queue = await startJobQueue({
+      databaseUrl: database.url,
+      kinds,
+      periodic: periodicTasks(config, queueOrm, runtime.files),
+      pollMs: config.notificationPollMs,
+      logger,
+    });
     const principals = new PrincipalCache();
     revocations = listenForRevocations(database.url, principals, logger);
     const { app, apollo } = await createApp({ config, orm, logger, runtime, principals });
@@ -105,27 +120,6 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     });
     const { port } = server.address() as AddressInfo;
     const readyOrm = orm;
-    const notificationWorker = config.notificationWorker ? startNotificationWorker(config, readyOrm, database.url, logger, signingKeys.wrapper) : undefined;
-    const expirySweeper =
-      config.expirySweepMs > 0
-        ? startPeriodicJob('certificates expired', config.expirySweepMs, () => certificates.expireOverdue({ em: readyOrm.em.fork() }), logger)
-        : undefined;
-    const filePurge =
-      config.filePurgeSweepMs > 0
-        ? startPeriodicJob('deleted files purged', config.filePurgeSweepMs, () => purgeDeletedFiles(readyOrm, runtime.files, config.filePurgeGraceMs), logger)
-        : undefined;
-    const tokenSweeper =
-      config.tokenPurgeMs > 0
-        ? startPeriodicJob('expired access tokens purged', config.tokenPurgeMs, () => purgeExpiredTokens(readyOrm, config.tokenPurgeGraceSeconds), logger)
-        : undefined;
-    const idempotencySweeper =
-      config.idempotencySweepMs > 0
-        ? startPeriodicJob('expired idempotency keys swept', config.idempotencySweepMs, () => new IdempotencyStore(readyOrm).sweep(), logger)
-        : undefined;
-    const jobContext = (principal: Principal) => createRequestContext(readyOrm.em, principal, `job-${randomUUID()}`, logger, config.publicBaseUrl, runtime);
-    const jobWorker = config.jobWorker
-      ? startJobWorker(readyOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger, config.jobPollMs)
-      : undefined;
     return {
       url: `http://127.0.0.1:${port}`,
       orm: readyOrm,
@@ -138,13 +132,9 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await revocations?.close();
         await documents.close();
         await badgeWorkers.close();
-        await notificationWorker?.stop();
-        await jobWorker?.stop();
+        await queue!.stop();
+        email?.close();
         await stopAnchoring?.();
-        await idempotencySweeper?.stop();
-        await expirySweeper?.stop();
-        await filePurge?.stop();
-        await tokenSweeper?.stop();
         await readyOrm.close();
         await database.release();
       },
@@ -152,6 +142,8 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   } catch (error) {
     await stopAnchoring?.().catch(() => undefined);
     await revocations?.close();
+    await queue?.stop().catch(() => undefined);
+    email?.close();
     await documents.close();
     await badgeWorkers.close();
     await orm?.close().catch(() => undefined);

@@ -8,10 +8,10 @@ export interface StopMessages {
 
 /**
  * Runs `stop` once on the first SIGTERM or SIGINT (a second signal waits for the same stop) and
- * logs each step; a failed stop sets a non-zero exit code instead of throwing. Returns the same
- * shutdown for other reasons to stop.
+ * logs each step; a failed stop sets a non-zero exit code instead of throwing. Also stops, with exit
+ * code 75, when `databaseMoved` resolves. Returns the same shutdown for other reasons to stop.
  */
-export function stopOnSignal(logger: Logger, stop: () => Promise<void>, messages: StopMessages): (reason: string) => void {
+export function stopOnSignal(logger: Logger, stop: () => Promise<void>, messages: StopMessages, databaseMoved?: Promise<number>): (reason: string) => void {
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     stopping ??= (async () => {
@@ -25,5 +25,12 @@ export function stopOnSignal(logger: Logger, stop: () => Promise<void>, messages
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  // The embedded PostgreSQL is started again on its port whenever it stops (src/db/cluster-keeper.ts);
+  // only when another process started it on another port can this one not follow, and a restart finds it.
+  void databaseMoved?.then((port) => {
+    logger.warn({ port }, 'the embedded PostgreSQL came back on another port: shutting down so that a restart connects to it');
+    process.exitCode = 75; // EX_TEMPFAIL: a supervisor that restarts on failure starts it again
+    shutdown('embedded PostgreSQL moved');
+  });
   return shutdown;
 }

@@ -68,8 +68,8 @@ beforeAll(async () => {
   for (const api of apis) {
     await until(async () => (await fetch(`${api.url}/readyz`).catch(() => undefined))?.status === 200, `${api.url} ready\n${api.output}`, 120_000);
   }
-  for (let i = 0; i < 2; i++) workers.push(run('dist/src/notifications/worker-main.js', shared));
-  for (const worker of workers) await until(() => worker.output.includes('notification worker running'), `worker running\n${worker.output}`, 60_000);
+  for (let i = 0; i < 2; i++) workers.push(run('dist/src/queue/worker-main.js', shared));
+  for (const worker of workers) await until(() => worker.output.includes('queue worker running'), `worker running\n${worker.output}`, 60_000);
   orm = await openOrm(database.url, { poolMax: 2 });
   credentials = await provisionClient(orm, 'acme');
   clients = await signInEverywhere();
@@ -89,7 +89,7 @@ async function issueOn(client: ApiClient, parts: { institution_uuid: string; cou
   return client.rest('POST', '/certificates', { ...parts, student_uuid: student.uuid, file_uuid: file.body.data[0].uuid, finish: true, ...extra });
 }
 
-describe('three API processes and two notification workers on one PostgreSQL', () => {
+describe('three API processes and two queue workers on one PostgreSQL', () => {
   let parts: { institution_uuid: string; course_uuid: string };
   const issuedTo: string[] = [];
 

@@ -270,7 +270,7 @@ describe('the standalone worker (NOTIFICATION_WORKER=off on the API processes)',
     const database = await createTestDatabase();
     const orm = await openOrm(database.url, { poolMax: 2 });
     const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: database.url, SMTP_URL: listener.url, NOTIFICATION_POLL_MS: '50' };
-    const worker = spawn(process.execPath, ['dist/src/notifications/worker-main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const worker = spawn(process.execPath, ['dist/src/queue/worker-main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     worker.stdout!.on('data', (chunk) => (output += chunk));
     worker.stderr!.on('data', (chunk) => (output += chunk));
@@ -284,7 +284,7 @@ describe('the standalone worker (NOTIFICATION_WORKER=off on the API processes)',
       expect(header(listener.to('standalone@example.org')[0].raw, 'Message-ID')).toBe(`<${uuid}@localhost>`);
       worker.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(output).toContain('notification worker stopped cleanly');
+      expect(output).toContain('queue worker stopped cleanly');
     } finally {
       worker.kill('SIGKILL');
       await orm.close();

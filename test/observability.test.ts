@@ -117,6 +117,23 @@ describe('GET /metrics', () => {
     expect(sample(after, 'credentials_outbox_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(90);
   });
 
+  it('shows the job queue by task: depth, jobs given up, and how long the oldest due job has waited', async () => {
+    const sql = (query: string) => service.orm.em.getConnection().execute(query);
+    // A task no process runs: its jobs stay where they are.
+    await sql(`select graphile_worker.add_job('test.unrun', '{}'::json, run_at := now() - interval '90 seconds')`);
+    await sql(`select graphile_worker.add_job('test.unrun', '{}'::json, run_at := now() + interval '1 hour')`);
+    await sql(`select graphile_worker.add_job('test.unrun', '{}'::json, job_key := 'test.given-up', max_attempts := 1)`);
+    // What a worker leaves of a job whose last attempt failed.
+    await sql(`update graphile_worker._private_jobs set attempts = max_attempts, last_error = 'boom' where key = 'test.given-up'`);
+
+    const text = await scrape();
+    expect(sample(text, 'credentials_queue_jobs{task="test.unrun"}')).toBe(2);
+    expect(sample(text, 'credentials_queue_failed_jobs{task="test.unrun"}')).toBe(1);
+    expect(sample(text, 'credentials_queue_oldest_due_age_seconds{task="test.unrun"}')).toBeGreaterThanOrEqual(90);
+    // The periodic tasks are there too, each waiting for its next run.
+    expect(sample(text, 'credentials_queue_jobs{task="tokens.purge"}')).toBe(1);
+  });
+
   it('counts issuances and revocations and times the signing', async () => {
     const before = await scrape();
     const certificate = await factories(acme).certificate();

@@ -100,7 +100,6 @@ describe('deliveries scheduled per endpoint and tenant', () => {
       WEBHOOK_TIMEOUT_MS: '60000',
       WEBHOOK_CONCURRENCY: '6',
       WEBHOOK_TENANT_CONCURRENCY: '3',
-      WEBHOOK_ENDPOINT_CONCURRENCY: '1',
     });
     [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
   });

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context/request-context.js';
 import type { Job } from '../jobs/job.entity.js';
 import { jobs } from '../jobs/job.service.js';
 import type { StoredItemResult } from '../jobs/job.views.js';
-import type { JobRunner } from '../jobs/job.worker.js';
+import type { JobRunner } from '../jobs/job.task.js';
 import { BATCH_CHUNK_ITEMS, type BatchItem, CERTIFICATE_BATCH, checkBatch, INLINE_BATCH_ITEMS, issueItem, revivedItems } from './certificate-batch.js';
 import type { CertificateInput } from './certificate.inputs.js';
 

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { QUEUE_SCHEMA } from '../queue/queue-schema.js';
 
 /**
  * The service's two PostgreSQL roles: the owner runs migrations and owns every object; the app role,
@@ -42,13 +43,28 @@ export async function ensureServiceRoles(adminDatabaseUrl: string, roles: Servic
  * every table, including tables later migrations create (default privileges). Nothing else: no
  * CREATE, ALTER, DROP or TRUNCATE. LISTEN/NOTIFY and advisory locks need no grant.
  */
-const APP_ROLE_GRANTS = (app: string) => [
-  `grant usage on schema public to ${app}`,
-  `grant select, insert, update, delete on all tables in schema public to ${app}`,
-  `grant usage, select on all sequences in schema public to ${app}`,
-  `alter default privileges in schema public grant select, insert, update, delete on tables to ${app}`,
-  `alter default privileges in schema public grant usage, select on sequences to ${app}`,
-];
+const APP_ROLE_GRANTS = (app: string) =>
+  ['public', QUEUE_SCHEMA]
+    .flatMap((schema) => [
+      `grant usage on schema ${schema} to ${app}`,
+      `grant select, insert, update, delete on all tables in schema ${schema} to ${app}`,
+      `grant usage, select on all sequences in schema ${schema} to ${app}`,
+      `alter default privileges in schema ${schema} grant select, insert, update, delete on tables to ${app}`,
+      `alter default privileges in schema ${schema} grant usage, select on sequences to ${app}`,
+    ])
+    .concat(
+      // graphile-worker keeps row-level security on its tables for roles other than their owner. Altered
+      // in place when present: a policy dropped and created again would refuse a running process's jobs in between.
+      QUEUE_PRIVATE_TABLES.map(
+        (table) => `do $$ begin
+        if exists (select 1 from pg_policies where schemaname = '${QUEUE_SCHEMA}' and tablename = '${table}' and policyname = 'app_role_rows')
+        then alter policy app_role_rows on ${QUEUE_SCHEMA}.${table} to ${app};
+        else create policy app_role_rows on ${QUEUE_SCHEMA}.${table} to ${app} using (true) with check (true);
+        end if; end $$`,
+      ),
+    );
+
+const QUEUE_PRIVATE_TABLES = ['_private_jobs', '_private_job_queues', '_private_tasks', '_private_known_crontabs'];
 
 export async function grantAppRole(ownerDatabaseUrl: string, appRole: string): Promise<void> {
   await withClient(ownerDatabaseUrl, async (client) => {

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { DatabaseTarget } from './database.js';
 import { grantAppRole, sessionRole } from './database-roles.js';
 import { withMigrationLock } from './migration-lock.js';
+import { installQueueSchema } from '../queue/queue-schema.js';
 
 export type Orm = MikroORM;
 
@@ -12,10 +13,12 @@ export async function openOrm(clientUrl: string, options: OrmOptions = {}): Prom
 }
 
 /**
- * Applies every committed migration not yet applied, all in one transaction; never synchronises the
- * schema from entities. The service's session timeouts do not apply: a migration may rewrite a large table.
+ * Installs the job queue's schema, then applies every committed migration not yet applied, all in one
+ * transaction; never synchronises the schema from entities. The service's session timeouts do not
+ * apply: a migration may rewrite a large table.
  */
 export async function migrate(orm: Orm): Promise<string[]> {
+  await installQueueSchema(orm.config.get('clientUrl')!);
   // Also creates the migrations table, outside the transaction below (which may hold the only connection).
   if ((await orm.migrator.getPending()).length === 0) return [];
   const connection = orm.em.getConnection();

@@ -20,11 +20,27 @@ registerEnumType(JobStatus, {
 });
 
 /**
- * Background work of one tenant (a long certificate batch), claimed by a job worker with a lease so a
- * job survives restarts: `payload` holds what to do, `results` what came of each item so far.
+ * Background work of one tenant (a long certificate batch), run by the job queue's task of its kind
+ * under a lease so a job survives restarts: `payload` holds what to do, `results` what came of each item so far.
  */
 @ObjectType({ description: 'Background work (a long certificate batch) and its progress.' })
-@Entity({ tableName: 'jobs' })
+@Entity({
+  tableName: 'jobs',
+  // Queued, or handed back (its lease given back: a stopping worker, or one that died), the job gets
+  // its queue job, in the same transaction; a job its request runs itself gets one only if handed back.
+  triggers: [
+    {
+      name: 'schedule_job',
+      timing: 'after',
+      events: ['insert', 'update'],
+      forEach: 'row',
+      body: `if new.status <> 'completed' and new.deleted_at is null and new.locked_until is null and (tg_op = 'INSERT' or old.locked_until is not null) then
+          perform graphile_worker.add_job(new.kind, json_build_object('uuid', new.uuid), job_key := 'job:' || new.uuid);
+        end if;
+        return null;`,
+    },
+  ],
+})
 @Index({ name: 'jobs_status_index', properties: ['status', 'createdAt'] })
 export class Job extends TenantScopedEntity {
   @Field({ description: 'What the job does, e.g. `certificates.batch`.' })

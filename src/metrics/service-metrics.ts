@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Orm } from '../db/orm.js';
 import type { RequestRecord } from '../http/request-record.js';
+import { QUEUE_SCHEMA } from '../queue/queue-schema.js';
 import { domainRegistry } from './domain-metrics.js';
 
 /** Operation names are chosen by clients: past this many distinct ones, further names count as `other`. */
@@ -10,7 +11,24 @@ const OUTBOX_BACKLOG = `select count(*)::int as backlog,
   coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_seconds
   from notifications where status = 'pending'`;
 
-/** The metrics of one running service: its HTTP traffic, its database pool, the shared outbox. */
+/*
+ * The job queue by task: a job given up (attempts used up, not running) is a failure; the rest is the
+ * depth (waiting, scheduled or running); the age is how long the oldest due job has waited past its run_at.
+ */
+const QUEUE_BY_TASK = `select task_identifier as task,
+  count(*) filter (where attempts >= max_attempts and locked_at is null)::int as failed,
+  count(*) filter (where attempts < max_attempts or locked_at is not null)::int as depth,
+  coalesce(extract(epoch from now() - min(run_at) filter (where attempts < max_attempts and locked_at is null and run_at <= now())), 0)::float8 as oldest_seconds
+  from ${QUEUE_SCHEMA}.jobs group by task_identifier`;
+
+interface QueueRow {
+  task: string;
+  failed: number;
+  depth: number;
+  oldest_seconds: number;
+}
+
+/** The metrics of one running service: its HTTP traffic, its database pool, the shared outbox and job queue. */
 export interface ServiceMetrics {
   observeRequest(record: RequestRecord): void;
   /** Prometheus text exposition of these and the process's domain metrics. */
@@ -60,6 +78,21 @@ export function createServiceMetrics(orm: Orm, poolMax: number): ServiceMetrics 
     registers: [registry],
   });
 
+  const queueGauge = (name: string, help: string) => new Gauge({ name, help, labelNames: ['task'] as const, registers: [registry] });
+  const queueDepth = queueGauge('credentials_queue_jobs', 'Jobs of the queue waiting, scheduled or running, by task (all processes).');
+  const queueFailed = queueGauge('credentials_queue_failed_jobs', 'Jobs of the queue given up after their last attempt, by task.');
+  const queueOldest = queueGauge('credentials_queue_oldest_due_age_seconds', 'How long the oldest due job of a task has waited (0: none).');
+
+  async function scrapeQueue(): Promise<void> {
+    const rows = await orm.em.getConnection().execute<QueueRow[]>(QUEUE_BY_TASK);
+    for (const gauge of [queueDepth, queueFailed, queueOldest]) gauge.reset();
+    for (const { task, failed, depth, oldest_seconds } of rows) {
+      queueDepth.set({ task }, depth);
+      queueFailed.set({ task }, failed);
+      queueOldest.set({ task }, oldest_seconds);
+    }
+  }
+
   function operationLabel(name: string): string {
     if (knownOperations.has(name)) return name;
     if (knownOperations.size >= MAX_OPERATION_NAMES) return 'other';
@@ -76,6 +109,7 @@ export function createServiceMetrics(orm: Orm, poolMax: number): ServiceMetrics 
       const [row] = await orm.em.getConnection().execute<{ backlog: number; oldest_seconds: number }[]>(OUTBOX_BACKLOG);
       pending.set(row?.backlog ?? 0);
       oldest.set(row?.oldest_seconds ?? 0);
+      await scrapeQueue();
       const merged = Registry.merge([registry, domainRegistry]);
       return { contentType: merged.contentType, body: await merged.metrics() };
     },

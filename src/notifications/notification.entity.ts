@@ -1,7 +1,6 @@
 import { type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { TenantScopedEntity } from '../db/base.entity.js';
-import { OUTBOX_CHANNEL } from './outbox-signal.js';
 
 export enum NotificationStatus {
   pending = 'pending',
@@ -11,14 +10,24 @@ export enum NotificationStatus {
 
 /**
  * One message to a student, written to this outbox in the transaction that caused it and sent later
- * by the notification worker. Internal: never exposed over GraphQL or REST.
+ * by the e-mail task of the job queue. Internal: never exposed over GraphQL or REST.
  */
 @Entity({
   tableName: 'notifications',
-  // Wakes the workers (notifications/outbox-signal.ts): NOTIFY is delivered when the inserting
-  // transaction commits and dropped when it rolls back.
+  // Whenever the row becomes due-able (queued, its next attempt moved, its lease given back), one job
+  // of the `email` task is (re)scheduled for its next attempt, in the same transaction: a rolled-back
+  // enqueue schedules nothing, and the queue wakes its workers on commit.
   triggers: [
-    { name: 'signal_outbox', timing: 'after', events: ['insert'], forEach: 'statement', body: `perform pg_notify('${OUTBOX_CHANNEL}', ''); return null;` },
+    {
+      name: 'schedule_email',
+      timing: 'after',
+      events: ['insert', 'update'],
+      forEach: 'row',
+      body: `if new.status = 'pending' and new.locked_until is null and (tg_op = 'INSERT' or old.locked_until is not null or new.next_attempt_at is distinct from old.next_attempt_at) then
+          perform graphile_worker.add_job('email', json_build_object('uuid', new.uuid), run_at := new.next_attempt_at, job_key := 'email:' || new.uuid);
+        end if;
+        return null;`,
+    },
   ],
 })
 @Index({ name: 'notifications_due_index', properties: ['nextAttemptAt'], where: { status: NotificationStatus.pending } })
@@ -56,7 +65,7 @@ export class Notification extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', defaultRaw: 'now()' })
   nextAttemptAt!: Date & Opt;
 
-  /** While in the future, a worker is sending this row; once past, another worker may take it over. */
+  /** While in the future, a worker is sending this row; once past, it is due again (a worker that died). */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   lockedUntil?: Date | null;
 

@@ -2,9 +2,9 @@ import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
-import { OUTBOX_CHANNEL } from '../notifications/outbox-signal.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookMessage } from './webhook-message.entity.js';
+import { scheduleDelivery } from './webhook-schedule.js';
 
 export enum WebhookDeliveryStatus {
   pending = 'pending',
@@ -33,13 +33,18 @@ export interface AttemptRecord {
 @ObjectType({ simpleResolvers: true, description: 'One event sent to one webhook endpoint, with every attempt.' })
 @Entity({
   tableName: 'webhook_deliveries',
+  // Whenever a delivery becomes due-able (queued, its next attempt moved, its lease given back), its job
+  // is (re)scheduled in the same transaction: a rolled-back event schedules nothing.
   triggers: [
     {
-      name: 'signal_webhook_outbox',
+      name: 'schedule_webhook',
       timing: 'after',
-      events: ['insert'],
-      forEach: 'statement',
-      body: `perform pg_notify('${OUTBOX_CHANNEL}', ''); return null;`,
+      events: ['insert', 'update'],
+      forEach: 'row',
+      body: `if new.status = 'pending' and new.locked_until is null and (tg_op = 'INSERT' or old.locked_until is not null or new.next_attempt_at is distinct from old.next_attempt_at) then
+          perform ${scheduleDelivery('new')};
+        end if;
+        return null;`,
     },
   ],
 })
@@ -79,7 +84,7 @@ export class WebhookDelivery extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', defaultRaw: 'now()' })
   nextAttemptAt!: Date & Opt;
 
-  /** While in the future, a worker is sending this delivery; once past, another worker may take it over. */
+  /** While in the future, a worker is sending this delivery; once past, it is due again (a worker that died). */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   lockedUntil?: Date | null;
 

@@ -2,13 +2,29 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
+import { scheduleDelivery } from './webhook-schedule.js';
 
 /**
  * A URL of the tenant's that receives signed POSTs for the events it subscribes to. The signing
  * secret is readable only in the answer that created it (`secret`, like Stripe's endpoint object).
  */
 @ObjectType('Webhook', { simpleResolvers: true, description: 'An endpoint that receives signed event deliveries (Standard Webhooks).' })
-@Entity({ tableName: 'webhook_endpoints' })
+@Entity({
+  tableName: 'webhook_endpoints',
+  // A disabled endpoint's deliveries wait without a job; enabling it again schedules them.
+  triggers: [
+    {
+      name: 'schedule_on_enable',
+      timing: 'after',
+      events: ['update'],
+      forEach: 'row',
+      body: `if old.disabled_at is not null and new.disabled_at is null then
+          perform ${scheduleDelivery('d')} from webhook_deliveries d where d.endpoint_uuid = new.uuid and d.status = 'pending' and d.locked_until is null;
+        end if;
+        return null;`,
+    },
+  ],
+})
 export class WebhookEndpoint extends TenantScopedEntity {
   @Field({ description: 'Where deliveries are POSTed (http or https).' })
   @Property({ length: 2048 })

@@ -1,15 +1,9 @@
 import type { Orm } from '../db/orm.js';
 import { uuidv7 } from '../db/uuid.js';
+import { RECORD_FAILED_ATTEMPT, retryParameters, type RetryPolicy } from '../queue/retry-policy.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { endpointDisabledNotice } from './webhook-disabled-notice.js';
-
-export interface WebhookRetryPolicy {
-  /** Attempts before a delivery is given up as `failed`. */
-  maxAttempts: number;
-  /** Wait after the first failure; doubles with every further one, up to `maxBackoffSeconds`. */
-  baseBackoffSeconds: number;
-  maxBackoffSeconds: number;
-}
+import { SCHEDULE_NEXT_ABOUT_SUBJECT } from './webhook-schedule.js';
 
 export interface DisablingPolicy {
   /** An endpoint whose every attempt failed for this long is disabled (WEBHOOK_DISABLE_AFTER_HOURS). */
@@ -31,10 +25,8 @@ export interface FailureOutcome {
  */
 const RECORD_FAILURE = `with failed as (
     update webhook_deliveries
-    set attempt_count = attempt_count + 1, last_response_status = ?, last_error = ?,
-        attempt_log = attempt_log || ?::jsonb, locked_until = null, updated_at = now(),
-        next_attempt_at = now() + make_interval(secs => least(?, ? * power(2, attempt_count))),
-        status = case when attempt_count + 1 >= ? then 'failed'::webhook_delivery_status else status end
+    set last_response_status = ?, last_error = ?, attempt_log = attempt_log || ?::jsonb,
+        ${RECORD_FAILED_ATTEMPT('attempt_count', 'webhook_delivery_status')}
     where uuid = ? and status = 'pending'
     returning status, endpoint_uuid
   ), streak as (
@@ -66,16 +58,16 @@ interface FailedRow {
 }
 
 /** Records a failed attempt, and disables a long-failing endpoint with a notice, in one transaction. */
-export function recordFailure(orm: Orm, uuid: string, attempt: AttemptRecord, retry: WebhookRetryPolicy, disabling: DisablingPolicy): Promise<FailureOutcome> {
-  const { maxAttempts, baseBackoffSeconds, maxBackoffSeconds } = retry;
+export function recordFailure(orm: Orm, uuid: string, attempt: AttemptRecord, retry: RetryPolicy, disabling: DisablingPolicy): Promise<FailureOutcome> {
   const hours = disabling.disableAfterHours;
   const last = attempt.status === null ? attempt.error : `HTTP ${attempt.status}`;
   return orm.em.fork().transactional(async (em) => {
     const [row] = await em.execute<FailedRow[]>(RECORD_FAILURE, [
-      ...[attempt.status, attempt.error, JSON.stringify([attempt]), maxBackoffSeconds, baseBackoffSeconds, maxAttempts, uuid],
+      ...[attempt.status, attempt.error, JSON.stringify([attempt]), ...retryParameters(retry), uuid],
       ...[hours, hours, hours, last],
     ]);
     const delivery = row?.status === 'failed' ? 'failed' : 'retrying';
+    if (delivery === 'failed') await em.execute(SCHEDULE_NEXT_ABOUT_SUBJECT, [uuid]);
     if (!row?.disabled_now || !row.uuid) return { delivery };
     const notice = endpointDisabledNotice({ endpointUuid: row.uuid, url: row.url, reason: row.disabled_reason });
     const fallback = disabling.noticeEmail ?? null;

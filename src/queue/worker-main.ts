@@ -1,6 +1,6 @@
 /**
- * The notification worker on its own, for deployments whose API processes run with
- * NOTIFICATION_WORKER=off: `node dist/src/notifications/worker-main.js`. Same configuration and
+ * The job queue's delivery work (e-mails and webhooks) on its own, for deployments whose API processes
+ * run with NOTIFICATION_WORKER=off: `npm run worker` (`node dist/src/queue/worker-main.js`). Same configuration and
  * database as the server; it leaves migrations to the server and refuses to start before they ran.
  */
 import { loadConfigOrExit } from '../config.js';
@@ -8,7 +8,9 @@ import { resolveDatabase } from '../db/database.js';
 import { openOrm, pendingMigrationCount } from '../db/orm.js';
 import { createLogger, wantsPrettyLogs } from '../logger.js';
 import { stopOnSignal } from '../stop-on-signal.js';
-import { startNotificationWorker } from './notification.worker.js';
+import { emailWork } from '../notifications/email.task.js';
+import { startJobQueue } from './job-queue.js';
+import { webhookWork } from '../webhooks/webhook.task.js';
 import { resolveKeyWrapper } from '../security/key-encryption-key.js';
 import { sealLegacyWebhookSecrets } from '../webhooks/webhook-secrets.js';
 
@@ -25,21 +27,24 @@ if ((await pendingMigrationCount(orm)) > 0) {
 } else {
   const wrapper = await resolveKeyWrapper(config, logger);
   await sealLegacyWebhookSecrets(orm, wrapper);
-  const worker = startNotificationWorker(config, orm, database.url, logger, wrapper);
-  logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'notification worker running');
+  const email = emailWork(config, orm, logger);
+  const kinds = [email, webhookWork(config, orm, logger, wrapper)];
+  const queue = await startJobQueue({ databaseUrl: database.url, kinds, periodic: [], pollMs: config.notificationPollMs, logger });
+  logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'queue worker running (e-mails, webhooks)');
   const stop = async () => {
-    await worker.stop();
+    await queue.stop();
+    email.close();
     await orm.close();
     await database.release();
   };
-  const shutdown = stopOnSignal(logger, stop, {
-    stopping: 'notification worker stopping: finishing the delivery in progress',
-    stopped: 'notification worker stopped cleanly',
-    failed: 'notification worker shutdown failed',
-  });
-  void database.moved?.then((port) => {
-    logger.warn({ port }, 'the embedded PostgreSQL came back on another port: shutting down so that a restart connects to it');
-    process.exitCode = 75; // EX_TEMPFAIL: a supervisor that restarts on failure starts it again
-    shutdown('embedded PostgreSQL moved');
-  });
+  stopOnSignal(
+    logger,
+    stop,
+    {
+      stopping: 'queue worker stopping: finishing the deliveries in progress',
+      stopped: 'queue worker stopped cleanly',
+      failed: 'queue worker shutdown failed',
+    },
+    database.moved,
+  );
 }

@@ -1,0 +1,105 @@
+import { run, type Runner, type Task, type TaskList } from 'graphile-worker';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { queueLogger } from './queue-logger.js';
+import { QUEUE_SCHEMA } from './queue-schema.js';
+
+/** Work that runs every `everyMs` (0: not in this process), once across every process sharing the database. */
+export interface PeriodicWork {
+  name: string;
+  everyMs: number;
+  /** Returns how many rows it handled; a non-zero count is logged. */
+  work: () => Promise<number>;
+}
+
+/** One kind of job (e-mails, webhooks, batches): its tasks, and how many of its jobs this process runs at once. */
+export interface QueueKind {
+  tasks: TaskList;
+  concurrency: number;
+}
+
+export interface JobQueueOptions {
+  /** The app role's connection: the queue's schema is installed by the migration step. */
+  databaseUrl: string;
+  /**
+   * The kinds this process runs (a process only takes jobs of tasks it knows). Each kind has slots of
+   * its own, so webhook requests held open by a slow receiver never delay an e-mail or a batch.
+   */
+  kinds: QueueKind[];
+  periodic: PeriodicWork[];
+  /** Fallback poll; new jobs wake the workers at once (graphile-worker's LISTEN on commit). */
+  pollMs: number;
+  logger: Logger;
+}
+
+export interface RunningJobQueue {
+  /** Finishes the jobs in progress and stops taking new ones. */
+  stop(): Promise<void>;
+}
+
+/** Slots of the periodic work: the sweeps are short, one waiting for another is fine. */
+const PERIODIC_CONCURRENCY = 2;
+
+/*
+ * A periodic job reschedules itself when it ends: one job of its name exists (its job key), so the
+ * work runs once per interval across every process, a slow run delays the next and never overlaps it.
+ */
+function periodicTask({ name, everyMs, work }: PeriodicWork, logger: Logger): Task {
+  return async (_payload, helpers) => {
+    try {
+      const count = await work();
+      if (count > 0) logger.info({ count }, name);
+    } catch (error) {
+      logger.error({ err: error }, `${name}: failed`);
+    }
+    await helpers.addJob(name, {}, { jobKey: name, runAt: new Date(Date.now() + everyMs) });
+  };
+}
+
+/** Runs this process's share of the job queue (graphile-worker) until `stop()`: one runner per kind. */
+export async function startJobQueue(options: JobQueueOptions): Promise<RunningJobQueue> {
+  const periodic = options.periodic.filter(({ everyMs }) => everyMs > 0);
+  const periodicKind: QueueKind = {
+    tasks: Object.fromEntries(periodic.map((each) => [each.name, periodicTask(each, options.logger)])),
+    concurrency: PERIODIC_CONCURRENCY,
+  };
+  const kinds = [periodicKind, ...options.kinds].filter(({ tasks }) => Object.keys(tasks).length > 0);
+  if (kinds.length === 0) return { stop: async () => undefined };
+  // Our own pool, so that a connection PostgreSQL ends while idle (its shutdown, a restart) is logged, not fatal.
+  const max = kinds.reduce((sum, { concurrency }) => sum + concurrency + 1, 1);
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max });
+  const closed = (error: Error) => options.logger.warn({ err: error }, 'job queue: a database connection was closed');
+  pool.on('error', closed);
+  pool.on('connect', (client) => client.on('error', closed));
+  const runners: Runner[] = [];
+  try {
+    for (const { tasks, concurrency } of kinds) {
+      runners.push(
+        await run({
+          pgPool: pool,
+          schema: QUEUE_SCHEMA,
+          concurrency,
+          pollInterval: options.pollMs,
+          noHandleSignals: true,
+          // Stopping tells every task at once (helpers.abortSignal): a batch stops between chunks; an
+          // e-mail or a webhook request finishes what it started (each bounded by its timeout).
+          gracefulShutdownAbortTimeout: 0,
+          taskList: tasks,
+          logger: queueLogger(options.logger),
+        }),
+      );
+    }
+    // Starting runs each periodic work now (as a process start always did), then at its interval.
+    for (const { name } of periodic) await runners[0].addJob(name, {}, { jobKey: name, jobKeyMode: 'replace' });
+  } catch (error) {
+    await Promise.all(runners.map((runner) => runner.stop()));
+    await pool.end();
+    throw error;
+  }
+  return {
+    async stop() {
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { purgeExpiredTokens } from '../auth/token-sweeper.js';
+import { certificates } from '../certificates/certificate.service.js';
+import type { Config } from '../config.js';
+import type { Orm } from '../db/orm.js';
+import { purgeDeletedFiles } from '../files/file-purge.js';
+import type { FileRuntime } from '../files/file-runtime.js';
+import { IdempotencyStore } from '../idempotency/idempotency.store.js';
+import { releaseExpiredLeases } from './expired-leases.js';
+import type { PeriodicWork } from './job-queue.js';
+
+/**
+ * Every periodic task of the service, in one list: to add one, add an entry (a task name, its interval
+ * from the configuration, 0 turning it off, and the work, returning how many rows it handled). The job
+ * queue runs each once per interval across every process (job-queue.ts).
+ */
+export function periodicTasks(config: Config, orm: Orm, files: FileRuntime): PeriodicWork[] {
+  return [
+    { name: 'certificates.expire', everyMs: config.expirySweepMs, work: () => certificates.expireOverdue({ em: orm.em.fork() }) },
+    { name: 'files.purge', everyMs: config.filePurgeSweepMs, work: () => purgeDeletedFiles(orm, files, config.filePurgeGraceMs) },
+    { name: 'tokens.purge', everyMs: config.tokenPurgeMs, work: () => purgeExpiredTokens(orm, config.tokenPurgeGraceSeconds) },
+    { name: 'idempotency.sweep', everyMs: config.idempotencySweepMs, work: () => new IdempotencyStore(orm).sweep() },
+    { name: 'leases.expired', everyMs: Math.max(config.notificationPollMs, 1000), work: () => releaseExpiredLeases(orm) },
+  ];
+}

@@ -1,0 +1,24 @@
+/** The queue's task name for webhook deliveries. */
+export const WEBHOOK_TASK = 'webhook';
+
+/**
+ * The SQL call that (re)schedules the job of the delivery row `row` for its next attempt: one job per
+ * delivery (its job key), in the named queue of its endpoint, so an endpoint gets one request at a time
+ * and a dead endpoint holds only its own queue. Used by the deliveries' and the endpoints' triggers
+ * and when a delivery frees the next one about its record.
+ */
+export const scheduleDelivery = (row: string) =>
+  `graphile_worker.add_job('${WEBHOOK_TASK}', json_build_object('uuid', ${row}.uuid), queue_name := 'webhook:' || ${row}.endpoint_uuid, run_at := ${row}.next_attempt_at, job_key := 'webhook:' || ${row}.uuid)`;
+
+/**
+ * Once the delivery `?` is final (delivered, or given up), the next pending one about the same record
+ * to the same endpoint gets its job: it was skipped while this one was pending (a record's events
+ * arrive in commit order). Run in the transaction that makes it final.
+ */
+export const SCHEDULE_NEXT_ABOUT_SUBJECT = `select ${scheduleDelivery('next')} from (
+    select d.uuid, d.endpoint_uuid, d.next_attempt_at
+    from webhook_deliveries d join webhook_deliveries done on done.uuid = ?
+    where d.endpoint_uuid = done.endpoint_uuid and d.subject_uuid = done.subject_uuid and d.status = 'pending' and d.locked_until is null
+    order by d.enqueued_at, d.uuid
+    limit 1
+  ) next`;
