@@ -36,7 +36,7 @@ export function placeholderErrors(text: string): string[] {
 
 /** The data placeholders are filled from; a date stays a date until its filter formats it. */
 export interface PlaceholderValues {
-  values: Record<string, string | Date | null | undefined>;
+  values: Record<string, string | number | Date | null | undefined>;
   attributes: Record<string, unknown>;
   /** BCP 47 tag the `date` filter formats in. */
   locale: string;

@@ -1,5 +1,8 @@
 import type { FieldErrors } from '../errors/domain-error.js';
+import type { Color, Layout, LayoutBackground, LayoutElement, LayoutPage, TextElement } from '../documents/layout-drawing.js';
 import { placeholderErrors } from './placeholders.js';
+
+export type { Layout } from '../documents/layout-drawing.js';
 
 /*
  * The layout language of `design_config` (docs/templates.md): a page, a background and positioned
@@ -16,82 +19,12 @@ const MAX_TEXT_CHARS = 2000;
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type Color = string;
-export interface LayoutPage {
-  /** Millimetres, as the page is laid out (orientation applied). */
-  width: number;
-  height: number;
-}
-export type LayoutBackground = { fileUuid: string } | { color: Color } | null;
-export interface TextElement {
-  type: 'text';
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  fontSize: number;
-  minFontSize: number;
-  font: (typeof BUNDLED_FONTS)[number];
-  color: Color;
-  align: (typeof ALIGNMENTS)[number];
-  shrinkToFit: boolean;
-}
-export interface QrElement {
-  type: 'qr';
-  x: number;
-  y: number;
-  size: number;
-  color: Color;
-}
-export interface ImageElement {
-  type: 'image';
-  fileUuid: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number | null;
-}
-export interface LineElement {
-  type: 'line';
-  x: number;
-  y: number;
-  x2: number;
-  y2: number;
-  thickness: number;
-  color: Color;
-}
-export interface RectElement {
-  type: 'rect';
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  thickness: number;
-  color: Color | null;
-  fill: Color | null;
-}
-export type LayoutElement = TextElement | QrElement | ImageElement | LineElement | RectElement;
-
-/** A validated layout, defaults applied. */
-export interface Layout {
-  page: LayoutPage;
-  background: LayoutBackground;
-  elements: LayoutElement[];
-}
-
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether a stored `design_config` describes a layout the service can draw (CONTRACT: `design_config.elements`). */
 export function hasLayout(config: unknown): boolean {
   return isObject(config) && Array.isArray(config.elements);
-}
-
-/** The files a layout draws (background, images), by uuid: what holds them in use (files/file-holders.ts). */
-export function layoutFileUuids(layout: Layout): string[] {
-  const background = layout.background && 'fileUuid' in layout.background ? [layout.background.fileUuid] : [];
-  const images = layout.elements.flatMap((element) => (element.type === 'image' ? [element.fileUuid] : []));
-  return [...new Set([...background, ...images])];
 }
 
 /**
