@@ -136,3 +136,26 @@ describe('template versions', () => {
     expect(sameAgain.body.data.name).toBe('Renamed');
   });
 });
+
+describe('files a template draws', () => {
+  it('cannot be deleted while a live template draws them (409, both styles), and can once the template is deleted', async () => {
+    const institution = await make.institution();
+    const background = await uploaded(await diplomaPdf(`Held background ${Math.random()}`), 'background.pdf');
+    const logo = await uploaded(solidPng(12, 12, [200, 10, 10]), 'held-logo.png');
+    const template = await make.template({
+      institution_uuid: institution.uuid,
+      design_config: { background: { file_uuid: background }, elements: [{ type: 'image', file_uuid: logo, x: 10, y: 10, width: 30 }] },
+    });
+    const refused = await acme.rest('DELETE', `/files/${background}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      `The file ${background} is drawn by certificate template ${template.uuid} and cannot be deleted; delete that template first.`,
+    );
+    const graphql = await acme.graphql('mutation($uuid: ID!) { deleteFile(uuid: $uuid) }', { uuid: logo });
+    expect(graphql.body.errors[0].extensions.code).toBe('CONFLICT');
+
+    expect((await acme.rest('DELETE', `/certificate-templates/${template.uuid}`)).status).toBe(204);
+    expect((await acme.rest('DELETE', `/files/${background}`)).status).toBe(204);
+    expect((await acme.rest('DELETE', `/files/${logo}`)).status).toBe(204);
+  });
+});
