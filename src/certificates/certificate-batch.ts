@@ -54,8 +54,9 @@ export async function checkBatch(ctx: RequestContext, inputs: CertificateInput[]
   const errors: FieldErrors = {};
   const fileTakenBy = new Map<string, number>();
   for (const [index, input] of inputs.entries()) {
-    const earlier = fileTakenBy.get(input.fileUuid);
-    fileTakenBy.set(input.fileUuid, earlier ?? index);
+    // Items the template draws (no file) share nothing.
+    const earlier = input.fileUuid ? fileTakenBy.get(input.fileUuid) : undefined;
+    if (input.fileUuid) fileTakenBy.set(input.fileUuid, earlier ?? index);
     const refused = await inputRules(input);
     if (earlier !== undefined) refused.fileUuid = [`The file uuid is already used by item ${earlier} of this batch.`];
     Object.assign(errors, prefixed(index, Object.keys(refused).length > 0 ? refused : await createRules(ctx, input)));

@@ -1,5 +1,6 @@
 import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
@@ -68,9 +69,14 @@ export class Certificate extends TenantScopedEntity {
   @ManyToOne(() => CertificateTemplate, { ref: true, nullable: true, index: true })
   template?: Ref<CertificateTemplate> | null;
 
-  /** The uploaded PDF this certificate was made from. */
-  @ManyToOne(() => StoredFile, { ref: true, index: true })
-  sourceFile!: Ref<StoredFile>;
+  /** The uploaded PDF this certificate was made from, or the page its template drew at issuance; null on a draft that its template will draw. */
+  @ManyToOne(() => StoredFile, { ref: true, index: true, nullable: true, deleteRule: 'no action', updateRule: 'no action' })
+  sourceFile?: Ref<StoredFile> | null;
+
+  /** Free values a template's layout prints as `{{attributes.<key>}}`. */
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free values the template prints as {{attributes.<key>}} (at most 64 KiB of JSON).' })
+  @Property({ type: 'json', nullable: true })
+  attributes?: Record<string, unknown> | null;
 
   /** As stored; `expired` is also derived for issued certificates past `expiresAt` (see CertificateResolver). */
   @Enum({ items: () => CertificateStatus, nativeEnumName: 'certificate_status' })

@@ -1,6 +1,7 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { MaxChars, Nullable, Present, Prohibited, Url } from '../graphql/validators.js';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, Nullable, Present, Prohibited, Url } from '../graphql/validators.js';
 import { CertificateStatus } from './certificate.entity.js';
 
 const SET_WHEN_ANCHORED = 'it is set by the service when the certificate is anchored on a blockchain (docs/anchoring.md).';
@@ -22,6 +23,10 @@ export class UpdateCertificateInput {
   @Field(() => ID, { nullable: true, description: 'An uploaded, unused PDF of this tenant.' })
   @Present()
   fileUuid?: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free values the template prints as {{attributes.<key>}} (at most 64 KiB of JSON).' })
+  @MaxJsonBytes(FREE_JSON_MAX_BYTES)
+  attributes?: Record<string, unknown> | null;
 
   @Field({ nullable: true, description: '`true` runs issuance: sign, transcript, notification. Default `false` (draft).' })
   @Nullable()
@@ -67,8 +72,12 @@ export class CertificateInput extends UpdateCertificateInput {
   @Field(() => ID, { description: 'The uuid of the student receiving the certificate.' })
   declare studentUuid: string;
 
-  @Field(() => ID, { description: 'An uploaded, unused PDF of this tenant: the certificate to sign.' })
-  declare fileUuid: string;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'An uploaded, unused PDF of this tenant: the certificate to sign. May be left out when the template has a layout: the service draws the certificate.',
+  })
+  declare fileUuid?: string;
 }
 
 @InputType({ description: 'Equality filters on certificates.' })

@@ -116,8 +116,11 @@ export class CertificateResolver extends ResourceResolver({
   @FieldResolver(() => [CertificateFile], { description: 'The uploaded source, then (once issued) the signed certificate and transcript.' })
   async files(@Root() certificate: Readable<Certificate>, @Ctx() ctx: RequestContext): Promise<CertificateFile[]> {
     const documents = await certificateDocuments(ctx).load(certificate.uuid);
-    const stored = await Promise.all([certificate.sourceFile, ...documents.map((doc) => doc.file)].map((file) => ctx.loaders.one(StoredFile, file)));
-    const types = [CertificateFileType.source, ...documents.map((doc) => doc.type)];
+    // A draft its template will draw has no source yet.
+    const source = certificate.sourceFile ? [{ type: CertificateFileType.source, file: certificate.sourceFile }] : [];
+    const listed = [...source, ...documents];
+    const stored = await Promise.all(listed.map(({ file }) => ctx.loaders.one(StoredFile, file)));
+    const types = listed.map(({ type }) => type);
     return stored.map((file, index) => fileView(types[index]!, file, ctx));
   }
 

@@ -26,7 +26,9 @@ import {
 } from './certificate-rules.js';
 import type { CertificateInput } from './certificate.inputs.js';
 import { revokeStatus } from '../badges/v3/status-list.js';
-import { prepareIssuance, recordIssuance, type CheckedDraft } from './issuance.js';
+import { prepareIssuance, recordIssuance, SOURCE_REQUIRED, type CheckedDraft } from './issuance.js';
+import { LIVE_FILTER } from '../db/tenant-scope.js';
+import { hasLayout } from '../templates/template-layout.js';
 import { certificateDocuments } from './certificate-documents.js';
 import type { CertificateDocument } from './certificate-document.entity.js';
 import type { Row } from '../db/rows.js';
@@ -59,6 +61,7 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
   enrollmentUuid: null,
   publicVerificationUrl: null,
   expiresAt: null,
+  attributes: null,
   finish: false,
 };
 
@@ -171,8 +174,8 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    */
   private async issueAfter(ctx: RequestContext, certificate: Certificate, isNew: boolean, rules: () => Promise<AppliedDraft>): Promise<Certificate> {
     const { checked, newSource } = await rules();
-    const source =
-      newSource === undefined ? await referenced(ctx.em, StoredFile, certificate.sourceFile) : await files.takeable(ctx, newSource, certificate.uuid);
+    const held = certificate.sourceFile ? await referenced(ctx.em, StoredFile, certificate.sourceFile) : null;
+    const source = newSource === undefined ? held : await files.takeable(ctx, newSource, certificate.uuid);
     const prepared = await prepareIssuance(ctx, certificate, checked, source);
     const documents = await this.write(ctx, async (tx) => {
       if (isNew) tx.em.persist(certificate);
@@ -199,7 +202,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
       const status = effectiveStatus(certificate);
       if (status !== CertificateStatus.issued) throw conflict(`Only issued certificates can be revoked; this one is ${status}.`);
       Object.assign(certificate, { status: CertificateStatus.revoked, revokedAt: new Date(), revocationReason: reason.trim() });
-      await files.release(tx, certificate.sourceFile.uuid, certificate.uuid);
+      if (certificate.sourceFile) await files.release(tx, certificate.sourceFile.uuid, certificate.uuid);
       await revokeStatus(tx.em, certificate.uuid); // Open Badges 3.0 status list bit, in this transaction
       enqueueWebhookEvents(tx.em, [certificateEvent('certificate.revoked', certificateFacts(certificate))]);
       return certificate;
@@ -224,7 +227,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    */
   protected async beforeDelete(tx: RequestContext, rows: Certificate[]): Promise<void> {
     for (const row of rows) {
-      await files.release(tx, row.sourceFile.uuid, row.uuid);
+      if (row.sourceFile) await files.release(tx, row.sourceFile.uuid, row.uuid);
       if (row.status !== CertificateStatus.draft) await revokeStatus(tx.em, row.uuid);
     }
   }
@@ -255,9 +258,9 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    * the rules loaded, which issuance reuses, and the source file to take when it changes.
    */
   private async applyDraft(ctx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<AppliedDraft> {
-    const changesSource = input.fileUuid != null && input.fileUuid !== certificate.sourceFile?.uuid;
+    const newSource = input.fileUuid != null && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined;
     // The new source file is read with the parties: issuance checks it (files.takeable) from the identity map.
-    await this.relateAll(ctx, certificate, input, RELATIONS, changesSource ? [{ entity: StoredFile, uuid: input.fileUuid! }] : []);
+    await this.relateAll(ctx, certificate, input, RELATIONS, newSource ? [{ entity: StoredFile, uuid: newSource }] : []);
     if (mode !== 'update' && !input.templateUuid) {
       const fallback = await certificateTemplates.findDefault(ctx, certificate.institution.uuid);
       certificate.template = fallback ? ref(fallback) : null;
@@ -265,10 +268,18 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     if (input.publicVerificationUrl) await this.checkVerificationLink(ctx, input.publicVerificationUrl);
     // Issuing can only come later; issuance checks again against its own time (issuance.ts).
     if (expiresBy(input.expiresAt, new Date())) throw invalid(EXPIRY_NOT_AFTER_ISSUE);
-    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt']);
+    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'attributes']);
     certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
     const checked = await this.checkAgreement(ctx, certificate);
-    return { checked, newSource: input.fileUuid !== undefined && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined };
+    if (!newSource && !certificate.sourceFile) await this.requireLayout(ctx, checked);
+    return { checked, newSource };
+  }
+
+  /** A certificate without a file is drawn by its template (CONTRACT "Rendering"); without a layout to draw, the file is required. */
+  private async requireLayout(tx: RequestContext, { template }: CheckedDraft): Promise<void> {
+    // The design is a lazy column (db/lazy-columns.ts).
+    if (template) await tx.em.populate(template, ['designConfig'], { filters: { [LIVE_FILTER]: false } });
+    if (!template || !hasLayout(template.designConfig)) throw invalid(SOURCE_REQUIRED);
   }
 
   /** Course of the institution, enrollment of this student in this course, cohort of the course, template of the institution. */

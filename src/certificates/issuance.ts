@@ -1,12 +1,12 @@
 import { signingSeconds } from '../metrics/domain-metrics.js';
-import type { EntityClass, Ref } from '@mikro-orm/core';
+import { ref, type EntityClass, type Ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
 import { attachedModules } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
-import { DocumentError, sealPlacement, type PreparedSigner, type TranscriptData } from '../documents/index.js';
+import { DocumentError, sealPlacement, type LayoutDrawing, type PreparedSigner, type TranscriptData } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { invalid } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
@@ -25,6 +25,11 @@ import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
 import { institutionSigner } from './signing-identity.service.js';
 import { issueOpenBadgeCredential } from '../badges/v3/credential.service.js';
+import { templateDrawing } from '../templates/template-drawing.js';
+import { placeholderValues } from './certificate-drawing.js';
+
+/** CONTRACT "Rendering": without a file, the template must draw the certificate. */
+export const SOURCE_REQUIRED = { fileUuid: ['The file uuid field is required unless the template has a layout (design_config.elements).'] };
 
 const BADGE_ISSUER_WITHOUT_EMAIL = {
   institutionUuid: ['The institution issues Open Badges but has no email; set the institution’s email before issuing.'],
@@ -45,7 +50,7 @@ async function liveParty<T extends TenantScopedEntity>(ctx: RequestContext, enti
 }
 
 /** What issuance reads beyond the checked draft: the parties as they are now (live), the course's modules. */
-async function gather(ctx: RequestContext, certificate: Certificate, checked: CheckedDraft, source: StoredFile) {
+async function gather(ctx: RequestContext, certificate: Certificate, checked: CheckedDraft, source: StoredFile | null) {
   const em = ctx.em;
   const institution = await liveParty(ctx, Institution, certificate.institution, 'institutionUuid');
   // Institutions that enabled badges before the contact e-mail was required issue no badge without it.
@@ -76,8 +81,14 @@ function transcriptOf(parts: Parties, certificate: Certificate, url: string, iss
   };
 }
 
-/** Stamps and signs the upload and the transcript on a document worker: the upload is untrusted input. */
-async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, source: Buffer, transcript: TranscriptData, parts: Parties, url: string) {
+/** What the certificate is made from: the uploaded PDF, or the page its template draws. */
+type CertificateSource = { source: Buffer } | { layout: LayoutDrawing };
+
+/**
+ * Stamps and signs the upload (or draws the template's page and signs it) and the transcript on a
+ * document worker: uploads and the files a template draws are untrusted input.
+ */
+async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, from: CertificateSource, transcript: TranscriptData, parts: Parties, url: string) {
   const reference = {
     credentialUuid: transcript.certificate.uuid,
     verificationUrl: url,
@@ -88,7 +99,7 @@ async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, sour
   try {
     const documents = await ctx.documents.issue(
       {
-        source,
+        ...from,
         transcript,
         signing: signer.material,
         certificateDetails: { ...reference, reason: `Certificate: ${parts.course.name}`, seal: sealPlacement(parts.template?.designConfig) },
@@ -100,7 +111,7 @@ async function signedDocuments(ctx: RequestContext, signer: PreparedSigner, sour
     return documents;
   } catch (error) {
     signing({ outcome: 'failed' });
-    if (error instanceof DocumentError) throw invalid({ fileUuid: [error.message] }, error.reason);
+    if (error instanceof DocumentError) throw invalid({ ['source' in from ? 'fileUuid' : 'templateUuid']: [error.message] }, error.reason);
     throw error;
   }
 }
@@ -112,6 +123,8 @@ export interface PreparedIssuance {
   url: string;
   certificatePdf: Buffer;
   transcriptPdf: Buffer;
+  /** The page the template drew, when the certificate had no uploaded source: it becomes the source. */
+  renderedPdf?: Buffer;
 }
 
 /**
@@ -120,15 +133,28 @@ export interface PreparedIssuance {
  * transaction), the signed upload and the signed transcript. `source` is the file the certificate
  * holds or is about to take.
  */
-export async function prepareIssuance(ctx: RequestContext, certificate: Certificate, checked: CheckedDraft, source: StoredFile): Promise<PreparedIssuance> {
+export async function prepareIssuance(
+  ctx: RequestContext,
+  certificate: Certificate,
+  checked: CheckedDraft,
+  source: StoredFile | null,
+): Promise<PreparedIssuance> {
   const parts = await gather(ctx, certificate, checked, source);
   const issuedAt = new Date();
   if (expiresBy(certificate.expiresAt, issuedAt)) throw invalid(EXPIRY_NOT_AFTER_ISSUE);
   const url = verificationUrl(certificate, ctx.publicBaseUrl);
   const signer = await institutionSigner(ctx, parts.institution);
   const transcript = { ...transcriptOf(parts, certificate, url, issuedAt), design: await documentDesign(ctx, parts.institution, parts.template) };
-  const documents = await signedDocuments(ctx, signer, await files.read(ctx, source), transcript, parts, url);
+  const from = source ? { source: await files.read(ctx, source) } : { layout: await drawnPage(ctx, certificate, parts, issuedAt, url) };
+  const documents = await signedDocuments(ctx, signer, from, transcript, parts, url);
   return { parts, issuedAt, url, ...documents };
+}
+
+/** The page the certificate's template draws for it; 422 when there is none to draw. */
+async function drawnPage(ctx: RequestContext, certificate: Certificate, parts: Parties, issuedAt: Date, url: string): Promise<LayoutDrawing> {
+  const drawing = parts.template && (await templateDrawing(ctx, parts.template, placeholderValues(parts, certificate, issuedAt), url));
+  if (!drawing) throw invalid(SOURCE_REQUIRED);
+  return drawing;
 }
 
 /**
@@ -138,16 +164,19 @@ export async function prepareIssuance(ctx: RequestContext, certificate: Certific
  */
 export async function recordIssuance(tx: RequestContext, certificate: Certificate, prepared: PreparedIssuance): Promise<CertificateDocument[]> {
   const { parts, issuedAt, url } = prepared;
-  const stem = parts.source.originalName.replace(/\.pdf$/i, '');
+  const stem = parts.source?.originalName.replace(/\.pdf$/i, '') ?? `certificate-${certificate.uuid}`;
   const kinds = [
     { type: CertificateFileType.certificate, bytes: prepared.certificatePdf, originalName: `${stem}-signed.pdf` },
     { type: CertificateFileType.transcript, bytes: prepared.transcriptPdf, originalName: `transcript-${certificate.uuid}.pdf` },
   ];
+  const rendered = prepared.renderedPdf ? [{ bytes: prepared.renderedPdf, originalName: `${stem}.pdf` }] : [];
   const stored = await files.storeGenerated(
     tx,
-    kinds.map(({ bytes, originalName }) => ({ bytes, originalName, mimeType: 'application/pdf', usedByUuid: certificate.uuid })),
+    [...kinds, ...rendered].map(({ bytes, originalName }) => ({ bytes, originalName, mimeType: 'application/pdf', usedByUuid: certificate.uuid })),
   );
   const documents = kinds.map(({ type }, index) => tx.em.create(CertificateDocument, { certificate, file: stored[index]!, type }));
+  // The drawn page is the certificate's source from now on, held like an upload (used_at set).
+  if (rendered.length > 0) certificate.sourceFile = ref(stored[kinds.length]!);
 
   Object.assign(certificate, {
     status: CertificateStatus.issued,

@@ -9,7 +9,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { snakeCase, toCamel } from '../identifier-case.js';
 import type { StoredItemResult } from '../jobs/job.views.js';
 
-/** The columns an import file may have (its header line names them, in any order); the first four are required. */
+/** The columns an import file may have (its header line names them, in any order); the first three are required, `file_uuid` too unless the template draws the certificate. */
 export const IMPORT_COLUMNS = [
   'institution_uuid',
   'course_uuid',

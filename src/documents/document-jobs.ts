@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DocumentError } from './document-error.js';
 import { signPdf, type SignatureDetails } from './pdf-signer.js';
+import type { LayoutDrawing } from './layout-drawing.js';
+import { renderLayout } from './layout-renderer.js';
 import { checkPdfStructure } from './pdf-structure.js';
 import type { SigningKeyMaterial } from './pkcs12.js';
 import { PreparedSigner } from './prepared-signer.js';
@@ -10,8 +12,9 @@ import type { TranscriptData } from './transcript-content.js';
 
 /** Everything issuance needs to build its two signed documents, as plain cloneable data. */
 export interface IssuanceDocumentsInput {
-  /** The tenant's uploaded PDF, untrusted. */
-  source: Uint8Array;
+  /** The tenant's uploaded PDF, untrusted; or `layout`, the template's page the worker draws first. */
+  source?: Uint8Array;
+  layout?: LayoutDrawing;
   transcript: TranscriptData;
   /** The institution's key (a KeyObject crosses threads by structured clone) and certificate. */
   signing: SigningKeyMaterial;
@@ -22,14 +25,17 @@ export interface IssuanceDocumentsInput {
 export interface IssuedDocuments {
   certificatePdf: Uint8Array;
   transcriptPdf: Uint8Array;
+  /** The page drawn from `layout`, unsigned: the certificate's source file. */
+  renderedPdf?: Uint8Array;
 }
 
 /** A unit of untrusted document work, run on a worker thread (see document-thread.ts). */
-export type DocumentJob = { kind: 'inspect'; pdf: Uint8Array } | { kind: 'issue'; input: IssuanceDocumentsInput };
+export type DocumentJob = { kind: 'inspect'; pdf: Uint8Array } | { kind: 'issue'; input: IssuanceDocumentsInput } | { kind: 'render'; drawing: LayoutDrawing };
 
-export type DocumentJobResult = SignatureInspection | IssuedDocuments;
+export type DocumentJobResult = SignatureInspection | IssuedDocuments | Uint8Array;
 
 export function runDocumentJob(job: DocumentJob): Promise<DocumentJobResult> {
+  if (job.kind === 'render') return renderLayout(job.drawing);
   return job.kind === 'inspect' ? inspectSignedPdf(job.pdf) : buildIssuedDocuments(job.input);
 }
 
@@ -51,13 +57,18 @@ function signerOf({ privateKey, certificate, chain }: SigningKeyMaterial): Prepa
   return signer;
 }
 
-/** Stamps and signs the uploaded PDF, renders and signs the transcript; DocumentError when the upload cannot be used. */
+/**
+ * Stamps and signs the uploaded PDF (or the page drawn from the template's layout), renders and
+ * signs the transcript; DocumentError when the upload or a file the layout draws cannot be used.
+ */
 export async function buildIssuedDocuments(input: IssuanceDocumentsInput): Promise<IssuedDocuments> {
-  const source = Buffer.from(input.source.buffer, input.source.byteOffset, input.source.byteLength);
-  const refused = checkPdfStructure(source);
+  const renderedPdf = input.layout ? await renderLayout(input.layout) : undefined;
+  const bytes = renderedPdf ?? input.source!;
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const refused = renderedPdf ? undefined : checkPdfStructure(source);
   if (refused) throw new DocumentError('PDF_UNREADABLE', `The PDF cannot be read: ${refused}`);
   const signer = signerOf(input.signing);
   const certificatePdf = await signPdf(source, signer, input.certificateDetails);
   const transcriptPdf = await signPdf(await renderTranscript(input.transcript), signer, input.transcriptDetails);
-  return { certificatePdf, transcriptPdf };
+  return { certificatePdf, transcriptPdf, renderedPdf };
 }

@@ -1,6 +1,7 @@
 import type { PdfWorkerConfig } from '../config.js';
 import { DocumentError, type DocumentErrorReason } from './document-error.js';
 import type { DocumentJob, DocumentJobResult, IssuanceDocumentsInput, IssuedDocuments } from './document-jobs.js';
+import type { LayoutDrawing } from './layout-drawing.js';
 import type { SignatureInspection } from './signature-inspector.js';
 import { type JobOwner, threadEntry, UNOWNED, WorkerJobError, WorkerPool, type WorkerReply } from './worker-pool.js';
 
@@ -42,14 +43,26 @@ export class DocumentWorkers {
     }
   }
 
-  /** Builds issuance's signed certificate and transcript, on the tenants' pool in `owner`'s lane; DocumentError when the upload is unusable or hostile. */
-  async issue(input: IssuanceDocumentsInput, owner: JobOwner = UNOWNED): Promise<{ certificatePdf: Buffer; transcriptPdf: Buffer }> {
+  /** Builds issuance's signed certificate and transcript (and the drawn page, when drawn), on the tenants' pool in `owner`'s lane; DocumentError when the upload is unusable or hostile. */
+  async issue(input: IssuanceDocumentsInput, owner: JobOwner = UNOWNED): Promise<{ certificatePdf: Buffer; transcriptPdf: Buffer; renderedPdf?: Buffer }> {
     try {
-      const { certificatePdf, transcriptPdf } = (await this.value(this.tenantPool, { kind: 'issue', input }, owner)) as IssuedDocuments;
-      return { certificatePdf: asBuffer(certificatePdf), transcriptPdf: asBuffer(transcriptPdf) };
+      const { certificatePdf, transcriptPdf, renderedPdf } = (await this.value(this.tenantPool, { kind: 'issue', input }, owner)) as IssuedDocuments;
+      return { certificatePdf: asBuffer(certificatePdf), transcriptPdf: asBuffer(transcriptPdf), renderedPdf: renderedPdf && asBuffer(renderedPdf) };
     } catch (error) {
       if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
         throw new DocumentError('PDF_UNREADABLE', `The PDF cannot be read within the processing limits: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  /** Draws a template's layout (a preview) on the tenants' pool; DocumentError when a file it draws cannot be used. */
+  async render(drawing: LayoutDrawing, owner: JobOwner = UNOWNED): Promise<Buffer> {
+    try {
+      return asBuffer((await this.value(this.tenantPool, { kind: 'render', drawing }, owner)) as Uint8Array);
+    } catch (error) {
+      if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
+        throw new DocumentError('PDF_UNREADABLE', `The template cannot be drawn within the processing limits: ${error.message}`);
       }
       throw error;
     }

@@ -24,3 +24,4 @@ export type { CredentialReference } from './source-pdf.js';
 export { renderTranscript } from './transcript.js';
 export type { TranscriptData, TranscriptModule, TranscriptModuleGroup } from './transcript-content.js';
 export type { DocumentDesign } from './document-design.js';
+export type { Layout, LayoutDrawing, LayoutElement, LayoutFile } from './layout-drawing.js';

@@ -1,10 +1,20 @@
+import { LockMode } from '@mikro-orm/core';
+import { LIVE_FILTER } from '../db/tenant-scope.js';
 import type { RequestContext } from '../context/request-context.js';
-import { invalid } from '../errors/domain-error.js';
+import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
+import { conflict, invalid, type FieldErrors } from '../errors/domain-error.js';
+import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { assignPresent, ResourceService } from '../resources/resource.service.js';
+import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { CertificateTemplate, TemplateStatus } from './certificate-template.entity.js';
 import type { CertificateTemplateInput } from './certificate-template.inputs.js';
 import { designConfigErrors } from './design-config.js';
+import { LAYOUT_FILE_TYPES, layoutFileReferences } from './layout-files.js';
+import { readLayout } from './template-layout.js';
+import { canonicalJson } from './canonical-json.js';
+
+/** What a certificate was drawn from: frozen once one is issued (a new version is a new template). */
+const FROZEN_FIELDS = ['designConfig', 'path', 'version'] as const;
 
 /** Certificate templates: making one the default clears the flag on the institution's others. */
 export class CertificateTemplateService extends ResourceService<CertificateTemplate, CertificateTemplateInput> {
@@ -22,10 +32,10 @@ export class CertificateTemplateService extends ResourceService<CertificateTempl
     certificate_templates_default_unique: { isDefault: ['Another template of this institution was made the default at the same time; try again.'] },
   };
 
-  protected async apply(ctx: RequestContext, row: CertificateTemplate, input: Partial<CertificateTemplateInput>): Promise<void> {
+  protected async apply(ctx: RequestContext, row: CertificateTemplate, input: Partial<CertificateTemplateInput>, mode: WriteMode): Promise<void> {
     await this.relate(ctx, row, 'institution', Institution, input, 'institutionUuid');
-    const designErrors = designConfigErrors(input.designConfig);
-    if (designErrors.length > 0) throw invalid({ designConfig: designErrors });
+    await this.checkDesign(ctx, input.designConfig);
+    if (mode !== 'create') await this.refuseFrozenChange(ctx, row, input);
     assignPresent(row, input, ['name', 'version', 'path', 'previewImagePath', 'designConfig', 'isDefault', 'status']);
     if (row.isDefault) {
       await ctx.em.nativeUpdate(CertificateTemplate, { institution: row.institution, isDefault: true, uuid: { $ne: row.uuid } }, { isDefault: false });
@@ -35,6 +45,43 @@ export class CertificateTemplateService extends ResourceService<CertificateTempl
   /** The template a certificate of this institution gets when it names none. */
   findDefault(ctx: RequestContext, institutionUuid: string): Promise<CertificateTemplate | null> {
     return ctx.em.findOne(CertificateTemplate, { institution: institutionUuid, isDefault: true, status: TemplateStatus.active });
+  }
+
+  /**
+   * Every problem of a design at once, by path: colours, the layout, and the files it draws (live
+   * files of this tenant of a drawable type, read FOR SHARE so a concurrent delete waits: file-holders.ts).
+   */
+  private async checkDesign(ctx: RequestContext, config: Record<string, unknown> | null | undefined): Promise<void> {
+    const colours = designConfigErrors(config);
+    const { layout, errors } = readLayout(config);
+    const all: FieldErrors = { ...(colours.length > 0 ? { designConfig: colours } : {}), ...errors };
+    for (const { fileUuid, path, kind } of layout ? layoutFileReferences(layout) : []) {
+      const file = await ctx.em.findOne(StoredFile, { uuid: fileUuid }, { lockMode: LockMode.PESSIMISTIC_READ });
+      const types = LAYOUT_FILE_TYPES[kind];
+      if (!file) (all[path] ??= []).push('The selected file uuid is invalid.');
+      else if (!types.some((type) => type.mimeType === file.mimeType)) {
+        (all[path] ??= []).push(`The file must be of type: ${types.map((type) => type.extension).join(', ')}.`);
+      }
+    }
+    if (Object.keys(all).length > 0) throw invalid(all);
+  }
+
+  /** 409 when the write changes what an issued certificate was drawn from; the same values again are fine. */
+  private async refuseFrozenChange(ctx: RequestContext, row: CertificateTemplate, input: Partial<CertificateTemplateInput>): Promise<void> {
+    if (!FROZEN_FIELDS.some((field) => field in input)) return;
+    await ctx.em.populate(row, ['designConfig']);
+    const changed = FROZEN_FIELDS.filter((field) =>
+      field === 'designConfig'
+        ? canonicalJson(input.designConfig ?? null) !== canonicalJson(row.designConfig ?? null)
+        : field in input && input[field] !== row[field],
+    );
+    if (changed.length === 0) return;
+    const used = await ctx.em.count(Certificate, { template: row, status: { $ne: CertificateStatus.draft } }, { filters: { [LIVE_FILTER]: false } });
+    if (used > 0) {
+      throw conflict(
+        `The template version ${row.version} is frozen: ${used} certificate(s) were issued from it. Create a new template (a new version) to change its design, path or version.`,
+      );
+    }
   }
 }
 

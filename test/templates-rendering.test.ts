@@ -1,0 +1,240 @@
+/**
+ * Certificates drawn from their template's layout (CONTRACT "Rendering"): issued without a file,
+ * checked the way a recipient's tools see them — poppler's text boxes, pdfsig, a QR decoder.
+ */
+import { jest } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { factories, type Factories } from './support/factories.js';
+import { upload } from './support/files.js';
+import { diplomaPdf } from './support/pdf.js';
+import { renderPage, solidPng, wordBoxes, type WordBox } from './support/poppler.js';
+import { qrOnPage } from './support/qr.js';
+import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+
+jest.setTimeout(90_000);
+
+const installed = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const MM = 72 / 25.4;
+
+let service: TestService;
+let acme: ApiClient;
+let make: Factories;
+let directory: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  acme = await signIn(service, 'acme');
+  make = factories(acme);
+  directory = mkdtempSync(join(tmpdir(), 'rendering-'));
+});
+afterAll(async () => {
+  rmSync(directory, { recursive: true, force: true });
+  await service.stop();
+});
+
+async function uploaded(bytes: Uint8Array, name: string): Promise<string> {
+  const response = await upload(acme, [[bytes, name]]);
+  expect(response.status).toBe(201);
+  return response.body.data[0].uuid;
+}
+
+async function download(uuid: string): Promise<Buffer> {
+  const response = await fetch(`${service.url}/api/v1/files/${uuid}/download`);
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+const fileOf = (certificate: any, type: string) => certificate.files.find((file: { type: string }) => file.type === type);
+
+/** The name box of the layouts below: 20 mm from the left, 257 mm wide, its top 80 mm from the page's top. */
+const NAME_BOX = { x: 20, y: 80, width: 257 };
+const nameElement = (fields: Record<string, unknown> = {}) => ({
+  type: 'text',
+  text: '{{student.name}}',
+  ...NAME_BOX,
+  font_size: 28,
+  font: 'NotoSans-Bold',
+  align: 'center',
+  ...fields,
+});
+
+function layout(background: unknown, extra: unknown[] = []) {
+  return {
+    page: { size: 'A4', orientation: 'landscape' },
+    background,
+    elements: [
+      { type: 'text', text: 'This certifies that', x: 20, y: 65, width: 257, font_size: 14, align: 'center', color: '#444444' },
+      nameElement(),
+      {
+        type: 'text',
+        text: 'completed {{course.name}} ({{course.workload}} h) on {{issued_at|date}} — {{attributes.honours}}',
+        x: 20,
+        y: 105,
+        width: 257,
+        font_size: 12,
+        align: 'center',
+      },
+      { type: 'qr', x: 250, y: 165, size: 30 },
+      { type: 'line', x: 60, y: 100, x2: 237, y2: 100, thickness: 1, color: '#b08d3c' },
+      ...extra,
+    ],
+  };
+}
+
+/** Issues a certificate without a file from a new template with `design_config`, for a student with these fields. */
+async function issueDrawn(design_config: unknown, student: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const institution = await make.institution({ name: 'Universidade Federal' });
+  const template = await make.template({ institution_uuid: institution.uuid, design_config });
+  const course = await make.course({ institution_uuid: institution.uuid, name: 'Data Engineering', workload: 360 });
+  const response = await acme.rest('POST', '/certificates', {
+    institution_uuid: institution.uuid,
+    course_uuid: course.uuid,
+    student_uuid: (await make.student(student)).uuid,
+    template_uuid: template.uuid,
+    attributes: { honours: 'cum laude' },
+    finish: true,
+    ...extra,
+  });
+  expect(response.status).toBe(201);
+  return response.body.data;
+}
+
+/** What ZBar reads on the first page rendered at 150 dpi. */
+function zbarimg(pdf: Uint8Array): string {
+  const path = join(directory, `zbar-${Math.random()}.pdf`);
+  writeFileSync(path, pdf);
+  spawnSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-singlefile', '-png', path, `${path}-page`]);
+  return spawnSync('zbarimg', ['--quiet', `${path}-page.png`], { encoding: 'utf8' }).stdout.trim();
+}
+
+/** Words of the first page's line whose text contains `piece`, and that line's words. */
+function lineWith(words: WordBox[], piece: string): WordBox[] {
+  const hit = words.find((word) => word.text.includes(piece));
+  expect(hit).toBeDefined();
+  return words.filter((word) => word.page === 0 && Math.abs(word.yMin - hit!.yMin) < 1);
+}
+
+function expectInsideNameBox(line: WordBox[]): void {
+  const left = Math.min(...line.map((word) => word.xMin));
+  const right = Math.max(...line.map((word) => word.xMax));
+  expect(left).toBeGreaterThanOrEqual(NAME_BOX.x * MM - 0.5);
+  expect(right).toBeLessThanOrEqual((NAME_BOX.x + NAME_BOX.width) * MM + 0.5);
+  expect(Math.abs(line[0]!.yMin - NAME_BOX.y * MM)).toBeLessThan(3);
+  // Centred in the box.
+  expect(Math.abs((left + right) / 2 - (NAME_BOX.x + NAME_BOX.width / 2) * MM)).toBeLessThan(1);
+}
+
+describe('certificates drawn from the template', () => {
+  it('draws a certificate on a PDF background with the social name in its box, signs it (pdfsig), and its QR leads to the verification page', async () => {
+    const background = await uploaded(await diplomaPdf('Ornamental border'), 'border.pdf');
+    const logo = await uploaded(solidPng(60, 30, [20, 60, 140]), 'logo.png');
+    const certificate = await issueDrawn(layout({ file_uuid: background }, [{ type: 'image', file_uuid: logo, x: 20, y: 15, width: 40 }]), {
+      name: 'Maria Registered Silva',
+      social_name: 'Ana Chosen Silva',
+    });
+    expect(certificate.status).toBe('issued');
+    const source = fileOf(certificate, 'source');
+    expect(source).toBeDefined();
+    expect((await acme.rest('GET', `/files/${source.uuid}`)).body.data.original_name).toBe(`certificate-${certificate.uuid}.pdf`);
+
+    const signed = await download(fileOf(certificate, 'certificate').uuid);
+    const { pages, words } = await wordBoxes(signed);
+    expect(pages[0]).toEqual({ width: expect.closeTo(841.89, 1), height: expect.closeTo(595.28, 1) });
+    const text = words.map((word) => word.text).join(' ');
+    expect(text).toContain('Ana Chosen Silva');
+    expect(text).not.toContain('Registered');
+    expect(text).toContain('Ornamental border');
+    expect(text).toMatch(/completed Data Engineering \(360 h\) on \w+ \d{1,2}, \d{4} — cum laude/);
+    expectInsideNameBox(lineWith(words, 'Chosen'));
+
+    expect(await qrOnPage(signed, 1, 150)).toBe(certificate.public_verification_url);
+    if (installed('zbarimg')) expect(zbarimg(signed)).toBe(`QR-Code:${certificate.public_verification_url}`);
+    if (installed('pdfsig')) {
+      const path = join(directory, `${certificate.uuid}.pdf`);
+      writeFileSync(path, signed);
+      const result = spawnSync('pdfsig', [path], { encoding: 'utf8' });
+      expect(result.stdout).toContain('Signature is Valid.');
+      expect(result.stdout).toContain('Total document signed');
+    }
+    // The drawn page is held like an upload: deleting it is refused.
+    expect((await acme.rest('DELETE', `/files/${source.uuid}`)).status).toBe(409);
+  });
+
+  it('draws on a PNG background and shrinks a long name to fit its box', async () => {
+    const background = await uploaded(solidPng(297, 210, [250, 244, 225]), 'paper.png');
+    const long = 'Maximiliana Josefina Wilhelmina Alexandrina von Hohenzollern-Sigmaringen de Bragança e Bourbon';
+    const certificate = await issueDrawn(layout({ file_uuid: background }), { name: long });
+    const signed = await download(fileOf(certificate, 'certificate').uuid);
+    const { words } = await wordBoxes(signed);
+    const line = lineWith(words, 'Maximiliana');
+    expect(line.map((word) => word.text).join(' ')).toBe(long);
+    expectInsideNameBox(line);
+    const height = line[0]!.yMax - line[0]!.yMin;
+    expect(height).toBeLessThan(28 * 1.2);
+    const page = await renderPage(signed, 1, 72);
+    expect(page.pixel(5, 5)).toEqual([250, 244, 225]);
+  });
+
+  it('draws Vietnamese, Chinese and Korean names with the bundled Noto faces', async () => {
+    for (const name of ['Nguyễn Thị Ánh Dương', '王小明', '김민준']) {
+      const certificate = await issueDrawn(layout({ color: '#ffffff' }), { name });
+      const { words } = await wordBoxes(await download(fileOf(certificate, 'certificate').uuid));
+      const line = lineWith(words, [...name][0]!);
+      expect(line.map((word) => word.text).join(' ')).toBe(name);
+      expectInsideNameBox(line);
+    }
+  });
+});
+
+describe('when a certificate may omit its file', () => {
+  it('applies the institution default template when none is named, over GraphQL too', async () => {
+    const institution = await make.institution();
+    await make.template({ institution_uuid: institution.uuid, is_default: true, design_config: layout({ color: '#fdfdf8' }) });
+    const course = await make.course({ institution_uuid: institution.uuid });
+    const student = await make.student({ name: 'Default Template Person' });
+    const response = await acme.graphql('mutation($input: CertificateInput!) { createCertificate(input: $input) { uuid status files { type uuid } } }', {
+      input: { institutionUuid: institution.uuid, courseUuid: course.uuid, studentUuid: student.uuid, finish: true },
+    });
+    expect(response.body.errors).toBeUndefined();
+    const created = response.body.data.createCertificate;
+    expect(created.status).toBe('issued');
+    const signed = await download(created.files.find((file: { type: string }) => file.type === 'certificate').uuid);
+    expect((await wordBoxes(signed)).words.map((word) => word.text).join(' ')).toContain('Default Template Person');
+  });
+
+  it('keeps file_uuid required when the template has no layout, or there is no template', async () => {
+    const institution = await make.institution();
+    const course = await make.course({ institution_uuid: institution.uuid });
+    const student = await make.student();
+    const base = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, finish: true };
+    const required = { file_uuid: ['The file uuid field is required unless the template has a layout (design_config.elements).'] };
+    const none = await acme.rest('POST', '/certificates', base);
+    expect(none.status).toBe(422);
+    expect(none.body.errors).toEqual(required);
+    const colours = await make.template({ institution_uuid: institution.uuid, design_config: { colors: { primary: '#112233' } } });
+    const withoutLayout = await acme.rest('POST', '/certificates', { ...base, template_uuid: colours.uuid, finish: false });
+    expect(withoutLayout.status).toBe(422);
+    expect(withoutLayout.body.errors).toEqual(required);
+  });
+
+  it('keeps a draft without a file, and draws it when it is issued', async () => {
+    const institution = await make.institution();
+    const template = await make.template({ institution_uuid: institution.uuid, design_config: layout({ color: '#ffffff' }) });
+    const course = await make.course({ institution_uuid: institution.uuid });
+    const student = await make.student({ name: 'Drafted Person' });
+    const draft = await acme.rest('POST', '/certificates', {
+      institution_uuid: institution.uuid,
+      course_uuid: course.uuid,
+      student_uuid: student.uuid,
+      template_uuid: template.uuid,
+    });
+    expect(draft.status).toBe(201);
+    expect(draft.body.data).toMatchObject({ status: 'draft', files: [] });
+    const issued = await acme.graphql('mutation($uuid: ID!) { issueCertificate(uuid: $uuid) { status files { type uuid } } }', { uuid: draft.body.data.uuid });
+    expect(issued.body.data.issueCertificate.status).toBe('issued');
+    expect(issued.body.data.issueCertificate.files.map((file: { type: string }) => file.type)).toEqual(['source', 'certificate', 'transcript']);
+  });
+});
