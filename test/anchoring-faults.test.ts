@@ -137,8 +137,8 @@ describe('a transaction that never gets mined as sent', () => {
     const certificate = await factories(api).certificate();
     const sent = await untilSent(service, chain);
 
+    // true: it was in the mempool and is gone (the service may send it again at any moment after this).
     expect(await chain.request('hardhat_dropTransaction', [sent.tx_hash])).toBe(true);
-    expect(await inMempool(chain, sent.tx_hash)).toBe(false);
     // From now on every transaction the chain receives is mined at once: only a re-sent one can anchor.
     await chain.request('evm_setAutomine', [true]);
 
