@@ -256,8 +256,8 @@ describe('verification by this service', () => {
         })
       ).json()) as any
     ).data;
-  const pdfOf = async (certificate: { files: { type: string; uuid: string }[] }) => {
-    const file = certificate.files.find((entry) => entry.type === 'certificate')!;
+  const pdfOf = async (certificate: Record<string, any>) => {
+    const file = (certificate.files as { type: string; uuid: string }[]).find((entry) => entry.type === 'certificate')!;
     return (await fetch(`${service.url}/api/v1/files/${file.uuid}/download`)).arrayBuffer();
   };
   const badgedCertificate = async () => {
@@ -318,7 +318,7 @@ describe('verification by this service', () => {
     let pdf: ArrayBuffer;
     let record: { path: unknown; credential: Record<string, any> };
     let batch: { uuid: string; tx_hash: string; merkle_root: string };
-    const execute = (sql: string, params: unknown[] = []) => service.orm.em.fork().execute(sql, params);
+    const execute = (sql: string, params: unknown[] = []) => service.orm.em.fork().execute<any[]>(sql, params);
 
     beforeAll(async () => {
       certificate = await badgedCertificate();
