@@ -321,7 +321,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           rpcUrl: e.ANCHOR_RPC_URL,
           network: e.ANCHOR_NETWORK,
           privateKey: e.ANCHOR_PRIVATE_KEY,
-          confirmations: e.ANCHOR_CONFIRMATIONS ?? (e.NODE_ENV === 'production' ? 12 : 1),
+          // The embedded chain mines a block per transaction only: more than one confirmation would never come.
+          confirmations: e.ANCHOR_CONFIRMATIONS ?? (e.NODE_ENV === 'production' && e.ANCHOR_RPC_URL !== 'embedded' ? 12 : 1),
           intervalMs: e.ANCHOR_INTERVAL_SECONDS * 1000,
           maxBatch: e.ANCHOR_MAX_BATCH,
           // A local chain has no explorer: its transactions get no link unless a template says where.

@@ -4,7 +4,7 @@ import { decodeMerkleProof, encodeMerkleProof, ethereumAnchor, type MerkleProofV
 import type { EmbeddedChain } from '../src/anchoring/embedded-chain.js';
 import { anchoringChain, blockcertsVerify } from './support/blockcerts.js';
 import { factories } from './support/factories.js';
-import { uploadPdf } from './support/files.js';
+import { upload, uploadPdf } from './support/files.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
 import { until } from './support/wait.js';
 
@@ -237,6 +237,163 @@ describe('faults', () => {
     } finally {
       await scheduled.stop();
       await started.chain.close();
+    }
+  });
+});
+
+describe('verification by this service', () => {
+  const page = async (uuid: string, lang = 'en') => (await fetch(`${service.url}/verify/${uuid}?lang=${lang}`)).text();
+  const facts = async (uuid: string) => ((await (await fetch(`${service.url}/api/v1/verify/${uuid}`)).json()) as any).data;
+  const verifyPdf = async (bytes: ArrayBuffer) =>
+    ((await (await fetch(`${service.url}/api/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: bytes })).json()) as any).data;
+  const verifyCredential = async (credential: object) =>
+    (
+      (await (
+        await fetch(`${service.url}/api/v1/badges/verify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(credential),
+        })
+      ).json()) as any
+    ).data;
+  const pdfOf = async (certificate: Record<string, any>) => {
+    const file = (certificate.files as { type: string; uuid: string }[]).find((entry) => entry.type === 'certificate')!;
+    return (await fetch(`${service.url}/api/v1/files/${file.uuid}/download`)).arrayBuffer();
+  };
+  const badgedCertificate = async () => {
+    const make = factories(api);
+    const institution = await make.institution({ is_badges_enabled: true, email: 'registrar@badges.example', badge_image_uuid: await badgeImage() });
+    return make.certificate({ institution_uuid: institution.uuid });
+  };
+  const badgeImage = async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#1f4fd1"/></svg>';
+    return (await upload(api, [[Buffer.from(svg), 'badge.svg']])).body.data[0].uuid as string;
+  };
+
+  it('the page and the facts say "Anchoring pending", then where it is anchored, with the transaction link (en, pt-BR)', async () => {
+    const certificate = await factories(api).certificate();
+    expect(await page(certificate.uuid)).toContain('Anchoring pending');
+    expect(await page(certificate.uuid, 'pt-BR')).toContain('Ancoragem pendente');
+    expect((await facts(certificate.uuid)).anchor).toEqual({ status: 'pending' });
+
+    await anchorNow();
+
+    const anchored = (await api.rest('GET', `/certificates/${certificate.uuid}`)).body.data;
+    const transaction = (await chain.request('eth_getTransactionByHash', [anchored.blockchain_tx_hash])) as { blockNumber: string };
+    const block = Number(transaction.blockNumber);
+    const html = await page(certificate.uuid);
+    expect(html).toContain(`Anchored on sepolia in block ${block} at `);
+    expect(html).toContain(`href="${anchored.blockchain_tx_url}"`);
+    expect(await page(certificate.uuid, 'pt-BR')).toContain(`Ancorado na rede sepolia no bloco ${block} em `);
+    expect((await facts(certificate.uuid)).anchor).toMatchObject({
+      status: 'anchored',
+      network: 'sepolia',
+      tx_hash: anchored.blockchain_tx_hash,
+      tx_url: anchored.blockchain_tx_url,
+      block_number: block,
+    });
+  });
+
+  it('POST /api/v1/verify and POST /api/v1/badges/verify check the anchor against the chain', async () => {
+    const certificate = await badgedCertificate();
+    const credential = (await api.rest('GET', `/certificates/${certificate.uuid}/badges/credentials`)).body.data;
+    const pdf = await pdfOf(certificate);
+    expect((await verifyPdf(pdf)).anchor).toMatchObject({ status: 'pending', passed: null });
+    expect((await verifyCredential(credential)).checks.anchor).toMatchObject({ status: 'pending', passed: null });
+
+    await anchorNow();
+    const txHash = (await api.rest('GET', `/certificates/${certificate.uuid}`)).body.data.blockchain_tx_hash;
+
+    const checked = await verifyPdf(pdf);
+    expect(checked.verdict).toBe('authentic');
+    expect(checked.anchor).toMatchObject({ status: 'anchored', passed: true, message: null, network: 'sepolia', tx_hash: txHash });
+    const badge = await verifyCredential(credential);
+    expect(badge.verified).toBe(true);
+    expect(badge.checks.anchor).toMatchObject({ status: 'anchored', passed: true, tx_hash: txHash });
+  });
+
+  describe('what the anchor check refuses (the stored record altered)', () => {
+    let certificate: Record<string, any>;
+    let credential: Record<string, unknown>;
+    let pdf: ArrayBuffer;
+    let record: { path: unknown; credential: Record<string, any> };
+    let batch: { uuid: string; tx_hash: string; merkle_root: string };
+    const execute = (sql: string, params: unknown[] = []) => service.orm.em.fork().execute<any[]>(sql, params);
+
+    beforeAll(async () => {
+      certificate = await badgedCertificate();
+      await factories(api).certificate();
+      credential = (await api.rest('GET', `/certificates/${certificate.uuid}/badges/credentials`)).body.data;
+      pdf = await pdfOf(certificate);
+      await anchorNow();
+      [record] = await execute('select path, credential from certificate_anchors where certificate_uuid = ?', [certificate.uuid]);
+      [batch] = await execute(
+        'select b.uuid, b.tx_hash, b.merkle_root from anchor_batches b join certificate_anchors a on a.batch_uuid = b.uuid where a.certificate_uuid = ?',
+        [certificate.uuid],
+      );
+    });
+
+    afterEach(async () => {
+      await execute('update certificate_anchors set path = ?, credential = ? where certificate_uuid = ?', [
+        JSON.stringify(record.path),
+        JSON.stringify(record.credential),
+        certificate.uuid,
+      ]);
+      await execute('update anchor_batches set tx_hash = ? where uuid = ?', [batch.tx_hash, batch.uuid]);
+    });
+
+    it('a changed credential (its hash no longer leads to the root)', async () => {
+      const changed = { ...record.credential, credentialSubject: { ...record.credential.credentialSubject, name: 'Someone Else' } };
+      await execute('update certificate_anchors set credential = ? where certificate_uuid = ?', [JSON.stringify(changed), certificate.uuid]);
+      expect((await verifyPdf(pdf)).anchor).toMatchObject({ status: 'failed', passed: false, message: expect.stringContaining('Merkle root') });
+      const badge = await verifyCredential(credential);
+      expect(badge).toMatchObject({ verified: false, checks: { anchor: { status: 'failed', passed: false } } });
+    });
+
+    it('a wrong path', async () => {
+      await execute('update certificate_anchors set path = ? where certificate_uuid = ?', [JSON.stringify([{ right: 'ff'.repeat(32) }]), certificate.uuid]);
+      expect((await verifyPdf(pdf)).anchor).toMatchObject({ status: 'failed', message: expect.stringContaining('Merkle root') });
+    });
+
+    it('a credential that does not list the PDF', async () => {
+      const subject = { ...record.credential.credentialSubject, signedDocuments: [] };
+      await execute('update certificate_anchors set credential = ? where certificate_uuid = ?', [
+        JSON.stringify({ ...record.credential, credentialSubject: subject }),
+        certificate.uuid,
+      ]);
+      expect((await verifyPdf(pdf)).anchor).toMatchObject({ status: 'failed', message: "The anchored credential does not list this document's SHA-256." });
+    });
+
+    it('the same root sent by another address', async () => {
+      const other = Wallet.createRandom() as unknown as Wallet;
+      await chain.request('hardhat_setBalance', [other.address, '0xde0b6b3a7640000']);
+      const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+      const sent = await other.connect(provider).sendTransaction({ to: other.address, value: 0n, data: `0x${batch.merkle_root}` });
+      await sent.wait(1);
+      provider.destroy();
+      await execute('update anchor_batches set tx_hash = ? where uuid = ?', [sent.hash, batch.uuid]);
+      expect((await verifyPdf(pdf)).anchor).toMatchObject({
+        status: 'failed',
+        message: "The transaction was not sent from an address of the issuer's profile.",
+      });
+    });
+
+    it('a transaction the chain does not have', async () => {
+      await execute('update anchor_batches set tx_hash = ? where uuid = ?', [`0x${'ab'.repeat(32)}`, batch.uuid]);
+      expect((await verifyPdf(pdf)).anchor).toMatchObject({ status: 'failed', message: 'The anchoring transaction is not in a block of this chain.' });
+    });
+  });
+
+  it('says "unavailable" (undecided) while the chain cannot be read; the credential stays verified', async () => {
+    const certificate = await badgedCertificate();
+    const credential = (await api.rest('GET', `/certificates/${certificate.uuid}/badges/credentials`)).body.data;
+    await anchorNow();
+    await chain.pause();
+    try {
+      const badge = await verifyCredential(credential);
+      expect(badge).toMatchObject({ verified: true, checks: { anchor: { status: 'unavailable', passed: null } } });
+    } finally {
+      await chain.resume();
     }
   });
 });

@@ -482,6 +482,7 @@ describe('public verification', () => {
       claimed_certificate_uuid: null,
       signatures: [],
       certificate: null,
+      anchor: null,
     });
     const raw = await fetch(`${service.url}/api/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array(signed) });
     expect(((await raw.json()) as any).data.verdict).toBe('authentic');

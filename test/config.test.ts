@@ -91,6 +91,12 @@ describe('a good configuration', () => {
   it('in production with its secrets and public origin is accepted', () => {
     expect(loadConfig(production)).toMatchObject({ env: 'production', publicBaseUrl: production.PUBLIC_BASE_URL });
   });
+
+  it('waits for 12 anchoring confirmations in production, but 1 on the embedded chain (it mines a block per transaction only)', () => {
+    expect(loadConfig({ ...production, ANCHOR_RPC_URL: 'https://rpc.example' }).anchoring?.confirmations).toBe(12);
+    expect(loadConfig({ ...production, ANCHOR_RPC_URL: 'embedded' }).anchoring?.confirmations).toBe(1);
+    expect(loadConfig({ ...production, ANCHOR_RPC_URL: 'embedded', ANCHOR_CONFIRMATIONS: '3' }).anchoring?.confirmations).toBe(3);
+  });
 });
 
 describe('the configuration table (docs/configuration.md)', () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
+import { startEmbeddedChain } from '../src/anchoring/embedded-chain.js';
 import { createSigningIdentity, inspectSignedPdf, loadSigningIdentity } from '../src/documents/index.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { factories } from './support/factories.js';
@@ -45,9 +46,9 @@ const identityRows = (service: TestService, institution: string) =>
   service.orm.em.getConnection().execute<Record<string, unknown>[]>('select * from signing_identities where institution_uuid = ?', [institution]);
 
 /** Runs the built operator CLI against the test database. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function cli(args: string[], env: Record<string, string>, on: TestDatabase = database): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['dist/src/cli/main.js', ...args], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, DATABASE_MIGRATION_URL: database.ownerUrl, ...env },
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: on.url, DATABASE_MIGRATION_URL: on.ownerUrl, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -180,5 +181,31 @@ describe('signing keys at rest', () => {
       expect(verdict.status).toBe(200);
       expect(((await verdict.json()) as any).data).toMatchObject({ verdict: 'authentic' });
     });
+  });
+});
+
+describe('the sealed anchoring key', () => {
+  it('is re-wrapped by keys:rewrap with the other keys: the new key opens it, anchoring goes on from the same address, the old key no longer starts', async () => {
+    const own = await createTestDatabase();
+    const chain = await startEmbeddedChain([]);
+    const anchoring = { ANCHOR_RPC_URL: chain.url, ANCHOR_NETWORK: 'sepolia', ANCHOR_INTERVAL_SECONDS: '3600', NOTIFICATION_WORKER: 'off' };
+    try {
+      const before = await startTestService({ ...anchoring, KEY_ENCRYPTION_KEY: firstKek }, own);
+      const address = before.runtime.anchoring!.identity.address;
+      await before.stop();
+
+      const secondKek = newKek();
+      const rotated = await cli(['keys:rewrap'], { KEY_ENCRYPTION_KEY: firstKek, NEW_KEY_ENCRYPTION_KEY: secondKek }, own);
+      expect(rotated.output).toMatch(/^1 signing key\(s\) re-wrapped/m);
+      expect(rotated.code).toBe(0);
+
+      await expect(startTestService({ ...anchoring, KEY_ENCRYPTION_KEY: firstKek }, own)).rejects.toThrow(/does not open the stored signing keys/);
+      const after = await startTestService({ ...anchoring, KEY_ENCRYPTION_KEY: secondKek }, own);
+      expect(after.runtime.anchoring!.identity.address).toBe(address);
+      await after.stop();
+    } finally {
+      await chain.close();
+      await own.drop();
+    }
   });
 });

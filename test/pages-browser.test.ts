@@ -2,6 +2,8 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import type { EmbeddedChain } from '../src/anchoring/embedded-chain.js';
+import { anchoringChain } from './support/blockcerts.js';
 import { freePort, launchChromium, screenshot, seriousViolations, VIEWPORTS, watchedPage, type ViewportName, type WatchedPage } from './support/browser.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
@@ -13,9 +15,10 @@ let service: TestService;
 let api: ApiClient;
 let browser: Browser;
 let baseUrl: string;
-const certificates: Record<'valid' | 'revoked' | 'expired', any> = {} as never;
+const certificates: Record<'valid' | 'revoked' | 'expired' | 'pending', any> = {} as never;
 let signedPdf: string;
 let tamperedPdf: string;
+let chain: EmbeddedChain;
 
 async function issue(studentName: string, extra: Record<string, unknown> = {}) {
   const make = factories(api);
@@ -32,13 +35,23 @@ async function issue(studentName: string, extra: Record<string, unknown> = {}) {
 beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  [service, browser] = await Promise.all([startTestService({ PORT: String(port), PUBLIC_BASE_URL: baseUrl, NOTIFICATION_WORKER: 'off' }), launchChromium()]);
+  // Anchoring on: the pages show where a certificate is anchored, or that it is pending.
+  const anchoring = await anchoringChain();
+  chain = anchoring.chain;
+  [service, browser] = await Promise.all([
+    startTestService({ ...anchoring.env, PORT: String(port), PUBLIC_BASE_URL: baseUrl, NOTIFICATION_WORKER: 'off' }),
+    launchChromium(),
+  ]);
   api = await signIn(service, 'acme');
   certificates.valid = await issue('Mari Oliveira', { expires_at: '2031-05-01' });
   certificates.revoked = await issue('Rui Barbosa');
   expect((await api.rest('POST', `/certificates/${certificates.revoked.uuid}/revoke`, { reason: 'Academic misconduct' })).status).toBe(200);
   certificates.expired = await issue('Ana Expirada', { expires_at: '2030-01-01' });
   await service.orm.em.getConnection().execute(`update certificates set expires_at = now() - interval '1 day' where uuid = ?`, [certificates.expired.uuid]);
+  // Verifiers want the anchoring transaction after the key's registration second; then the valid one is anchored.
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  await service.runtime.anchoring!.runOnce();
+  certificates.pending = await issue('Pedro Pendente');
 
   const file = certificates.valid.files.find((entry: { type: string }) => entry.type === 'certificate');
   const signed = Buffer.from(await (await fetch(`${baseUrl}/api/v1/files/${file.uuid}/download`)).arrayBuffer());
@@ -53,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
+  await chain?.close();
 });
 
 /** Opens `path` and checks what every public page owes a person: no console error (CSP violations included), styled. */
@@ -122,8 +136,17 @@ describe.each(Object.keys(VIEWPORTS) as ViewportName[])('public verification pag
     expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe('Data Engineering · Mari Oliveira · Certificate verification');
     expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(`${baseUrl}/verify/${uuid}`);
     expect(await page.getByRole('button', { name: 'Check the PDF' }).isVisible()).toBe(true);
+    const anchored = (await api.rest('GET', `/certificates/${uuid}`)).body.data;
+    expect(await page.locator('dl').innerText()).toMatch(/Blockchain anchor\s+Anchored on sepolia in block \d+ at /);
+    expect(await page.getByRole('link', { name: 'View the transaction' }).getAttribute('href')).toBe(anchored.blockchain_tx_url);
     await expectAccessible(page);
     await screenshot(page, `verification-valid-${viewport}`);
+  });
+
+  it('says "Anchoring pending" for a certificate issued after the last batch', async () => {
+    const page = await open(watched, `/verify/${certificates.pending.uuid}`);
+    expect(await page.locator('dl').innerText()).toMatch(/Blockchain anchor\s+Anchoring pending/);
+    await expectAccessible(page);
   });
 
   it('shows a revoked certificate as revoked, with date and reason, and offers no LinkedIn link', async () => {

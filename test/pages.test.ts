@@ -87,6 +87,7 @@ describe('LinkedIn add-to-profile link', () => {
         revocationReason: null,
         verificationUrl: 'https://credentials.example/verify/abc',
         documents: [],
+        anchor: null,
       }),
     );
     expect(Object.fromEntries(url.searchParams)).toEqual({

@@ -116,6 +116,7 @@ describe('signatures that are not ours', () => {
       claimed_certificate_uuid: null,
       signatures: [],
       certificate: null,
+      anchor: null,
     });
   });
 });

@@ -61,6 +61,7 @@ describe('a CPU bomb in the signature block', () => {
       claimed_certificate_uuid: null,
       signatures: [expect.objectContaining({ intact: false })],
       certificate: null,
+      anchor: null,
     });
   });
 

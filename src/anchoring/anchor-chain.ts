@@ -1,4 +1,4 @@
-import { isError, JsonRpcProvider, Transaction, type TransactionReceipt, type Wallet } from 'ethers';
+import { FetchRequest, isError, JsonRpcProvider, Transaction, type TransactionReceipt, type Wallet } from 'ethers';
 
 /**
  * The chain as anchoring sees it, through JSON-RPC with ethers v6: sign a data transaction carrying a
@@ -18,8 +18,15 @@ export class AnchorFault extends Error {
   }
 }
 
-/** A provider for one run: no network detection loop in the background, nothing kept between runs. */
-export const connectChain = (rpcUrl: string) => new JsonRpcProvider(rpcUrl, undefined, { staticNetwork: true, batchMaxCount: 1, polling: false });
+/**
+ * A provider for one run: no network detection loop in the background, nothing kept between runs.
+ * `timeoutMs` bounds each request (ethers waits 5 minutes by default): verification answers people.
+ */
+export function connectChain(rpcUrl: string, timeoutMs?: number): JsonRpcProvider {
+  const request = new FetchRequest(rpcUrl);
+  if (timeoutMs) request.timeout = timeoutMs;
+  return new JsonRpcProvider(request, undefined, { staticNetwork: true, batchMaxCount: 1, polling: false });
+}
 
 export function faultOf(error: unknown): AnchorFault {
   if (error instanceof AnchorFault) return error;

@@ -2,7 +2,8 @@ import { Wallet } from 'ethers';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeyWrapper, open, seal } from '../security/key-envelope.js';
 
-const SEAL_CONTEXT = 'anchor-key';
+/** Sealed to its row, as every sealed key is (SEALED_KEYS, src/certificates/signing-keys.ts): keys:rewrap re-wraps it. */
+const sealContext = (address: string) => `anchor_keys/${address}`;
 
 /** The anchoring key in use: its wallet and when its address was registered (the profiles' `created`). */
 export interface AnchorIdentity {
@@ -38,12 +39,12 @@ export async function resolveAnchorIdentity(em: EntityManager, wrapper: KeyWrapp
   }
   const [stored] = await em.execute<KeyRow[]>(FIRST_SEALED);
   if (stored) {
-    const secret = await open(wrapper, Buffer.from(stored.sealed_private_key!), SEAL_CONTEXT);
+    const secret = await open(wrapper, Buffer.from(stored.sealed_private_key!), sealContext(stored.address));
     return { wallet: new Wallet(`0x${secret.toString('hex')}`), address: stored.address, createdAt: new Date(stored.created_at) };
   }
   const generated = Wallet.createRandom();
   const address = generated.address.toLowerCase();
-  const sealed = await seal(wrapper, Buffer.from(generated.privateKey.slice(2), 'hex'), SEAL_CONTEXT);
+  const sealed = await seal(wrapper, Buffer.from(generated.privateKey.slice(2), 'hex'), sealContext(address));
   await em.execute(REGISTER, [address, sealed, wholeSecond(new Date())]);
   // Two processes starting at once: the first registered key wins, the other reads it back.
   return resolveAnchorIdentity(em, wrapper, undefined);

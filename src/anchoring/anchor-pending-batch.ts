@@ -80,21 +80,27 @@ async function createBatch(ctx: AnchorContext, provider: JsonRpcProvider): Promi
 
 /**
  * Broadcasts the batch's stored transaction (again, after a crash or a drop: same bytes, same hash).
- * When its nonce went to another transaction and it was never mined, it is signed again with the
- * next nonce — the old one can no longer be mined, so there is still one transaction per batch.
+ * It is signed again with the next nonce when it can never be mined as stored: its nonce went to
+ * another transaction, or lies beyond the chain's next one (the chain was reset or replaced and no
+ * longer knows the transactions before it). Only the new one can then be mined: still one
+ * transaction per batch.
  */
 async function send(ctx: AnchorContext, provider: JsonRpcProvider, batch: OpenBatch): Promise<OpenBatch> {
   if (await provider.getTransactionReceipt(batch.txHash)) return batch;
+  if (batch.nonce > (await provider.getTransactionCount(ctx.identity.address, 'pending'))) {
+    return resign(ctx, provider, batch, 'the chain does not know the transactions before it (reset or replaced)');
+  }
   const outcome = await broadcast(provider, batch.rawTransaction);
   if (outcome !== 'nonce_taken') return batch;
   if (await provider.getTransactionReceipt(batch.txHash)) return batch;
+  return resign(ctx, provider, batch, 'its nonce was used by another transaction');
+}
+
+async function resign(ctx: AnchorContext, provider: JsonRpcProvider, batch: OpenBatch, why: string): Promise<OpenBatch> {
   const signed = await signAnchor(provider, ctx.identity.wallet, batch.merkleRoot);
   anchorTransactions.inc();
   await recordResigned(ctx.em.fork(), batch.uuid, signed);
-  ctx.logger.warn(
-    { batch: batch.uuid, replaced: batch.txHash, txHash: signed.txHash },
-    'anchoring transaction replaced: its nonce was used by another transaction; signed again',
-  );
+  ctx.logger.warn({ batch: batch.uuid, replaced: batch.txHash, txHash: signed.txHash }, `anchoring transaction can no longer be mined: ${why}; signed again`);
   const resigned = { ...batch, ...signed };
   await broadcast(provider, resigned.rawTransaction);
   return resigned;

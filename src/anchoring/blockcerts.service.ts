@@ -25,13 +25,15 @@ export interface AnchorRecord {
   path: MerklePathStep[];
   network: AnchorNetwork;
   txHash: string;
+  /** The certificate's `blockchain_tx_url` (ANCHOR_TX_URL_TEMPLATE when it was anchored). */
+  txUrl: string | null;
   merkleRoot: string;
   fromAddress: string;
   blockNumber: number;
   anchoredAt: Date;
 }
 
-const ANCHOR = `select c.uuid, c.status, c.expires_at, c.deleted_at, c.revocation_reason, c.institution_uuid, i.deleted_at as institution_deleted_at,
+const ANCHOR = `select c.uuid, c.status, c.expires_at, c.deleted_at, c.revocation_reason, c.institution_uuid, c.blockchain_tx_url, i.deleted_at as institution_deleted_at,
     a.credential, a.target_hash, a.path, b.network, b.tx_hash, b.merkle_root, b.from_address, b.block_number, b.anchored_at
   from certificate_anchors a
   join anchor_batches b on b.uuid = a.batch_uuid and b.confirmed_at is not null
@@ -54,6 +56,7 @@ function anchorRecord(row: Record<string, unknown>): AnchorRecord {
     path: row.path as MerklePathStep[],
     network: row.network as AnchorNetwork,
     txHash: String(row.tx_hash),
+    txUrl: (row.blockchain_tx_url as string | null) ?? null,
     merkleRoot: String(row.merkle_root),
     fromAddress: String(row.from_address),
     blockNumber: Number(row.block_number),

@@ -43,11 +43,15 @@ export class SigningKeys {
   }
 }
 
-/** Every column of sealed keys, each sealed to `<table>/<row uuid>`: PDF signing identities, Open Badges 3.0 issuer keys, webhook signing secrets. */
+/**
+ * Every column of sealed keys, each sealed to `<table>/<row id>`: PDF signing identities, Open Badges
+ * 3.0 issuer keys, webhook signing secrets (by uuid), the anchoring key (by address).
+ */
 const SEALED_KEYS = [
-  { table: 'signing_identities', column: 'sealed_private_key' },
-  { table: 'ob3_issuer_keys', column: 'sealed_secret_key' },
-  { table: 'webhook_endpoints', column: 'sealed_signing_secret' },
+  { table: 'signing_identities', column: 'sealed_private_key', id: 'uuid' },
+  { table: 'ob3_issuer_keys', column: 'sealed_secret_key', id: 'uuid' },
+  { table: 'webhook_endpoints', column: 'sealed_signing_secret', id: 'uuid' },
+  { table: 'anchor_keys', column: 'sealed_private_key', id: 'address' },
 ] as const;
 
 /** Key ids of the sealed keys not wrapped under `wrapper`, with how many rows each. */
@@ -72,17 +76,17 @@ export async function rewrapSigningKeys(orm: Orm, from: KeyWrapper, to: KeyWrapp
   return orm.em.fork().transactional(async (em) => {
     let rewrapped = 0;
     let unchanged = 0;
-    for (const { table, column } of SEALED_KEYS) {
-      const rows = await em.execute<{ uuid: string; sealed: Buffer }[]>(
-        `select uuid, ${column} as sealed from ${table} where ${column} is not null order by uuid for update`,
+    for (const { table, column, id } of SEALED_KEYS) {
+      const rows = await em.execute<{ id: string; sealed: Buffer }[]>(
+        `select ${id} as id, ${column} as sealed from ${table} where ${column} is not null order by ${id} for update`,
       );
       for (const row of rows) {
         if (sealedKeyId(row.sealed) === to.id) {
           unchanged++;
           continue;
         }
-        const sealed = await rewrap(from, to, row.sealed, `${table}/${row.uuid}`);
-        await em.execute(`update ${table} set ${column} = ? where uuid = ?`, [sealed, row.uuid]);
+        const sealed = await rewrap(from, to, row.sealed, `${table}/${row.id}`);
+        await em.execute(`update ${table} set ${column} = ? where ${id} = ?`, [sealed, row.id]);
         rewrapped++;
       }
     }

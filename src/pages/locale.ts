@@ -31,3 +31,8 @@ export function chooseLocale(req: Request): LocaleChoice {
 export function formatDate(date: Date, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
+
+/** A date and time in the reader's language, in UTC (said so), for moments such as a block's time. */
+export function formatDateTime(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(date);
+}

@@ -36,6 +36,10 @@ const en = {
     qrCaption: 'Scan to open this page',
     qrLabel: (url: string) => `QR code linking to ${url}`,
     thisPage: 'This page',
+    anchor: 'Blockchain anchor',
+    anchoredOn: (network: string, block: number, time: string) => `Anchored on ${network} in block ${block} at ${time}`,
+    anchorPending: 'Anchoring pending: the certificate is anchored with the next batch.',
+    anchorTransaction: 'View the transaction',
   },
   upload: {
     heading: 'Check a PDF you received',
@@ -136,6 +140,10 @@ const ptBR: Messages = {
     qrCaption: 'Escaneie para abrir esta página',
     qrLabel: (url) => `Código QR com o link ${url}`,
     thisPage: 'Esta página',
+    anchor: 'Ancoragem em blockchain',
+    anchoredOn: (network, block, time) => `Ancorado na rede ${network} no bloco ${block} em ${time}`,
+    anchorPending: 'Ancoragem pendente: o certificado é ancorado no próximo lote.',
+    anchorTransaction: 'Ver a transação',
   },
   upload: {
     heading: 'Verifique um PDF que você recebeu',

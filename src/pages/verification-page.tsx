@@ -1,7 +1,7 @@
 import type { VerificationFacts } from '../verification/verification-facts.js';
 import { Layout, renderDocument } from './layout.js';
 import { linkedInAddToProfileUrl } from './linkedin.js';
-import { formatDate } from './locale.js';
+import { formatDate, formatDateTime } from './locale.js';
 import { messagesFor } from './messages.js';
 import { FactRow, STATE_TONE, StatusBadge, UploadForm, type PageContext } from './parts.js';
 import { QrCode } from './qr-svg.js';
@@ -65,6 +65,35 @@ function Share({ data, context }: { data: VerificationPageData; context: PageCon
   );
 }
 
+/** Where the certificate is anchored (with the transaction's link), or that it waits for its batch; nothing with anchoring off. */
+function AnchorRow({ data, context }: { data: VerificationFacts; context: PageContext }) {
+  const m = messagesFor(context.locale).verification;
+  const { anchor } = data;
+  if (!anchor) return null;
+  return (
+    <div class="row">
+      <dt>{m.anchor}</dt>
+      <dd>
+        {anchor === 'pending' ? (
+          m.anchorPending
+        ) : (
+          <>
+            {m.anchoredOn(anchor.network, anchor.blockNumber, formatDateTime(anchor.anchoredAt, context.locale))}
+            {' · '}
+            {anchor.txUrl ? (
+              <a href={anchor.txUrl} rel="noopener noreferrer">
+                {m.anchorTransaction}
+              </a>
+            ) : (
+              <code class="url">{anchor.txHash}</code>
+            )}
+          </>
+        )}
+      </dd>
+    </div>
+  );
+}
+
 /** The certificate's header, status and facts; shared with the PDF check result. */
 export function CertificateSummary({ data, context }: { data: VerificationFacts; context: PageContext }) {
   const { locale } = context;
@@ -94,6 +123,7 @@ export function CertificateSummary({ data, context }: { data: VerificationFacts;
         <FactRow label={m.revokedOn} value={day(data.revokedAt)} />
         <FactRow label={m.reason} value={data.revocationReason} />
         <FactRow label={m.certificateId} value={data.uuid} />
+        <AnchorRow data={data} context={context} />
       </dl>
     </>
   );

@@ -1,3 +1,5 @@
+import type { AnchorState } from '../anchoring/anchor-verification.js';
+
 /** What the public may know about an issued certificate; the HTML page and the JSON say the same. */
 export interface VerificationFacts {
   uuid: string;
@@ -12,4 +14,6 @@ export interface VerificationFacts {
   revocationReason: string | null;
   verificationUrl: string;
   documents: { type: 'certificate' | 'transcript'; name: string; url: string }[];
+  /** Where it is anchored on a blockchain; 'pending' until its batch is confirmed; null with anchoring off (docs/anchoring.md). */
+  anchor: AnchorState;
 }

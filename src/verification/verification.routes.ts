@@ -1,4 +1,5 @@
 import express, { type RequestHandler, type Response, Router } from 'express';
+import { ANCHOR_CHECK_SCHEMA, ANCHOR_STATE_SCHEMA, anchorCheckJson, anchorStateJson } from '../anchoring/anchor-json.js';
 import type { Config } from '../config.js';
 import { certificateWithdrawn } from '../certificates/public-standing.js';
 import { notFound } from '../errors/domain-error.js';
@@ -31,6 +32,7 @@ const FACTS: JsonSchema = {
       type: 'array',
       items: { type: 'object', properties: { type: text, name: text, url: { type: 'string', format: 'uri' } }, required: ['type', 'name', 'url'] },
     },
+    anchor: ANCHOR_STATE_SCHEMA,
   },
   required: ['uuid', 'status', 'valid', 'recipient_name', 'institution', 'course', 'verification_url', 'documents'],
 };
@@ -56,6 +58,10 @@ const VERDICT: JsonSchema = {
       },
     },
     certificate: { anyOf: [FACTS, { type: 'null' }], description: 'Only when the verdict is `authentic`.' },
+    anchor: {
+      ...ANCHOR_CHECK_SCHEMA,
+      description: `Only when the verdict is \`authentic\`: the certificate anchored and its anchored credential listing this file's SHA-256. ${ANCHOR_CHECK_SCHEMA.description as string}`,
+    },
   },
   required: ['verdict', 'signatures', 'certificate'],
 };
@@ -113,6 +119,7 @@ function factsJson(facts: VerificationFacts) {
     revocation_reason: facts.revocationReason,
     verification_url: facts.verificationUrl,
     documents: facts.documents.map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })),
+    anchor: anchorStateJson(facts.anchor),
   };
 }
 
@@ -130,6 +137,7 @@ function verdictJson(verdict: DocumentVerdict) {
       signed_at: stamp(signature.signedAt),
     })),
     certificate: verdict.certificate ? factsJson(verdict.certificate) : null,
+    anchor: anchorCheckJson(verdict.anchor),
   };
 }
 

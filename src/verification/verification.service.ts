@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type AnchorCheck, anchorState, checkAnchor } from '../anchoring/anchor-verification.js';
 import { CertificateDocument } from '../certificates/certificate-document.entity.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
 import { displayName, verificationUrl } from '../certificates/certificate-rules.js';
@@ -23,7 +24,8 @@ async function documentsOf(em: EntityManager, certificate: Certificate) {
   return documents.map((doc) => ({ type: doc.type, file: doc.file.getEntity() as StoredFile }));
 }
 
-function factsOf(loaded: ShownCertificate, publicBaseUrl: string): VerificationFacts {
+async function factsOf(ctx: PublicContext, loaded: ShownCertificate): Promise<VerificationFacts> {
+  const { publicBaseUrl } = ctx;
   const { certificate, institution, course, documents, standing } = loaded;
   return {
     uuid: certificate.uuid,
@@ -39,6 +41,7 @@ function factsOf(loaded: ShownCertificate, publicBaseUrl: string): VerificationF
     documents: documents
       .filter((doc) => doc.type === 'certificate' || doc.type === 'transcript')
       .map((doc) => ({ type: doc.type as 'certificate' | 'transcript', name: doc.file.originalName, url: downloadUrl(publicBaseUrl, doc.file.uuid) })),
+    anchor: await anchorState(ctx, certificate.uuid, standing !== 'revoked'),
   };
 }
 
@@ -73,9 +76,9 @@ async function loadPublic(em: EntityManager, uuid: string): Promise<LoadedStandi
  * What the public verification page and JSON say about a certificate: its facts, `withdrawn` (deleted,
  * or its institution deleted: nothing more is told), or null when there is no such issued certificate.
  */
-export async function verificationFacts({ em, publicBaseUrl }: PublicContext, uuid: string): Promise<VerificationFacts | 'withdrawn' | null> {
-  const loaded = await loadPublic(em, uuid);
-  if ('documents' in loaded) return factsOf(loaded, publicBaseUrl);
+export async function verificationFacts(ctx: PublicContext, uuid: string): Promise<VerificationFacts | 'withdrawn' | null> {
+  const loaded = await loadPublic(ctx.em, uuid);
+  if ('documents' in loaded) return factsOf(ctx, loaded);
   return loaded.standing === 'withdrawn' ? 'withdrawn' : null;
 }
 
@@ -97,6 +100,11 @@ export interface DocumentVerdict {
   }[];
   /** The certificate's facts, only when authentic. */
   certificate: VerificationFacts | null;
+  /**
+   * Only when authentic: the certificate anchored on the chain and its anchored credential listing
+   * this file's SHA-256 (checkAnchor); null with anchoring off.
+   */
+  anchor: AnchorCheck | null;
 }
 
 /** Signing certificates this service holds among the given fingerprints: fingerprint → institution uuid. */
@@ -110,7 +118,8 @@ async function ourKeys(em: EntityManager, fingerprints: string[]): Promise<Map<s
  * Answers whether an uploaded PDF is a document this service issued, unchanged. The PDF is parsed
  * on a document worker; this thread only looks up what the file claims.
  */
-export async function verifyDocument({ em, documents, publicBaseUrl, jobOwner }: PublicContext, pdf: Buffer): Promise<DocumentVerdict> {
+export async function verifyDocument(ctx: PublicContext, pdf: Buffer): Promise<DocumentVerdict> {
+  const { em, documents, jobOwner } = ctx;
   const inspection = await documents.inspect(pdf, jobOwner);
   const fingerprints = [...new Set(inspection.signatures.flatMap((signature) => signature.certificateFingerprintSha256 ?? []))];
   const keys = await ourKeys(em, fingerprints);
@@ -137,6 +146,9 @@ export async function verifyDocument({ em, documents, publicBaseUrl, jobOwner }:
         signedAt: signature.signedAt ?? null,
       };
     }),
-    certificate: authentic ? factsOf(authentic, publicBaseUrl) : null,
+    certificate: authentic ? await factsOf(ctx, authentic) : null,
+    anchor: authentic
+      ? await checkAnchor(ctx, authentic.certificate.uuid, { documentSha256: inspection.sha256, awaitsAnchoring: authentic.standing !== 'revoked' })
+      : null,
   };
 }

@@ -1,3 +1,4 @@
+import { type AnchorCheck, checkAnchor } from '../../anchoring/anchor-verification.js';
 import type { PublicContext } from '../../context/request-context.js';
 import { DomainError, invalid } from '../../errors/domain-error.js';
 import { detectFileType, PNG, SVG } from '../../files/file-type.js';
@@ -21,6 +22,8 @@ export interface CredentialVerification {
     validityPeriod: CredentialCheck;
     /** The issuer is a DID of this service. */
     issuerKnown: CredentialCheck;
+    /** The certificate the credential is for, anchored on the chain (docs/anchoring.md); null with anchoring off or a credential not of this service. */
+    anchor: AnchorCheck | null;
   };
 }
 
@@ -91,12 +94,15 @@ export async function verifyCredential(
   const issuerKnown = ob3Urls(ctx.publicBaseUrl).institutionOfDid(credentialIssuerId(credential) ?? '') !== null;
   const documents = await openBadgeCredentials.referencedDocuments(ctx, credential);
   const { proof, status } = await ctx.badgeWorkers.checkProofAndStatus({ credential, documents, now }, ctx.jobOwner);
+  const certificateUuid = typeof credential.id === 'string' ? ob3Urls(ctx.publicBaseUrl).certificateOf(credential.id) : null;
   const checks = {
     proof,
     status,
     validityPeriod: validityPeriod(credential, now),
     issuerKnown: { passed: issuerKnown, message: issuerKnown ? null : 'The issuer is not an issuer of this service.' },
+    // Pending or unreadable (null) does not decide; a contradicted anchoring (false) does.
+    anchor: issuerKnown && certificateUuid ? await checkAnchor(ctx, certificateUuid, { awaitsAnchoring: status.revoked !== true }) : null,
   };
-  const verified = Object.values(checks).every((check) => check.passed);
+  const verified = Object.values(checks).every((check) => check === null || check.passed !== false);
   return { verified, credentialId: typeof credential.id === 'string' ? credential.id : null, checks };
 }

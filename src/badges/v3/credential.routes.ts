@@ -1,4 +1,5 @@
 import express, { type Request, type Response, Router } from 'express';
+import { anchorCheckJson } from '../../anchoring/anchor-json.js';
 import { certificateWithdrawn, issuerWithdrawn } from '../../certificates/public-standing.js';
 import type { Config } from '../../config.js';
 import type { PublicContextOf } from '../../http/public-context.js';
@@ -80,7 +81,8 @@ export const CREDENTIAL_VERIFY_ROUTE = describeRoute({
   path: '/badges/verify',
   tag: 'open badges',
   summary: 'Verify an Open Badges 3.0 credential',
-  description: 'Public. Checks the proof, the revocation status, the validity period and whether this service knows the issuer, with the reference libraries.',
+  description:
+    'Public. Checks the proof, the revocation status, the validity period and whether this service knows the issuer, with the reference libraries; and, with anchoring on, that the certificate is anchored on the chain (`checks.anchor`, docs/anchoring.md).',
   requestBody: {
     description: 'The credential as JSON, or a baked PNG or SVG (raw or as the file of a multipart form).',
     required: true,
@@ -94,7 +96,9 @@ export const CREDENTIAL_VERIFY_ROUTE = describeRoute({
   responses: {
     200: {
       description: 'The checks performed and their results.',
-      content: { 'application/json': JSON_DOCUMENT('`{data: {verified, credential_id, image_type, checks}}`') },
+      content: {
+        'application/json': JSON_DOCUMENT('`{data: {verified, credential_id, image_type, checks: {proof, status, validity_period, issuer_known, anchor}}}`'),
+      },
     },
     400: jsonError('Not a credential, or unreadable.'),
     413: jsonError('Larger than BADGE_UNBAKE_MAX_BYTES.'),
@@ -185,6 +189,7 @@ export function verificationJson(result: CredentialVerification) {
       status: { ...check(result.checks.status), revoked: result.checks.status.revoked },
       validity_period: check(result.checks.validityPeriod),
       issuer_known: check(result.checks.issuerKnown),
+      anchor: anchorCheckJson(result.checks.anchor),
     },
   };
 }
