@@ -9,10 +9,13 @@ interface Paging {
 /** Laravel's paginator body: `data`, `meta` and `links` (absolute URLs keeping the other query parameters). */
 export function listBody(data: unknown[], { page, perPage, total }: Paging, apiBaseUrl: string, req: Request) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
+  // The path as the client sent it (a router mounted at a collection sees only the rest of it).
+  const [path = '', query = ''] = req.originalUrl.split('?', 2);
+  const collectionPath = path.replace(/^\/api\/v1/, '');
   const link = (target: number) => {
-    const params = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    const params = new URLSearchParams(query);
     params.set('page', String(target));
-    return `${apiBaseUrl}${req.path === '/' ? '' : req.path}?${params.toString()}`;
+    return `${apiBaseUrl}${collectionPath}?${params.toString()}`;
   };
   return {
     data,

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { LIVE_COUNTED_TABLES } from '../src/db/live-counts.js';
-import { openOrm } from '../src/db/orm.js';
+import { migrate, openOrm } from '../src/db/orm.js';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from './support/database.js';
 
 /**
@@ -165,7 +165,7 @@ describe('live row counts', () => {
       await owner.connect();
       const acme = await tenant(owner, 'acme');
       await insertStudents(owner, acme, 7, 3);
-      await orm.migrator.up();
+      await migrate(orm);
       const counts = await countsOf(owner, 'students');
       expect(counts).toEqual([{ tenant: acme, kept: 7, counted: 7 }]);
     } finally {

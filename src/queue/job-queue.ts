@@ -39,6 +39,53 @@ export interface RunningJobQueue {
 
 /** Slots of the periodic work: the sweeps are short, one waiting for another is fine. */
 const PERIODIC_CONCURRENCY = 2;
+/** Wait before a runner that stopped on a database failure is started again. */
+const RESTART_MS = 2_000;
+
+interface Supervised {
+  addJob: Runner['addJob'];
+  stop(): Promise<void>;
+}
+
+/**
+ * A runner that starts again after it stopped on a database failure (graphile-worker gives up on a
+ * pool whose job could not be marked done, e.g. PostgreSQL restarting): the process keeps serving and
+ * its queue resumes when the database is back; the jobs it held are freed by `leases.expired`.
+ */
+async function supervised(start: () => Promise<Runner>, logger: Logger): Promise<Supervised> {
+  let runner = await start();
+  let stopping = false;
+  let retry: NodeJS.Timeout | undefined;
+  const restart = () => {
+    retry = undefined;
+    if (stopping) return;
+    void start().then(
+      (next) => {
+        runner = next;
+        watch(next);
+      },
+      (error: unknown) => {
+        logger.warn({ err: error }, 'job queue: could not restart a runner; trying again');
+        retry = setTimeout(restart, RESTART_MS);
+      },
+    );
+  };
+  const watch = (current: Runner) =>
+    void current.promise.catch((error: unknown) => {
+      if (stopping) return;
+      logger.warn({ err: error }, 'job queue: a runner stopped on a database failure; restarting it');
+      retry = setTimeout(restart, RESTART_MS);
+    });
+  watch(runner);
+  return {
+    addJob: (...args) => runner.addJob(...args),
+    async stop() {
+      stopping = true;
+      clearTimeout(retry);
+      await runner.stop().catch(() => undefined);
+    },
+  };
+}
 
 /*
  * A periodic job reschedules itself when it ends: one job of its name exists (its job key), so the
@@ -71,11 +118,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<RunningJo
   const closed = (error: Error) => options.logger.warn({ err: error }, 'job queue: a database connection was closed');
   pool.on('error', closed);
   pool.on('connect', (client) => client.on('error', closed));
-  const runners: Runner[] = [];
+  const runners: Supervised[] = [];
   try {
     for (const { tasks, concurrency } of kinds) {
-      runners.push(
-        await run({
+      const start = () =>
+        run({
           pgPool: pool,
           schema: QUEUE_SCHEMA,
           concurrency,
@@ -84,10 +131,13 @@ export async function startJobQueue(options: JobQueueOptions): Promise<RunningJo
           // Stopping tells every task at once (helpers.abortSignal): a batch stops between chunks; an
           // e-mail or a webhook request finishes what it started (each bounded by its timeout).
           gracefulShutdownAbortTimeout: 0,
+          // Completions in batches: a failure to record one stops the runner (supervised above) instead
+          // of surfacing as an unhandled rejection.
+          preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
           taskList: tasks,
           logger: queueLogger(options.logger),
-        }),
-      );
+        });
+      runners.push(await supervised(start, options.logger));
     }
     // Starting runs each periodic work now (as a process start always did), then at its interval.
     for (const { name } of periodic) await runners[0].addJob(name, {}, { jobKey: name, jobKeyMode: 'replace' });
