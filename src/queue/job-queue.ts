@@ -113,7 +113,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<RunningJo
   const kinds = [periodicKind, ...options.kinds].filter(({ tasks }) => Object.keys(tasks).length > 0);
   if (kinds.length === 0) return { stop: async () => undefined };
   // Our own pool, so that a connection PostgreSQL ends while idle (its shutdown, a restart) is logged, not fatal.
-  const max = kinds.reduce((sum, { concurrency }) => sum + concurrency + 1, 1);
+  // Tasks use the service's own pool; the queue's connections only listen, claim and complete jobs
+  // (a few per runner), and several processes share one PostgreSQL's connection slots.
+  const max = kinds.length * 2 + 2;
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max });
   const closed = (error: Error) => options.logger.warn({ err: error }, 'job queue: a database connection was closed');
   pool.on('error', closed);
