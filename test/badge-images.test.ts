@@ -2,7 +2,7 @@ import { PNG as PngImage } from 'pngjs';
 import QRCode from 'qrcode';
 import { BADGE_IMAGE_MAX_BYTES, BADGE_IMAGE_MAX_SIDE, declaredImageSize } from '../src/badges/badge-image-limits.js';
 import { factories } from './support/factories.js';
-import { pngBytes, upload } from './support/files.js';
+import { pngBytes, uploadedUuid } from './support/files.js';
 import { iTXtText, pngChunks, isOpenBadgesText } from './support/open-badges.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
 
@@ -15,11 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-async function uploaded(bytes: Uint8Array, name: string): Promise<string> {
-  const response = await upload(acme, [[bytes, name]]);
-  if (response.status !== 201) throw new Error(`upload answered ${response.status}`);
-  return response.body.data[0].uuid;
-}
+const uploaded = (bytes: Uint8Array, name: string) => uploadedUuid(acme, bytes, name);
 
 const svg = (attributes: string) =>
   Buffer.from(`<?xml version="1.0"?>\n<!-- ${Math.random()} -->\n<svg xmlns="http://www.w3.org/2000/svg" ${attributes}><rect/></svg>\n`);

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { factories, type Factories } from './support/factories.js';
-import { upload } from './support/files.js';
+import { uploadedUuid } from './support/files.js';
 import { diplomaPdf } from './support/pdf.js';
 import { imagesOf, pdftotextPages, renderPage, solidPng } from './support/poppler.js';
 import { qrOnPage } from './support/qr.js';
@@ -19,11 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-async function uploaded(bytes: Uint8Array, name: string): Promise<string> {
-  const response = await upload(acme, [[bytes, name]]);
-  expect(response.status).toBe(201);
-  return response.body.data[0].uuid;
-}
+const uploaded = (bytes: Uint8Array, name: string) => uploadedUuid(acme, bytes, name);
 
 describe('template design in generated documents', () => {
   it('refuses design_config colours that are not #rrggbb under known keys, and keeps the rest of design_config as given', async () => {

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { factories, type Factories } from './support/factories.js';
-import { upload } from './support/files.js';
+import { upload, uploadedUuid } from './support/files.js';
 import { diplomaPdf } from './support/pdf.js';
 import { solidPng } from './support/poppler.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
@@ -18,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-async function uploaded(bytes: Uint8Array, name: string): Promise<string> {
-  const response = await upload(acme, [[bytes, name]]);
-  expect(response.status).toBe(201);
-  return response.body.data[0].uuid;
-}
+const uploaded = (bytes: Uint8Array, name: string) => uploadedUuid(acme, bytes, name);
 
 const BAD_LAYOUT = {
   page: { size: 'A7', orientation: 'sideways' },

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { factories, type Factories } from './support/factories.js';
-import { upload } from './support/files.js';
+import { uploadedUuid } from './support/files.js';
 import { diplomaPdf } from './support/pdf.js';
 import { renderPage, solidPng, wordBoxes, type WordBox } from './support/poppler.js';
 import { qrOnPage } from './support/qr.js';
@@ -35,11 +35,7 @@ afterAll(async () => {
   await service.stop();
 });
 
-async function uploaded(bytes: Uint8Array, name: string): Promise<string> {
-  const response = await upload(acme, [[bytes, name]]);
-  expect(response.status).toBe(201);
-  return response.body.data[0].uuid;
-}
+const uploaded = (bytes: Uint8Array, name: string) => uploadedUuid(acme, bytes, name);
 
 async function download(uuid: string): Promise<Buffer> {
   const response = await fetch(`${service.url}/api/v1/files/${uuid}/download`);

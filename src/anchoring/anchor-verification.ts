@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PublicContext } from '../context/request-context.js';
 import { anchoringTransaction, connectChain, faultOf } from './anchor-chain.js';
 import { credentialHash } from './blockcerts-contexts.js';
@@ -38,6 +39,22 @@ const CHAIN_TIMEOUT_MS = 5000;
 const MAX_CACHED_TRANSACTIONS = 1000;
 type ChainTransaction = NonNullable<Awaited<ReturnType<typeof anchoringTransaction>>>;
 const transactions = new Map<string, ChainTransaction>();
+/**
+ * Canonicalisation costs milliseconds of the event loop, and anyone may ask for a check: a stored
+ * credential's hash is kept (bounded), keyed by its exact JSON, so a changed record is hashed anew.
+ */
+const MAX_CACHED_HASHES = 1000;
+const hashes = new Map<string, string>();
+
+async function storedCredentialHash(credential: Record<string, unknown>): Promise<string> {
+  const key = createHash('sha256').update(JSON.stringify(credential)).digest('base64');
+  const cached = hashes.get(key);
+  if (cached) return cached;
+  const hash = await credentialHash(credential);
+  if (hashes.size >= MAX_CACHED_HASHES) hashes.delete(hashes.keys().next().value!);
+  hashes.set(key, hash);
+  return hash;
+}
 
 const summaryOf = (record: AnchorRecord): AnchorSummary => ({
   network: record.network,
@@ -108,8 +125,8 @@ export async function checkAnchor(
   if (documentSha256 && !coversDocument(record.credential, documentSha256)) {
     return result('failed', "The anchored credential does not list this document's SHA-256.", anchor);
   }
-  const root = rootFromPath(await credentialHash(record.credential), record.path);
   if (!ctx.anchoring) return result('unavailable', 'Anchoring is not configured here (ANCHOR_RPC_URL): the transaction cannot be read.', anchor);
+  const root = rootFromPath(await storedCredentialHash(record.credential), record.path);
   let transaction: ChainTransaction | null;
   try {
     transaction = await readTransaction(ctx.anchoring.rpcUrl, record.txHash);

@@ -43,6 +43,13 @@ export function upload(api: ApiClient, parts: Part[]): Promise<ApiResponse> {
   return api.rest('POST', '/files', uploadForm(parts));
 }
 
+/** The uuid of one uploaded file of the api's tenant; throws unless the upload answered 201. */
+export async function uploadedUuid(api: ApiClient, bytes: Uint8Array, name: string): Promise<string> {
+  const response = await upload(api, [[bytes, name]]);
+  if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body.data[0].uuid;
+}
+
 /** One uploaded PDF of the api's tenant, e.g. the `file_uuid` of a certificate. */
 export async function uploadPdf(api: ApiClient, label?: string): Promise<Record<string, any>> {
   const response = await upload(api, [[pdfBytes(label), 'certificate.pdf']]);
