@@ -17,7 +17,14 @@ let api: ApiClient;
 
 beforeAll(async () => {
   // Background jobs share the ORM and would add their polling to the statement count.
-  service = await startTestService({ NOTIFICATION_WORKER: 'off', EXPIRY_SWEEP_MS: '0', JOB_WORKER: 'off', IDEMPOTENCY_SWEEP_MS: '0' });
+  service = await startTestService({
+    NOTIFICATION_WORKER: 'off',
+    EXPIRY_SWEEP_MS: '0',
+    JOB_WORKER: 'off',
+    IDEMPOTENCY_SWEEP_MS: '0',
+    FILE_PURGE_SWEEP_MS: '0',
+    TOKEN_PURGE_MS: '0',
+  });
   api = await signIn(service, 'acme');
   const make = factories(api);
   const institution = await make.institution();

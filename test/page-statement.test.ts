@@ -25,7 +25,14 @@ let deletedUuid: string;
 
 beforeAll(async () => {
   // No background workers: their polling statements would be counted with the requests'.
-  service = await startTestService({ NOTIFICATION_WORKER: 'off', JOB_WORKER: 'off' });
+  service = await startTestService({
+    NOTIFICATION_WORKER: 'off',
+    JOB_WORKER: 'off',
+    EXPIRY_SWEEP_MS: '0',
+    IDEMPOTENCY_SWEEP_MS: '0',
+    FILE_PURGE_SWEEP_MS: '0',
+    TOKEN_PURGE_MS: '0',
+  });
   acme = await signIn(service, 'acme');
   const globex = await signIn(service, 'globex');
   const make = factories(acme);

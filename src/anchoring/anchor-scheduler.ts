@@ -25,16 +25,24 @@ export interface Anchoring {
 /**
  * One sender per key across processes: a session advisory lock on a connection of its own (not a
  * transaction, so a run may wait on the chain as long as it needs). A process that does not get it
- * skips the run; a process that dies releases it with its connection.
+ * skips the run; a process that dies releases it with its connection. Runs of one process (the
+ * schedule, `runOnce`) also wait for each other: a session's advisory lock is re-entrant.
  */
 class SenderLock {
   private client: pg.Client | undefined;
+  private previous: Promise<unknown> = Promise.resolve();
   constructor(
     private readonly databaseUrl: string,
     private readonly key: string,
   ) {}
 
-  async run<T>(work: () => Promise<T>, otherwise: T): Promise<T> {
+  run<T>(work: () => Promise<T>, otherwise: T): Promise<T> {
+    const next = this.previous.then(() => this.runAlone(work, otherwise));
+    this.previous = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runAlone<T>(work: () => Promise<T>, otherwise: T): Promise<T> {
     const client = await this.connect();
     const [{ locked }] = (await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [this.key])).rows;
     if (!locked) return otherwise;

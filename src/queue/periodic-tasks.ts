@@ -19,6 +19,11 @@ export function periodicTasks(config: Config, orm: Orm, files: FileRuntime): Per
     { name: 'files.purge', everyMs: config.filePurgeSweepMs, work: () => purgeDeletedFiles(orm, files, config.filePurgeGraceMs) },
     { name: 'tokens.purge', everyMs: config.tokenPurgeMs, work: () => purgeExpiredTokens(orm, config.tokenPurgeGraceSeconds) },
     { name: 'idempotency.sweep', everyMs: config.idempotencySweepMs, work: () => new IdempotencyStore(orm).sweep() },
-    { name: 'leases.expired', everyMs: Math.max(config.notificationPollMs, 1000), work: () => releaseExpiredLeases(orm) },
+    // Only processes that take leased work (e-mails, webhooks, batches) look for leases their dead peers left.
+    {
+      name: 'leases.expired',
+      everyMs: config.notificationWorker || config.jobWorker ? Math.max(config.notificationPollMs, 1000) : 0,
+      work: () => releaseExpiredLeases(orm),
+    },
   ];
 }
