@@ -1,11 +1,9 @@
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
-import { defineConfig } from '@mikro-orm/postgresql';
+import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import 'reflect-metadata';
 import { entities } from './src/entities.js';
-import { ByteParameterClient } from './src/db/byte-parameters.js';
 import { releaseDeadClients } from './src/db/pool-guard.js';
-import { ServicePostgreSqlDriver } from './src/db/service-driver.js';
 import { migrations } from './src/db/migrations/index.js';
 import { scopeFilters, TenantStamp } from './src/db/tenant-scope.js';
 
@@ -22,7 +20,7 @@ export interface OrmOptions {
  * reaches the Pool (and each Client it opens) through `driverOptions`, merged over those.
  */
 function driverOptions(timeouts: OrmOptions['timeouts']) {
-  const always = { onPoolCreated: releaseDeadClients, Client: ByteParameterClient };
+  const always = { onPoolCreated: releaseDeadClients };
   if (!timeouts) return always;
   return {
     ...always,
@@ -36,7 +34,7 @@ function driverOptions(timeouts: OrmOptions['timeouts']) {
 /** The one ORM configuration: the server, the operator CLI, migrations and tests all build it here. */
 export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
   return defineConfig({
-    driver: ServicePostgreSqlDriver,
+    driver: PostgreSqlDriver,
     clientUrl,
     entities: [...entities],
     metadataProvider: ReflectMetadataProvider,

@@ -14,7 +14,7 @@ import { factories } from './support/factories.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 
 /**
- * The prepared page statement (db/page-statement.ts) must read exactly what the query builder with
+ * The hand-tuned page statement (db/page-statement.ts) must read exactly what the query builder with
  * the ORM's default filters reads: same rows, same order, same values, same total, same tenant.
  */
 let service: TestService;
@@ -63,7 +63,9 @@ async function bothWays<T extends TenantScopedEntity>(entity: EntityClass<T>, re
   return { prepared, built };
 }
 
-describe('the prepared page statement', () => {
+class RolledBack extends Error {}
+
+describe('the hand-tuned page statement', () => {
   const page = (filter: Record<string, unknown>, extra: Partial<PageRequest> = {}): PageRequest => ({
     filter,
     limit: 50,
@@ -142,11 +144,20 @@ describe('the prepared page statement', () => {
     }
   });
 
-  it('leaves operators, unknown properties and transactions to the query builder', async () => {
+  it('leaves operators and unknown properties to the query builder, and reads inside a transaction on its connection', async () => {
     const em = await scopedTo('acme');
     expect(await readPageStatement(em, Student, page({ email: { $ilike: '%example%' } }))).toBeUndefined();
     expect(await readPageStatement(em, Student, page({ nickname: 'x' }))).toBeUndefined();
-    await em.transactional(async (tx) => expect(await readPageStatement(tx, Student, page({}))).toBeUndefined());
+    const outside = (await readPageStatement(em, Student, page({})))!.rows.map((row) => row.uuid);
+    await em
+      .transactional(async (tx) => {
+        await tx.getConnection().execute('update students set deleted_at = now() where uuid = ?', [outside[0]], 'run', tx.getTransactionContext());
+        const inside = (await readPageStatement(tx, Student, page({})))!.rows.map((row) => row.uuid);
+        expect(inside).not.toContain(outside[0]);
+        throw new RolledBack();
+      })
+      .catch((error) => expect(error).toBeInstanceOf(RolledBack));
+    expect((await readPageStatement(em, Student, page({})))!.rows.map((row) => row.uuid)).toEqual(outside);
   });
 
   it('refuses to read outside a tenant scope', async () => {

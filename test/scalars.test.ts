@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../src/graphql/scalars.js';
+import { formatTimestamp } from '../src/timestamps.js';
 
 describe('formatTimestamp', () => {
   it('writes what toISOString writes, with microseconds, for every field width', () => {

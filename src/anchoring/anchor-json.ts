@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../graphql/scalars.js';
+import { formatTimestamp } from '../timestamps.js';
 import type { JsonSchema } from '../http/route-contract.js';
 import type { AnchorCheck, AnchorState, AnchorSummary } from './anchor-verification.js';
 

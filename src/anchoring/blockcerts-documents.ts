@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../graphql/scalars.js';
+import { formatSeconds } from '../timestamps.js';
 import { BLOCKCERTS_V3_2_CONTEXT, VC_V2_CONTEXT } from './blockcerts-contexts.js';
 
 /**
@@ -57,7 +57,6 @@ export interface AnchoredCredentialFacts {
 }
 
 /** Seconds precision, as the VC data model's dateTimeStamp examples and most verifiers expect. */
-const timestamp = (date: Date) => formatTimestamp(date).replace(/\.\d+Z$/, 'Z');
 
 /** Subresource Integrity form of a SHA-256 (hex in, `sha256-<base64>` out), as VC 2.0's `digestSRI`. */
 export const digestSri = (sha256Hex: string) => `sha256-${Buffer.from(sha256Hex, 'hex').toString('base64')}`;
@@ -69,8 +68,8 @@ export function unsignedCredential(facts: AnchoredCredentialFacts, urls: Blockce
     id: urls.credential(facts.certificateUuid),
     type: ['VerifiableCredential', 'BlockcertsCredential'],
     issuer: urls.profile(facts.institution.uuid),
-    validFrom: timestamp(facts.issuedAt),
-    ...(facts.expiresAt ? { validUntil: timestamp(facts.expiresAt) } : {}),
+    validFrom: formatSeconds(facts.issuedAt),
+    ...(facts.expiresAt ? { validUntil: formatSeconds(facts.expiresAt) } : {}),
     name: facts.courseName,
     credentialSubject: {
       name: facts.recipientName,
@@ -107,7 +106,7 @@ export function issuerProfile(facts: ProfileFacts, urls: BlockcertsUrls): Blockc
     name: facts.name,
     url: facts.website ?? urls.profile(facts.uuid),
     ...(facts.email ? { email: facts.email } : {}),
-    publicKey: [{ id: issuingKeyId(facts.key.address), created: timestamp(facts.key.createdAt) }],
+    publicKey: [{ id: issuingKeyId(facts.key.address), created: formatSeconds(facts.key.createdAt) }],
     revocationList: urls.revocationList(facts.uuid),
   };
 }

@@ -2,6 +2,7 @@ import { encodeMerkleProof, ethereumAnchor } from './merkle-proof.js';
 import type { AnchorNetwork } from './networks.js';
 import type { MerklePathStep } from './merkle-tree.js';
 import { type BlockcertsDocument, issuingKeyId } from './blockcerts-documents.js';
+import { formatSeconds } from '../timestamps.js';
 
 export interface AnchorFacts {
   network: AnchorNetwork;
@@ -19,7 +20,7 @@ export function merkleProof(facts: AnchorFacts): BlockcertsDocument {
   return {
     type: 'DataIntegrityProof',
     cryptosuite: 'merkle-proof-2019',
-    created: facts.anchoredAt.toISOString().replace(/\.\d+Z$/, 'Z'),
+    created: formatSeconds(facts.anchoredAt),
     proofPurpose: 'assertionMethod',
     verificationMethod: `${facts.profileUrl}#${issuingKeyId(facts.fromAddress)}`,
     proofValue: encodeMerkleProof({

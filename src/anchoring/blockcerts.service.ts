@@ -6,6 +6,7 @@ import { blockcertsUrls, type BlockcertsDocument, issuerProfile, revocationList 
 import { signedCredential } from './blockcerts-proof.js';
 import type { AnchorNetwork } from './networks.js';
 import type { MerklePathStep } from './merkle-tree.js';
+import { formatSeconds } from '../timestamps.js';
 
 /**
  * The public Blockcerts documents, read across tenants by uuid (deleted rows included on purpose:
@@ -112,7 +113,7 @@ export async function publicIssuerProfile(ctx: PublicContext, institutionUuid: s
 
 const keyEntry = (key: { address: string; created_at: Date }) => ({
   id: `ecdsa-koblitz-pubkey:${key.address}`,
-  created: new Date(key.created_at).toISOString().replace(/\.\d+Z$/, 'Z'),
+  created: formatSeconds(new Date(key.created_at)),
 });
 
 const NO_LONGER_VALID = `select c.uuid from certificate_anchors a

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryPrepared } from '../db/prepared.js';
+import { sqlRows } from '../db/sql-rows.js';
 import { AccessToken } from './access-token.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { randomToken, sameHash, sha256Hex } from './secrets.js';
@@ -20,7 +20,7 @@ interface PrincipalRow {
 
 /**
  * The per-request lookup, and the one definition of a usable token: its hash, neither it nor its
- * client pair revoked, not expired. One indexed read, prepared (planned once per connection).
+ * client pair revoked, not expired. One indexed read.
  */
 const PRINCIPAL_BY_TOKEN_HASH = `
   select client.client_id, tenant.uuid as tenant_uuid, tenant.identifier as tenant_identifier, tenant.name as tenant_name, token.expires_at
@@ -53,7 +53,7 @@ export class TokenService {
 
   /** The principal of an active token and when the token expires. */
   async principalByHash(tokenHash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
-    const [row] = await queryPrepared<PrincipalRow>(this.em, PRINCIPAL_BY_TOKEN_HASH, [tokenHash]);
+    const [row] = await sqlRows<PrincipalRow>(this.em, PRINCIPAL_BY_TOKEN_HASH, [tokenHash]);
     if (!row) return null;
     return {
       principal: { clientId: row.client_id, tenant: { uuid: row.tenant_uuid, identifier: row.tenant_identifier, name: row.tenant_name } },

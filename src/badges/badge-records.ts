@@ -5,7 +5,7 @@ import { Certificate, CertificateStatus } from '../certificates/certificate.enti
 import { badgeStanding, issuerStanding, type PublicStanding } from '../certificates/public-standing.js';
 import { attachedModules } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
-import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
+import { acrossTenants, LIVE_FILTER } from '../db/tenant-scope.js';
 import { isUuid } from '../db/uuid.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
@@ -24,11 +24,11 @@ import type { AssertionFacts, BadgeClassFacts, IssuerFacts, RevokedFacts } from 
 type BadgeScope = 'public' | 'tenant';
 
 const scopeOf = (ctx: PublicContext): BadgeScope => ((ctx as Partial<RequestContext>).tenant ? 'tenant' : 'public');
-const scoped = (scope: BadgeScope) => (scope === 'public' ? { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } } : {});
+const scoped = (scope: BadgeScope) => (scope === 'public' ? acrossTenants('deleted too') : {});
 /** Live rows only, in the scope's tenants: files (a deleted file's content may be gone), certificates still awarded. */
-const liveRows = (scope: BadgeScope) => (scope === 'public' ? { filters: { [TENANT_FILTER]: false } } : {});
+const liveRows = (scope: BadgeScope) => (scope === 'public' ? acrossTenants() : {});
 /** Deleted rows too, in the scope's tenants. */
-const includingDeleted = (scope: BadgeScope) => ({ filters: { ...(scope === 'public' ? { [TENANT_FILTER]: false } : {}), [LIVE_FILTER]: false } });
+const includingDeleted = (scope: BadgeScope) => (scope === 'public' ? acrossTenants('deleted too') : { filters: { [LIVE_FILTER]: false } });
 
 export interface BadgeIssuer {
   institution: Institution;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatTimestamp } from '../graphql/scalars.js';
+import { formatTimestamp } from '../timestamps.js';
 import type { BadgeUrls, BakedImageType } from './badge-urls.js';
 
 /**

@@ -85,8 +85,7 @@ export class Loaders {
       if (uuids) uuids.push(uuid);
       else uuidsByEntity.set(entity, [uuid]);
     }
-    // Inside a transaction the request's connection must be used: there each entity goes through the ORM.
-    const combined = this.em.isInTransaction() ? [] : [...uuidsByEntity.keys()].filter((entity) => readableAsJson(this.em, entity));
+    const combined = [...uuidsByEntity.keys()].filter((entity) => readableAsJson(this.em, entity));
     const separate = [...uuidsByEntity.keys()].filter((entity) => !combined.includes(entity));
     const [combinedRows, ...separateRows] = await Promise.all([
       combined.length > 0

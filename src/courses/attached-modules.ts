@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryPrepared } from '../db/prepared.js';
+import { sqlRows } from '../db/sql-rows.js';
 import type { Course } from './course.entity.js';
 import { compareAttachments } from './module-order.js';
 
@@ -34,10 +34,10 @@ const ATTACHED_MODULES = `select a."order", m."code", m."name", m."workload", m.
 
 /**
  * A course's modules in display order (module-order.ts), for the documents and badges issued for it:
- * one prepared statement and plain rows, no entities. Outside a transaction only (it runs on the pool).
+ * one statement and plain rows, no entities.
  */
 export async function attachedModules(em: EntityManager, course: Course): Promise<AttachedModule[]> {
-  const rows = await queryPrepared<AttachedRow>(em, ATTACHED_MODULES, [course.uuid, course.tenant.uuid]);
+  const rows = await sqlRows<AttachedRow>(em, ATTACHED_MODULES, [course.uuid, course.tenant.uuid]);
   return rows
     .map((row) => ({
       order: row.order,

@@ -1,6 +1,6 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryPrepared } from './prepared.js';
+import { sqlRows } from './sql-rows.js';
 import { tenantScopeOf } from './tenant-scope.js';
 
 /*
@@ -59,6 +59,6 @@ export async function readLazyJson(em: EntityManager, entity: EntityClass<object
   const scope = tenantScopeOf(em, entity, { live: false });
   const conditions = [`${column('uuid')} = any($1::uuid[])`, ...scope.conditions('t', 2)];
   const text = `select ${column('uuid')} as uuid, ${column(property)}::text as json from ${quote(meta.tableName)} t where ${conditions.join(' and ')}`;
-  const rows = await queryPrepared<{ uuid: string; json: string | null }>(em, text, [uuids, ...scope.values]);
+  const rows = await sqlRows<{ uuid: string; json: string | null }>(em, text, [uuids, ...scope.values]);
   return new Map(rows.map(({ uuid, json }) => [uuid, json]));
 }

@@ -19,12 +19,12 @@ export interface ListOptions<Column extends string = string> {
   before?: string;
   /** Count the whole filtered list (default); without, one row more is read to tell whether rows follow. */
   withTotal?: boolean;
-  /** Many-to-ones to bring along where the page is one prepared statement (`Page.related`). */
+  /** Many-to-ones to bring along where the page is one hand-tuned statement (`Page.related`). */
   related?: RelatedRead[];
 }
 
 /**
- * One page of a filtered, sorted list in one statement: a prepared one for plain equality filters
+ * One page of a filtered, sorted list in one statement: the hand-tuned one for plain equality filters
  * (db/page-statement.ts), else built by the query builder. The total is a scalar count subquery with
  * the same conditions (PostgreSQL runs it once), so the page itself can stop after `limit` rows in
  * index order — unlike `count(*) over()`, which materialises and sorts every matching row. uuid

@@ -1,7 +1,6 @@
-import { type EntityClass, type FilterQuery, raw } from '@mikro-orm/core';
+import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowJsonSql } from './lazy-columns.js';
-import { queryPrepared } from './prepared.js';
+import { sqlRows } from './sql-rows.js';
 import { readableAsJson, unionByUuids } from './rows-by-uuid.js';
 import { tenantScopeOf } from './tenant-scope.js';
 import { isUuid } from './uuid.js';
@@ -15,11 +14,9 @@ export interface EntityRequest {
 /**
  * What `em.findOne(entity, { uuid })` returns for each request (a live row of the EntityManager's
  * tenant, managed by it, or null), for rows of several entities in ONE statement, each row selected
- * as JSON and mapped back by the ORM into the identity map. Outside a transaction the statement is
- * the prepared UNION ALL of db/rows-by-uuid.ts with the tenant and live filters as `tenantScopeOf`
- * writes them (parsed once per connection; each uuid matched by equality, which plans cheaply).
- * Inside one, where it must use the transaction's connection, it is the ORM's own query per lookup,
- * filters applied, joined by UNION ALL. Entities whose columns JSON would change (db/rows-by-uuid.ts)
+ * as JSON and mapped back by the ORM into the identity map: the UNION ALL of db/rows-by-uuid.ts with
+ * the tenant and live filters as `tenantScopeOf` writes them (each uuid matched by equality, which
+ * plans cheaply), on the EntityManager's transaction when it is in one. Entities whose columns JSON would change (db/rows-by-uuid.ts)
  * and malformed uuids are looked up on their own.
  */
 export async function findLiveByUuids(em: EntityManager, requests: EntityRequest[]): Promise<(object | null)[]> {
@@ -31,7 +28,7 @@ export async function findLiveByUuids(em: EntityManager, requests: EntityRequest
     else found[index] = await em.findOne(entity, { uuid } as FilterQuery<object>);
   }
   if (combined.length === 0) return found;
-  const rows = em.getTransactionContext() ? await builtUnion(em, requests, combined) : await preparedUnion(em, requests, combined);
+  const rows = await unionOfLive(em, requests, combined);
   for (const { part, row } of rows) found[part] = em.map(requests[part]!.entity, JSON.parse(row) as Record<string, unknown>);
   return found;
 }
@@ -41,27 +38,10 @@ interface PartRow {
   row: string;
 }
 
-async function preparedUnion(em: EntityManager, requests: EntityRequest[], combined: number[]): Promise<PartRow[]> {
+async function unionOfLive(em: EntityManager, requests: EntityRequest[], combined: number[]): Promise<PartRow[]> {
   const entities = combined.map((index) => requests[index]!.entity);
   const scopes = entities.map((entity) => tenantScopeOf(em, entity, { live: true }));
   const values = combined.flatMap((index, at) => [requests[index]!.uuid, ...scopes[at]!.values]);
-  const rows = await queryPrepared<PartRow>(em, unionByUuids(em, entities, scopes, 'live', 'one uuid'), values);
+  const rows = await sqlRows<PartRow>(em, unionByUuids(em, entities, scopes, 'live', 'one uuid'), values);
   return rows.map(({ part, row }) => ({ part: combined[part]!, row }));
-}
-
-async function builtUnion(em: EntityManager, requests: EntityRequest[], combined: number[]): Promise<PartRow[]> {
-  const parts = await Promise.all(
-    combined.map(async (index) => {
-      const { entity, uuid } = requests[index]!;
-      const part = em
-        .createQueryBuilder(entity, 't')
-        .select([raw(`${index} as part`), raw(`${rowJsonSql(em, entity, 't')}::text as row`)] as never)
-        .where({ uuid } as never);
-      await part.applyFilters();
-      return part;
-    }),
-  );
-  const [first, ...rest] = parts;
-  const { sql, params } = (rest.length > 0 ? first!.unionAll(...rest) : first!).toQuery();
-  return em.getConnection().execute<PartRow[]>(sql, params as unknown[], 'all', em.getTransactionContext());
 }

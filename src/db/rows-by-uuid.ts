@@ -1,7 +1,7 @@
 import { DecimalType, type EntityClass, type EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowJsonSql } from './lazy-columns.js';
-import { queryPrepared } from './prepared.js';
+import { sqlRows } from './sql-rows.js';
 import type { Row } from './rows.js';
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
 
@@ -33,7 +33,7 @@ export function readableAsJson(em: EntityManager, entity: EntityClass<object>): 
 }
 
 /**
- * Rows of several entities by uuid in ONE statement (a prepared UNION ALL, each row as JSON), including
+ * Rows of several entities by uuid in ONE statement (a UNION ALL, each row as JSON), including
  * soft-deleted rows, as `Loaders.byUuid` reads them. Tenant-scoped entities are read in the
  * EntityManager's tenant only: the statement cannot be built without the tenant filter's argument.
  * Returns each request's rows in request order (missing uuids are simply absent).
@@ -49,7 +49,7 @@ export async function readRowsByUuid(em: EntityManager, requests: RowRequest[]):
     'deleted too',
     'any of uuids',
   );
-  const found = await queryPrepared<{ part: number; row: string }>(em, text, values);
+  const found = await sqlRows<{ part: number; row: string }>(em, text, values);
   const byPart = ordered.map(() => [] as Row<object>[]);
   for (const { part, row } of found) byPart[part]!.push(jsonRowToRow(em, ordered[part]!.entity, JSON.parse(row) as Record<string, unknown>));
   return requests.map((request) => byPart[ordered.indexOf(request)]!);

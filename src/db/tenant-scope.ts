@@ -50,6 +50,15 @@ export function tenantScopeOf(em: EntityManager, entity: EntityClass<object>, { 
   };
 }
 
+/**
+ * The one way to read across tenants, for public pages and documents whose uuid or slug is the key:
+ * the find options that turn the tenant filter off (and, with `deleted`, the live filter too). A test
+ * (test/tenant-scope-homes.test.ts) fails when anything else turns the tenant filter off.
+ */
+export function acrossTenants(rows: 'live' | 'deleted too' = 'live') {
+  return { filters: { [TENANT_FILTER]: false, ...(rows === 'deleted too' ? { [LIVE_FILTER]: false } : {}) } };
+}
+
 /** Scopes an EntityManager fork to one tenant. */
 export function scopeToTenant<T extends EntityManager>(em: T, tenantUuid: string): T {
   em.setFilterParams(TENANT_FILTER, { id: tenantUuid });

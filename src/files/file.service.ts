@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PublicContext, RequestContext } from '../context/request-context.js';
 import { requireRelated } from '../db/lookup.js';
-import { TENANT_FILTER } from '../db/tenant-scope.js';
+import { acrossTenants } from '../db/tenant-scope.js';
 import { isUuid, uuidv7 } from '../db/uuid.js';
 import { humanize } from '../errors/humanize.js';
 import { conflict, invalid } from '../errors/domain-error.js';
@@ -253,5 +253,5 @@ export const files = new FileService();
  */
 export function findFileAcrossTenants({ em }: Pick<PublicContext, 'em'>, uuid: string): Promise<StoredFile | null> {
   if (!isUuid(uuid)) return Promise.resolve(null);
-  return em.findOne(StoredFile, { uuid }, { filters: { [TENANT_FILTER]: false } });
+  return em.findOne(StoredFile, { uuid }, acrossTenants());
 }

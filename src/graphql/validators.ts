@@ -1,6 +1,6 @@
 import { IsOptional, isEmail, isURL, matches, max, maxLength, min, ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
 import { humanize } from '../errors/humanize.js';
-import { formatDate } from './scalars.js';
+import { formatDate } from '../timestamps.js';
 
 /**
  * Input rules with the messages a Laravel API gives, so both styles read the same. Each rule judges

@@ -2,7 +2,7 @@ import { displayName, verificationUrl } from '../certificates/certificate-rules.
 import { isPubliclyShown, publicStanding, servesBadges } from '../certificates/public-standing.js';
 import type { PublicContext } from '../context/request-context.js';
 import type { Course } from '../courses/course.entity.js';
-import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
+import { acrossTenants } from '../db/tenant-scope.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import type { Institution } from '../institutions/institution.entity.js';
 import type { Student } from '../students/student.entity.js';
@@ -41,7 +41,6 @@ export interface PublicPortfolio {
  * filter is off too, because a deleted course still names its certificates — live pages, items and
  * students are asked for explicitly instead, and certificates go through public-standing.ts.
  */
-const PUBLIC_READ = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } } as const;
 const MAX_TENANT_IDENTIFIER = 63;
 
 /** The public view of a page, in two statements whatever its size; null unless the page and its student are live and the page is public. */
@@ -54,13 +53,17 @@ export async function loadPublicPortfolio(
   const page = await em.findOne(
     PortfolioPage,
     { slug, isPublic: true, deletedAt: null, tenant: { identifier: tenantSlug }, student: { deletedAt: null } },
-    { ...PUBLIC_READ, populate: ['student'] },
+    { ...acrossTenants('deleted too'), populate: ['student'] },
   );
   if (!page) return null;
   const listed = await em.find(
     PortfolioItem,
     { page, isVisible: true, deletedAt: null },
-    { ...PUBLIC_READ, populate: ['certificate.course', 'certificate.institution'], orderBy: { sortOrder: 'asc', createdAt: 'asc', uuid: 'asc' } },
+    {
+      ...acrossTenants('deleted too'),
+      populate: ['certificate.course', 'certificate.institution'],
+      orderBy: { sortOrder: 'asc', createdAt: 'asc', uuid: 'asc' },
+    },
   );
   // Withdrawn certificates (deleted, or their institution deleted) are left out, as everywhere public.
   const items = listed.filter((item) => isPubliclyShown(standingOf(item)));

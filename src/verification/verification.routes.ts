@@ -3,7 +3,7 @@ import { ANCHOR_CHECK_SCHEMA, ANCHOR_STATE_SCHEMA, anchorCheckJson, anchorStateJ
 import type { Config } from '../config.js';
 import { certificateWithdrawn } from '../certificates/public-standing.js';
 import { notFound } from '../errors/domain-error.js';
-import { formatTimestamp } from '../graphql/scalars.js';
+import { formatTimestamp } from '../timestamps.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import type { VerificationFacts } from './verification-facts.js';
 import { singleUpload } from '../http/single-upload.js';

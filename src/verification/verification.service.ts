@@ -6,7 +6,7 @@ import { displayName, verificationUrl } from '../certificates/certificate-rules.
 import { isPubliclyShown, publicStanding } from '../certificates/public-standing.js';
 import { SigningIdentity } from '../certificates/signing-identity.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
+import { acrossTenants } from '../db/tenant-scope.js';
 import { isUuid } from '../db/uuid.js';
 import type { PublicContext } from '../context/request-context.js';
 import { StoredFile } from '../files/file.entity.js';
@@ -16,11 +16,9 @@ import { decideVerdict, signedByUs, type Verdict } from './document-verdict.js';
 import type { VerificationFacts } from './verification-facts.js';
 
 /** Public reads cross tenants by an unguessable uuid; these options say so explicitly, in one place. */
-const ACROSS_TENANTS = { filters: { [TENANT_FILTER]: false } } as const;
-const ACROSS_TENANTS_INCLUDING_DELETED = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } } as const;
 
 async function documentsOf(em: EntityManager, certificate: Certificate) {
-  const documents = await em.find(CertificateDocument, { certificate }, { ...ACROSS_TENANTS, populate: ['file'] });
+  const documents = await em.find(CertificateDocument, { certificate }, { ...acrossTenants(), populate: ['file'] });
   return documents.map((doc) => ({ type: doc.type, file: doc.file.getEntity() as StoredFile }));
 }
 
@@ -61,11 +59,11 @@ type LoadedStanding = ShownCertificate | { standing: 'absent' | 'withdrawn'; cer
  * or institution is `withdrawn` (public-standing.ts), not unknown.
  */
 async function loadPublic(em: EntityManager, uuid: string): Promise<LoadedStanding> {
-  const certificate = isUuid(uuid) ? await em.findOne(Certificate, { uuid }, ACROSS_TENANTS_INCLUDING_DELETED) : null;
+  const certificate = isUuid(uuid) ? await em.findOne(Certificate, { uuid }, acrossTenants('deleted too')) : null;
   if (!certificate || certificate.status === CertificateStatus.draft) return { standing: 'absent', certificate: null };
   const [institution, course, documents] = await Promise.all([
-    em.findOneOrFail(Institution, { uuid: certificate.institution.uuid }, ACROSS_TENANTS_INCLUDING_DELETED),
-    em.findOneOrFail(Course, { uuid: certificate.course.uuid }, ACROSS_TENANTS_INCLUDING_DELETED),
+    em.findOneOrFail(Institution, { uuid: certificate.institution.uuid }, acrossTenants('deleted too')),
+    em.findOneOrFail(Course, { uuid: certificate.course.uuid }, acrossTenants('deleted too')),
     documentsOf(em, certificate),
   ]);
   const standing = publicStanding(certificate, institution);
@@ -110,7 +108,7 @@ export interface DocumentVerdict {
 /** Signing certificates this service holds among the given fingerprints: fingerprint → institution uuid. */
 async function ourKeys(em: EntityManager, fingerprints: string[]): Promise<Map<string, string>> {
   if (fingerprints.length === 0) return new Map();
-  const identities = await em.find(SigningIdentity, { fingerprintSha256: { $in: fingerprints } }, ACROSS_TENANTS_INCLUDING_DELETED);
+  const identities = await em.find(SigningIdentity, { fingerprintSha256: { $in: fingerprints } }, acrossTenants('deleted too'));
   return new Map(identities.map((identity) => [identity.fingerprintSha256, identity.institution.uuid]));
 }
 

@@ -2,7 +2,7 @@ import type { PublicContext, RequestContext } from '../../context/request-contex
 import type { AttachedModule } from '../../courses/attached-modules.js';
 import { attachedModules } from '../../courses/attached-modules.js';
 import { Course } from '../../courses/course.entity.js';
-import { LIVE_FILTER, TENANT_FILTER } from '../../db/tenant-scope.js';
+import { acrossTenants } from '../../db/tenant-scope.js';
 import { isUuid } from '../../db/uuid.js';
 import type { Enrollment } from '../../enrollments/enrollment.entity.js';
 import { downloadUrl } from '../../files/file-runtime.js';
@@ -41,8 +41,6 @@ export interface IssuedCertificate {
   /** The course's modules in display order, with module and group. */
   attachments: AttachedModule[];
 }
-
-const ACROSS_TENANTS_INCLUDING_DELETED = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } };
 
 const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileFacts => ({
   uuid: institution.uuid,
@@ -109,7 +107,7 @@ export async function issueOpenBadgeCredential(tx: RequestContext, issued: Issue
 
 /** Deleted institutions too: their status lists stay published (every bit set) and their profiles answer 410. */
 async function institutionOf(ctx: PublicContext, institutionUuid: string): Promise<Institution | null> {
-  return isUuid(institutionUuid) ? ctx.em.findOne(Institution, { uuid: institutionUuid }, ACROSS_TENANTS_INCLUDING_DELETED) : null;
+  return isUuid(institutionUuid) ? ctx.em.findOne(Institution, { uuid: institutionUuid }, acrossTenants('deleted too')) : null;
 }
 
 /** A genuine credential names three: its key, the key's DID document, its status list (signed by the same key). */
@@ -188,7 +186,7 @@ export const openBadgeCredentials = {
    */
   async achievement(ctx: PublicContext, courseUuid: string): Promise<CredentialDocument | 'withdrawn' | null> {
     if (!isUuid(courseUuid)) return null;
-    const course = await ctx.em.findOne(Course, { uuid: courseUuid }, { filters: { [TENANT_FILTER]: false } });
+    const course = await ctx.em.findOne(Course, { uuid: courseUuid }, acrossTenants());
     if (!course) return null;
     const institution = await institutionOf(ctx, course.institution.uuid);
     const standing = issuerStanding(institution);

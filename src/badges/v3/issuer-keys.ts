@@ -1,6 +1,6 @@
 import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import type { PublicContext } from '../../context/request-context.js';
-import { TENANT_FILTER } from '../../db/tenant-scope.js';
+import { acrossTenants } from '../../db/tenant-scope.js';
 import { uuidv7 } from '../../db/uuid.js';
 import type { Institution } from '../../institutions/institution.entity.js';
 import { open, seal } from '../../security/key-envelope.js';
@@ -48,23 +48,18 @@ const INSERT_FIRST_KEY = `insert into ob3_issuer_keys (uuid, tenant_uuid, instit
  */
 export async function activeIssuerSigner(ctx: IssuerKeyContext, institution: Institution, did: string): Promise<IssuerSigner> {
   const active = { institution: institution.uuid, retiredAt: null };
-  const current = await ctx.em.findOne(IssuerKey, active, { filters: { [TENANT_FILTER]: false } });
+  const current = await ctx.em.findOne(IssuerKey, active, acrossTenants());
   if (current) return signerOf(ctx, current, did);
   const row = await newKeyRow(ctx, institution);
   await ctx.em.execute(INSERT_FIRST_KEY, [row.uuid, row.tenant, row.institution, row.publicKeyMultibase, row.sealedSecretKey]);
-  return signerOf(ctx, await ctx.em.findOneOrFail(IssuerKey, active, { refresh: true, filters: { [TENANT_FILTER]: false } }), did);
+  return signerOf(ctx, await ctx.em.findOneOrFail(IssuerKey, active, { refresh: true, ...acrossTenants() }), did);
 }
 
 /** Retires the active key (it stays published) and makes a new one active; returns the new public key. */
 export async function rotateIssuerKey(ctx: IssuerKeyContext, institution: Institution): Promise<{ publicKeyMultibase: string; retired: number }> {
   const row = await newKeyRow(ctx, institution);
   const retired = await ctx.em.fork().transactional(async (tx) => {
-    const count = await tx.nativeUpdate(
-      IssuerKey,
-      { institution: institution.uuid, retiredAt: null },
-      { retiredAt: new Date() },
-      { filters: { [TENANT_FILTER]: false } },
-    );
+    const count = await tx.nativeUpdate(IssuerKey, { institution: institution.uuid, retiredAt: null }, { retiredAt: new Date() }, acrossTenants());
     tx.create(IssuerKey, row);
     return count;
   });
@@ -73,6 +68,6 @@ export async function rotateIssuerKey(ctx: IssuerKeyContext, institution: Instit
 
 /** Every key the institution ever signed with (active first), as its DID document publishes them. */
 export async function publishedIssuerKeys({ em }: Pick<PublicContext, 'em'>, institutionUuid: string): Promise<IssuerKey[]> {
-  const keys = await em.find(IssuerKey, { institution: institutionUuid }, { filters: { [TENANT_FILTER]: false }, orderBy: { createdAt: 'desc' } });
+  const keys = await em.find(IssuerKey, { institution: institutionUuid }, { ...acrossTenants(), orderBy: { createdAt: 'desc' } });
   return keys.sort((a, b) => Number(Boolean(a.retiredAt)) - Number(Boolean(b.retiredAt)));
 }

@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../graphql/scalars.js';
+import { formatSeconds } from '../../timestamps.js';
 import { recipientIdentity } from '../open-badges.js';
 import { CREDENTIAL_CONTEXT, OPEN_BADGE_CREDENTIAL_CONTEXT } from './document-loader.js';
 import type { Ob3Urls } from './did-web.js';
@@ -47,7 +47,6 @@ export interface CredentialFacts {
 }
 
 /** Seconds precision, as the VC data model's dateTimeStamp examples and most verifiers expect. */
-const timestamp = (date: Date) => formatTimestamp(date).replace(/\.\d+Z$/, 'Z');
 
 const image = (url: string | null) => (url ? { image: { id: url, type: 'Image' } } : {});
 
@@ -92,8 +91,8 @@ export function unsignedCredential(facts: CredentialFacts, urls: Ob3Urls): Crede
     id: urls.credential(facts.certificateUuid),
     type: ['VerifiableCredential', 'OpenBadgeCredential'],
     issuer: profile(facts.issuer, urls),
-    validFrom: timestamp(facts.issuedAt),
-    ...(facts.expiresAt ? { validUntil: timestamp(facts.expiresAt) } : {}),
+    validFrom: formatSeconds(facts.issuedAt),
+    ...(facts.expiresAt ? { validUntil: formatSeconds(facts.expiresAt) } : {}),
     name: facts.achievement.name,
     credentialSubject: {
       type: ['AchievementSubject'],

@@ -1,6 +1,7 @@
 import { BitstringStatusList, createCredential } from '@digitalbazaar/vc-bitstring-status-list';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SignedStatusList } from './status-list.entity.js';
+import { formatSeconds } from '../../timestamps.js';
 
 /**
  * Bitstring Status List (W3C): per institution one revocation bitstring, lists of LIST_SIZE entries
@@ -74,7 +75,7 @@ async function currentList(em: EntityManager, institutionUuid: string, listNumbe
 /** The unsigned BitstringStatusListCredential of a list's bits. */
 export async function statusListCredential(id: string, issuer: string, bits: Buffer): Promise<Record<string, unknown>> {
   const credential = await createCredential({ id, list: new BitstringStatusList({ buffer: bits }), statusPurpose: 'revocation' });
-  return { ...credential, issuer, validFrom: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+  return { ...credential, issuer, validFrom: formatSeconds(new Date()) };
 }
 
 /**
