@@ -2,8 +2,8 @@ import type { EntityClass } from '@mikro-orm/core';
 import { readPageWithQueryBuilder } from '../src/db/listing.js';
 import { type PageRequest, readPageStatement } from '../src/db/page-statement.js';
 import { SortOrder } from '../src/db/paging.js';
-import { relatedReads } from '../src/db/related-reads.js';
-import { readRowsByUuid } from '../src/db/rows-by-uuid.js';
+import { readRowsByUuid, relatedReads } from '../src/db/rows.js';
+
 import { Cohort } from '../src/courses/cohort.entity.js';
 import { Course } from '../src/courses/course.entity.js';
 import type { TenantScopedEntity } from '../src/db/base.entity.js';

@@ -277,7 +277,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
 
   /** A certificate without a file is drawn by its template (CONTRACT "Rendering"); without a layout to draw, the file is required. */
   private async requireLayout(tx: RequestContext, { template }: CheckedDraft): Promise<void> {
-    // The design is a lazy column (db/lazy-columns.ts).
+    // The design is a lazy column (db/rows.ts).
     if (template) await tx.em.populate(template, ['designConfig'], { filters: { [LIVE_FILTER]: false } });
     if (!template || !hasLayout(template.designConfig)) throw invalid(SOURCE_REQUIRED);
   }

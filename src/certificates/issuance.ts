@@ -61,7 +61,7 @@ async function gather(ctx: RequestContext, certificate: Certificate, checked: Ch
   if (checked.enrollment?.deletedAt) throw invalidReference('enrollmentUuid');
   const enrollment = checked.enrollment ?? (await em.findOne(Enrollment, { student, course }, { orderBy: { enrolledAt: 'desc' } }));
   const attachments = await attachedModules(em, course);
-  // The design is a lazy column (db/lazy-columns.ts): the documents are one of its readers.
+  // The design is a lazy column (db/rows.ts): the documents are one of its readers.
   if (checked.template) await em.populate(checked.template, ['designConfig'], { filters: { [LIVE_FILTER]: false } });
   return { institution, course, student, enrollment, attachments, source, template: checked.template };
 }

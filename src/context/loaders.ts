@@ -1,9 +1,9 @@
 import { type EntityClass, raw, type Reference } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import { readFields, readLazyJson } from '../db/lazy-columns.js';
-import { readRows, type Row } from '../db/rows.js';
-import { readableAsJson, readRowsByUuid } from '../db/rows-by-uuid.js';
+
+import { readableAsJson, readFields, readLazyJson, readRows, readRowsByUuid, type Row } from '../db/rows.js';
+
 import { LIVE_FILTER } from '../db/tenant-scope.js';
 import { JsonPacer, ResponseBudget } from './response-budget.js';
 
@@ -51,7 +51,7 @@ export class Loaders {
 
   /**
    * Rows by primary key. Every uuid any resolver asks for in the same tick, of whatever entity, is
-   * read in ONE statement (db/rows-by-uuid.ts) — a page's student, course and cohort together.
+   * read in ONE statement (db/rows.ts) — a page's student, course and cohort together.
    * Soft-deleted rows are included: what points at a deleted row still shows it (a deleted
    * institution's name on its certificates).
    */
@@ -193,7 +193,7 @@ export class Loaders {
   }
 
   /**
-   * A lazy JSON column (db/lazy-columns.ts) of the row `uuid`, for display: its stored size `bytes` is
+   * A lazy JSON column (db/rows.ts) of the row `uuid`, for display: its stored size `bytes` is
    * charged to the answer's budget first, so an answer over budget is refused (RESPONSE_TOO_LARGE)
    * before any of it is read. The rows asked for in the same tick are read in one statement.
    */

@@ -3,11 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, SortOrder } from './paging.js';
 import { type PageRequest, readPageStatement, type RelatedRows } from './page-statement.js';
-import { readFields } from './lazy-columns.js';
-import type { RelatedRead } from './related-reads.js';
+
 import { toCamel } from '../identifier-case.js';
 import type { TenantScopedEntity } from './base.entity.js';
-import { readRows, type Row } from './rows.js';
+import { readFields, readRows, type RelatedRead, type Row } from './rows.js';
 import { isUuid } from './uuid.js';
 
 export interface ListOptions<Column extends string = string> {

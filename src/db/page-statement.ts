@@ -3,10 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_COUNTED_TABLES, liveCountSql } from './live-counts.js';
 import type { SortOrder } from './paging.js';
 import { sqlRows } from './sql-rows.js';
-import type { RelatedRead } from './related-reads.js';
-import type { Row } from './rows.js';
-import { rowJsonSql } from './lazy-columns.js';
-import { jsonRowToRow, readableAsJson } from './rows-by-uuid.js';
+
+import { jsonRowToRow, readableAsJson, type RelatedRead, type Row, rowJsonSql } from './rows.js';
+
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
 
 type Scalar = string | number | boolean | null;
@@ -19,7 +18,7 @@ export interface PageRequest {
   offset: number;
   /** Whether each row carries the list's total (a count subquery). */
   withTotal: boolean;
-  /** Many-to-ones whose rows each row brings along (db/related-reads.ts); ignored by the query builder's path. */
+  /** Many-to-ones whose rows each row brings along (db/rows.ts); ignored by the query builder's path. */
   related?: RelatedRead[];
 }
 

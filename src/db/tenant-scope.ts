@@ -22,7 +22,7 @@ export function scopeFilters(entities: EntityClass<object>[]) {
   };
 }
 
-/** The default filters as SQL, for the few statements written by hand (db/rows-by-uuid.ts, db/page-statement.ts). */
+/** The default filters as SQL, for the few statements written by hand (db/rows.ts, db/page-statement.ts). */
 export interface TenantScope {
   /** Whether the entity belongs to tenants; if so, the tenant's uuid is the first of `values`. */
   byTenant: boolean;

@@ -4,9 +4,9 @@ import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
 import { findOrFail, invalidReferences, requireRelated, softDeleteMany } from '../db/lookup.js';
-import { type EntityRequest, findLiveByUuids } from '../db/live-by-uuid.js';
+import { type EntityRequest, findLiveByUuids } from '../db/lookup.js';
 import { readPageStatement } from '../db/page-statement.js';
-import { relatedReads } from '../db/related-reads.js';
+import { relatedReads } from '../db/rows.js';
 import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../db/paging.js';
@@ -160,7 +160,7 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
 
   /**
    * `relate` for several fields at once: every related row named in `input` read in one statement
-   * (db/live-by-uuid.ts), and every field naming no live row of this tenant reported in one 422.
+   * (db/lookup.ts), and every field naming no live row of this tenant reported in one 422.
    * `alongside` rows are read in the same statement into the identity map (null where none).
    */
   protected async relateAll<Input extends object>(

@@ -49,7 +49,7 @@ export class CertificateTemplate extends TenantScopedEntity {
   @Property({ length: 1024, nullable: true })
   previewImagePath?: string | null;
 
-  /** Lazy: read by the field that shows it, within the answer's byte budget (db/lazy-columns.ts); populate it to use it. */
+  /** Lazy: read by the field that shows it, within the answer's byte budget (db/rows.ts); populate it to use it. */
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Design-tool configuration, stored as given.' })
   @Property({ type: 'json', nullable: true, lazy: true })
   designConfig?: Record<string, unknown> | null;

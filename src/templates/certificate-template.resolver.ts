@@ -26,7 +26,7 @@ export class CertificateTemplateResolver extends ResourceResolver({
     return ctx.loaders.one(Institution, template.institution);
   }
 
-  /** Read on its own (a lazy column), within the answer's byte budget: see db/lazy-columns.ts. */
+  /** Read on its own (a lazy column), within the answer's byte budget: see db/rows.ts. */
   @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'Design-tool configuration, stored as given.' })
   designConfig(@Root() template: Readable<CertificateTemplate>, @Ctx() ctx: RequestContext): unknown {
     if (template.designConfig !== undefined) return template.designConfig;

@@ -9,7 +9,7 @@ import { readLayout } from './template-layout.js';
 /**
  * The page a template draws for one certificate (or a preview): its layout with the placeholders
  * filled and the files it draws read from storage. Null when the template has no layout. The
- * template's `designConfig` must be populated (a lazy column: db/lazy-columns.ts).
+ * template's `designConfig` must be populated (a lazy column: db/rows.ts).
  */
 export async function templateDrawing(
   ctx: FileContext,
