@@ -32,14 +32,20 @@ export interface TenantScope {
   conditions(alias: string, first: number): string[];
 }
 
+/** The tenant an EntityManager is scoped to (`scopeToTenant`); refuses `doing` anything outside one. */
+export function tenantOf(em: EntityManager, doing = 'read tenant data'): string {
+  const tenantUuid = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
+  if (!tenantUuid) throw new Error(`refusing to ${doing} outside a tenant scope`);
+  return tenantUuid;
+}
+
 /**
  * What the tenant filter (and, with `live`, the live filter) adds to a query on `entity`, for the
  * EntityManager's tenant. Like the filter itself, it refuses to read tenant data outside a tenant scope.
  */
 export function tenantScopeOf(em: EntityManager, entity: EntityClass<object>, { live }: { live: boolean }): TenantScope {
   if (!isTenantScoped(entity)) return { byTenant: false, values: [], conditions: () => [] };
-  const tenantUuid = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
-  if (!tenantUuid) throw new Error(`refusing to read ${entity.name} outside a tenant scope`);
+  const tenantUuid = tenantOf(em, `read ${entity.name}`);
   const meta = em.getMetadata().get(entity);
   const column = (alias: string, property: string) =>
     `${alias}.${em.getPlatform().quoteIdentifier((meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!)}`;
@@ -69,8 +75,6 @@ export function scopeToTenant<T extends EntityManager>(em: T, tenantUuid: string
 export class TenantStamp implements EventSubscriber<TenantScopedEntity> {
   beforeCreate({ entity, em }: EventArgs<TenantScopedEntity>): void {
     if (!(entity instanceof TenantScopedEntity) || entity.tenant) return;
-    const tenantUuid = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
-    if (!tenantUuid) throw new Error(`refusing to insert ${entity.constructor.name} outside a tenant scope`);
-    entity.tenant = em.getReference(Tenant, tenantUuid, { wrapped: true });
+    entity.tenant = em.getReference(Tenant, tenantOf(em as EntityManager, `insert ${entity.constructor.name}`), { wrapped: true });
   }
 }

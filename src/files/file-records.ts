@@ -1,15 +1,9 @@
 // The statements on `files` that must be single conditional SQL statements to be race-free (dedup
 // insert, take, release). Every one names the tenant explicitly: raw SQL bypasses the ORM's filters.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TENANT_FILTER } from '../db/tenant-scope.js';
+import { tenantOf } from '../db/tenant-scope.js';
 import { StoredFile } from './file.entity.js';
 import type { FileType } from './file-type.js';
-
-export function tenantOf(em: EntityManager): string {
-  const tenant = em.getFilterParams<{ id?: string }>(TENANT_FILTER)?.id;
-  if (!tenant) throw new Error('file records are written through a tenant-scoped EntityManager');
-  return tenant;
-}
 
 function run<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
