@@ -1,9 +1,10 @@
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
-import { defineConfig, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { defineConfig } from '@mikro-orm/postgresql';
 import 'reflect-metadata';
 import { entities } from './src/entities.js';
 import { releaseDeadClients } from './src/db/pool-guard.js';
+import { ServicePostgreSqlDriver } from './src/db/service-driver.js';
 import { migrations } from './src/db/migrations/index.js';
 import { scopeFilters, TenantStamp } from './src/db/tenant-scope.js';
 
@@ -34,7 +35,7 @@ function driverOptions(timeouts: OrmOptions['timeouts']) {
 /** The one ORM configuration: the server, the operator CLI, migrations and tests all build it here. */
 export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
   return defineConfig({
-    driver: PostgreSqlDriver,
+    driver: ServicePostgreSqlDriver,
     clientUrl,
     entities: [...entities],
     metadataProvider: ReflectMetadataProvider,

@@ -1,11 +1,9 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_COUNTED_TABLES, liveCountSql } from './live-counts.js';
-import type { SortOrder } from './paging.js';
-import { sqlRows } from './sql-rows.js';
-
+import { DEFAULT_PAGE_SIZE, type SortOrder } from './paging.js';
 import { jsonRowToRow, readableAsJson, type RelatedRead, type Row, rowJsonSql } from './rows.js';
-
+import { sqlRows } from './sql-rows.js';
 import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
 
 type Scalar = string | number | boolean | null;
@@ -28,6 +26,16 @@ export interface RelatedRows {
   rows: Row<object>[];
 }
 
+/**
+ * Page sizes written into the statement text rather than bound. With `LIMIT $n` PostgreSQL's
+ * generic plan assumes a tenth of the table (hash joins over whole related tables), so it plans
+ * every execution afresh, which cost more than executing a page; with a literal size and the first
+ * page's literal offset the cached generic plan is the right one and planning is skipped. A few
+ * common sizes (and each plus the one row that tells whether more follow) keep the texts bounded;
+ * any other size or offset is a parameter, planned per execution as before.
+ */
+const PLANNED_PAGE_SIZES = new Set([1, 10, 15, 20, 25, 50, 100, DEFAULT_PAGE_SIZE].flatMap((size) => [size, size + 1]));
+
 /** Statement texts by entity, filter shape and order: few per resource, and capped anyway. */
 const statements = new Map<string, string>();
 const MAX_STATEMENTS = 512;
@@ -35,8 +43,9 @@ const MAX_STATEMENTS = 512;
 /**
  * The one hand-tuned list path: one page, the list's total and the related rows the operation selects
  * as ONE statement, for what most lists ask: equality on plain columns (`where[course_uuid]=…`,
- * `where[status]=…`, null meaning IS NULL) of an entity whose rows read back exactly as JSON. Each row
- * comes as JSON text, which node-postgres does not parse column by column. Scoped as the ORM's default
+ * `where[status]=…`, null meaning IS NULL) of an entity whose rows read back exactly as JSON. The
+ * text depends only on the filter's shape, so outside a transaction PostgreSQL plans it once per
+ * connection (`sqlRows`' cached plan) and Node builds nothing per request. Scoped as the ORM's default
  * filters scope every query (db/tenant-scope.ts): the request's tenant and live rows. Returns undefined
  * for anything else (operators, custom types), which the query builder handles;
  * test/page-statement.test.ts checks both read the same.
@@ -57,22 +66,30 @@ export async function readPageStatement<T extends object>(
   const sortColumn = sort ? plainColumn(meta, sort.property) : undefined;
   if (sort && !sortColumn) return undefined;
   const scope = tenantScopeOf(em, entity as EntityClass<object>, { live: true });
-  const values: unknown[] = [...scope.values, ...conditions.filter(({ value }) => value !== null).map(({ value }) => value), limit, offset];
+  const window: PageWindow = { limit: PLANNED_PAGE_SIZES.has(limit) ? limit : undefined, firstPage: offset === 0 };
+  const values: unknown[] = [
+    ...scope.values,
+    ...conditions.filter(({ value }) => value !== null).map(({ value }) => value),
+    ...(window.limit === undefined ? [limit] : []),
+    ...(window.firstPage ? [] : [offset]),
+  ];
   const key = [
     meta.className,
     ...conditions.map(({ column, value }) => `${column}${value === null ? ' null' : ''}`),
     sortColumn,
     sort?.order,
     withTotal,
+    window.limit ?? 'limit',
+    window.firstPage,
     ...related.map(({ property }) => property),
   ].join('|');
   let text = statements.get(key);
   if (!text) {
     const order = sortColumn ? { column: sortColumn, descending: sort!.order === 'desc' } : undefined;
-    text = pageStatement(em, meta, scope, conditions, order, withTotal, related);
+    text = pageStatement(em, meta, scope, conditions, order, window, withTotal, related);
     if (statements.size < MAX_STATEMENTS) statements.set(key, text);
   }
-  const found = await sqlRows<Record<string, string | null>>(em, text, values);
+  const found = await sqlRows<Record<string, string | null>>(em, text, values, 'plan once');
   const listTotal = found[0]?.list_total;
   const rows = found.map(({ row }) => jsonRowToRow(em, entity as EntityClass<object>, JSON.parse(row as string) as Record<string, unknown>) as Row<T>);
   return {
@@ -96,12 +113,19 @@ function relatedRows(em: EntityManager, read: RelatedRead, rows: Row<object>[], 
   return result;
 }
 
+/** The page's size when it is written into the text (else bound), and whether it starts at the first row. */
+interface PageWindow {
+  limit: number | undefined;
+  firstPage: boolean;
+}
+
 function pageStatement(
   em: EntityManager,
   meta: EntityMetadata<object>,
   scope: TenantScope,
   conditions: { column: string; value: Scalar }[],
   sort: { column: string; descending: boolean } | undefined,
+  window: PageWindow,
   withTotal: boolean,
   related: RelatedRead[],
 ): string {
@@ -118,17 +142,25 @@ function pageStatement(
   const table = quote(meta.tableName);
   const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null';
   let parameter = listed.parameters;
-  const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit $${++parameter}::bigint offset $${++parameter}::bigint`;
+  const limit = window.limit ?? `$${++parameter}::bigint`;
+  const offset = window.firstPage ? '0' : `$${++parameter}::bigint`;
+  const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit ${limit} offset ${offset}`;
   const row = rowJsonSql(em, meta.class as EntityClass<object>, 't');
   if (related.length === 0) return `select ${row}::text as row, ${totalColumn} as list_total ${page}`;
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
-  // loader reads it. Joins, not a subquery per row: the planner then reads a small table once.
+  // loader reads it. Joins, not a subquery per row: the planner then reads a small table once. For
+  // one row (a record by uuid) that once is the waste: the generic plan hashed whole small tables
+  // (courses, cohorts) to find one row each, so a record looks each related row up on its own.
+  const oneRow = window.limit === 1;
   const joins = related.map(({ column, entity }, index) => {
     const alias = `r${index}`;
     const target = em.getMetadata().get(entity);
     const targetUuid = quote(propertyOf(target as EntityMetadata<object>, 'uuid')!.fieldNames[0]!);
     const on = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)].join(' and ');
-    return `left join ${quote(target.tableName)} ${alias} on ${on}`;
+    const relatedTable = quote(target.tableName);
+    return oneRow
+      ? `left join lateral (select * from ${relatedTable} ${alias} where ${on} limit 1) ${alias} on true`
+      : `left join ${relatedTable} ${alias} on ${on}`;
   });
   const relatedColumns = related.map(({ entity }, index) => `, ${rowJsonSql(em, entity, `r${index}`)}::text as related_${index}`).join('');
   return `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`;
