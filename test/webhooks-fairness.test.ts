@@ -149,6 +149,53 @@ describe('deliveries scheduled per endpoint and tenant', () => {
   });
 });
 
+describe("a tenant's backlog behind dead endpoints", () => {
+  let receiver: WebhookReceiver;
+  let service: TestService;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().listen();
+    service = await startTestService({ NOTIFICATION_POLL_MS: '50', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_CONCURRENCY: '6', WEBHOOK_TENANT_CONCURRENCY: '3' });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await service?.stop();
+  });
+
+  const claims = (from: number) => service.statements.slice(from).filter((sql) => sql.includes("hashtext('webhook_deliveries lease')")).length;
+  const pending = async (tenant: string) =>
+    Number(
+      (
+        await service.orm.em
+          .fork()
+          .execute(
+            `select count(*)::int as n from webhook_deliveries d join tenants t on t.uuid = d.tenant_uuid where t.identifier = ? and d.status = 'pending'`,
+            [tenant],
+          )
+      )[0].n,
+    );
+
+  it("is not looked at again before another tenant's newer delivery", async () => {
+    const [acme, globex] = await Promise.all([signIn(service, 'backlogged'), signIn(service, 'neighbour')]);
+    for (let index = 0; index < 20; index++) {
+      receiver.answer(`/dead/${index}`, 'hold');
+      expect((await acme.rest('POST', '/webhooks', { url: receiver.url(`/dead/${index}`), events: ['file.uploaded'] })).status).toBe(201);
+    }
+    for (let upload = 0; upload < 50; upload++) await uploadPdf(acme, `backlog ${upload}`);
+    await until(() => receiver.received.length === 3, "the backlogged tenant's share of requests to be open");
+    // Its other 997 deliveries are due and over its tenant's share: each has been looked at and put back.
+    await until(() => claims(0) >= 1000, 'every delivery of the backlog to be looked at once');
+
+    expect((await globex.rest('POST', '/webhooks', { url: receiver.url('/live'), events: ['file.uploaded'] })).status).toBe(201);
+    const before = service.statements.length;
+    await uploadPdf(globex, 'the neighbour');
+    await until(() => receiver.at('/live').length === 1, "the neighbour's delivery to arrive");
+    // Its delivery was fetched before the backlog came round again (before: the backlog's due ones first, oldest first).
+    expect(claims(before)).toBeLessThan(100);
+    expect(await pending('backlogged')).toBe(1000);
+    expect(receiver.received).toHaveLength(4);
+  });
+});
+
 describe('an endpoint failing for WEBHOOK_DISABLE_AFTER_HOURS', () => {
   let receiver: WebhookReceiver;
   let smtp: SmtpListener;

@@ -5,10 +5,26 @@ export const WEBHOOK_TASK = 'webhook';
  * The SQL call that (re)schedules the job of the delivery row `row` for its next attempt: one job per
  * delivery (its job key), in the named queue of its endpoint, so an endpoint gets one request at a time
  * and a dead endpoint holds only its own queue. Used by the deliveries' and the endpoints' triggers
- * and when a delivery frees the next one about its record.
+ * and when a delivery frees the next one about its record, at the queue's default priority (0);
+ * `later` reschedules it at another time and priority (SQL).
  */
-export const scheduleDelivery = (row: string) =>
-  `graphile_worker.add_job('${WEBHOOK_TASK}', json_build_object('uuid', ${row}.uuid), queue_name := 'webhook:' || ${row}.endpoint_uuid, run_at := ${row}.next_attempt_at, job_key := 'webhook:' || ${row}.uuid)`;
+export const scheduleDelivery = (row: string, later?: { runAt: string; priority: number }) =>
+  `graphile_worker.add_job('${WEBHOOK_TASK}', json_build_object('uuid', ${row}.uuid), queue_name := 'webhook:' || ${row}.endpoint_uuid, run_at := ${later?.runAt ?? `${row}.next_attempt_at`}, job_key := 'webhook:' || ${row}.uuid${later ? `, priority := ${later.priority}` : ''})`;
+
+/**
+ * The priority of a delivery whose tenant already had its share in flight when it came due: every
+ * other tenant's due deliveries are fetched before it. Without it, the queue fetched due jobs oldest
+ * first, so one tenant's thousands of deliveries (each looked at, found over its tenant's limit and
+ * moved a second later, again and again) were all fetched before another tenant's newer one.
+ */
+export const WAITING_FOR_TENANT_PRIORITY = 1;
+
+/**
+ * Schedules the delivery `?` again `?` seconds from now behind every other tenant's due deliveries,
+ * its next attempt unchanged (it is due; it waits for its tenant's turn, not for a retry).
+ */
+export const WAIT_FOR_TENANT = `select ${scheduleDelivery('d', { runAt: 'now() + make_interval(secs => ?)', priority: WAITING_FOR_TENANT_PRIORITY })}
+  from (select uuid, endpoint_uuid from webhook_deliveries where uuid = ?) d`;
 
 /**
  * Once the delivery `?` is final (delivered, or given up), the next pending one about the same record

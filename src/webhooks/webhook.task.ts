@@ -8,7 +8,7 @@ import type { KeyWrapper } from '../security/key-envelope.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { type DisablingPolicy, recordFailure } from './webhook-failure.js';
 import { postWebhook, type WebhookHttpLimits } from './webhook-http.js';
-import { SCHEDULE_NEXT_ABOUT_SUBJECT, WEBHOOK_TASK } from './webhook-schedule.js';
+import { SCHEDULE_NEXT_ABOUT_SUBJECT, WAIT_FOR_TENANT, WEBHOOK_TASK } from './webhook-schedule.js';
 import { openWebhookSecret } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signature.js';
 
@@ -52,9 +52,6 @@ const SENDABLE = `select d.uuid, d.message_uuid, d.event_type, d.attempt_count, 
 
 const LEASE = `update webhook_deliveries set locked_until = now() + make_interval(secs => ?) where uuid = ?`;
 
-// Its trigger schedules the job again for then.
-const WAIT_FOR_TENANT = `update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ?), updated_at = now() where uuid = ?`;
-
 // Final for the delivery; a success also ends its endpoint's failing streak.
 const DELIVERED = `with delivered as (
     update webhook_deliveries
@@ -78,14 +75,14 @@ export interface WebhookTaskOptions {
   logger: Logger;
 }
 
-/** Leases the delivery if it may be sent now; at the tenant's limit, moves its next attempt a little later instead. */
+/** Leases the delivery if it may be sent now; at the tenant's limit, looks at it again a little later, behind other tenants' deliveries. */
 function claim(options: WebhookTaskOptions, uuid: string): Promise<ClaimedDelivery | undefined> {
   return options.orm.em.fork().transactional(async (em) => {
     await em.execute(LOCK_TENANT, [uuid]);
     const [delivery] = await em.execute<ClaimedDelivery[]>(SENDABLE, [uuid]);
     if (!delivery) return undefined; // sent, given up, not due, endpoint disabled, or waiting for an earlier one
     if (delivery.tenant_in_flight >= options.tenantConcurrency) {
-      await em.execute(WAIT_FOR_TENANT, [TENANT_FULL_RETRY_SECONDS, uuid], 'run');
+      await em.execute(WAIT_FOR_TENANT, [TENANT_FULL_RETRY_SECONDS, uuid]);
       return undefined;
     }
     await em.execute(LEASE, [options.leaseMs / 1000, uuid], 'run');
