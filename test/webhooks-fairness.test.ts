@@ -183,7 +183,7 @@ describe("a tenant's backlog behind dead endpoints", () => {
     for (let upload = 0; upload < 50; upload++) await uploadPdf(acme, `backlog ${upload}`);
     await until(() => receiver.received.length === 3, "the backlogged tenant's share of requests to be open");
     // Its other 997 deliveries are due and over its tenant's share: each has been looked at and put back.
-    await until(() => claims(0) >= 1000, 'every delivery of the backlog to be looked at once');
+    await until(() => claims(0) >= 1000, 'every delivery of the backlog to be looked at once', 120_000);
 
     expect((await globex.rest('POST', '/webhooks', { url: receiver.url('/live'), events: ['file.uploaded'] })).status).toBe(201);
     const before = service.statements.length;
@@ -193,7 +193,7 @@ describe("a tenant's backlog behind dead endpoints", () => {
     expect(claims(before)).toBeLessThan(100);
     expect(await pending('backlogged')).toBe(1000);
     expect(receiver.received).toHaveLength(4);
-  });
+  }, 240_000);
 });
 
 describe('an endpoint failing for WEBHOOK_DISABLE_AFTER_HOURS', () => {

@@ -8,8 +8,8 @@ export const WEBHOOK_TASK = 'webhook';
  * and when a delivery frees the next one about its record, at the queue's default priority (0);
  * `later` reschedules it at another time and priority (SQL).
  */
-export const scheduleDelivery = (row: string, later?: { runAt: string; priority: number }) =>
-  `graphile_worker.add_job('${WEBHOOK_TASK}', json_build_object('uuid', ${row}.uuid), queue_name := 'webhook:' || ${row}.endpoint_uuid, run_at := ${later?.runAt ?? `${row}.next_attempt_at`}, job_key := 'webhook:' || ${row}.uuid${later ? `, priority := ${later.priority}` : ''})`;
+export const scheduleDelivery = (row: string, later?: { runAt: string; priority: number; waits: string }) =>
+  `graphile_worker.add_job('${WEBHOOK_TASK}', json_build_object('uuid', ${row}.uuid${later ? `, 'waits', ${later.waits}` : ''}), queue_name := 'webhook:' || ${row}.endpoint_uuid, run_at := ${later?.runAt ?? `${row}.next_attempt_at`}, job_key := 'webhook:' || ${row}.uuid${later ? `, priority := ${later.priority}` : ''})`;
 
 /**
  * The priority of a delivery whose tenant already had its share in flight when it came due: every
@@ -20,10 +20,11 @@ export const scheduleDelivery = (row: string, later?: { runAt: string; priority:
 export const WAITING_FOR_TENANT_PRIORITY = 1;
 
 /**
- * Schedules the delivery `?` again `?` seconds from now behind every other tenant's due deliveries,
- * its next attempt unchanged (it is due; it waits for its tenant's turn, not for a retry).
+ * Schedules the delivery (its uuid the third `?`) again, behind every other tenant's due deliveries:
+ * the job carries how many times it was put back (the first `?`) and runs the second `?` seconds from
+ * now. Its next attempt stays as it is (it is due; it waits for its tenant's turn, not for a retry).
  */
-export const WAIT_FOR_TENANT = `select ${scheduleDelivery('d', { runAt: 'now() + make_interval(secs => ?)', priority: WAITING_FOR_TENANT_PRIORITY })}
+export const WAIT_FOR_TENANT = `select ${scheduleDelivery('d', { runAt: 'now() + make_interval(secs => ?)', priority: WAITING_FOR_TENANT_PRIORITY, waits: '?::int' })}
   from (select uuid, endpoint_uuid from webhook_deliveries where uuid = ?) d`;
 
 /**

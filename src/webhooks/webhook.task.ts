@@ -28,8 +28,12 @@ interface ClaimedDelivery {
 
 const MAX_ERROR_LENGTH = 500;
 
-/** While a tenant has WEBHOOK_TENANT_CONCURRENCY deliveries in flight, its next one looks again after this. */
-const TENANT_FULL_RETRY_SECONDS = 1;
+/**
+ * While a tenant has WEBHOOK_TENANT_CONCURRENCY deliveries in flight, its next one looks again after
+ * 1 s, then 2, 4 and at most 8 s as it keeps finding the tenant full: a backlog of thousands costs the
+ * queue an eighth of the looks, and a slot that frees is still taken within seconds.
+ */
+const tenantWaitSeconds = (waits: number) => Math.min(2 ** waits, 8);
 
 // Claims of one tenant's deliveries, in every process, take turns: each counts the leases the earlier ones committed.
 const LOCK_TENANT = `select pg_advisory_xact_lock(hashtext('webhook_deliveries lease'), hashtext(tenant_uuid::text)) from webhook_deliveries where uuid = ?`;
@@ -76,13 +80,13 @@ export interface WebhookTaskOptions {
 }
 
 /** Leases the delivery if it may be sent now; at the tenant's limit, looks at it again a little later, behind other tenants' deliveries. */
-function claim(options: WebhookTaskOptions, uuid: string): Promise<ClaimedDelivery | undefined> {
+function claim(options: WebhookTaskOptions, uuid: string, waits: number): Promise<ClaimedDelivery | undefined> {
   return options.orm.em.fork().transactional(async (em) => {
     await em.execute(LOCK_TENANT, [uuid]);
     const [delivery] = await em.execute<ClaimedDelivery[]>(SENDABLE, [uuid]);
     if (!delivery) return undefined; // sent, given up, not due, endpoint disabled, or waiting for an earlier one
     if (delivery.tenant_in_flight >= options.tenantConcurrency) {
-      await em.execute(WAIT_FOR_TENANT, [TENANT_FULL_RETRY_SECONDS, uuid]);
+      await em.execute(WAIT_FOR_TENANT, [waits + 1, tenantWaitSeconds(waits), uuid]);
       return undefined;
     }
     await em.execute(LEASE, [options.leaseMs / 1000, uuid], 'run');
@@ -118,7 +122,8 @@ async function attempt(options: WebhookTaskOptions, delivery: ClaimedDelivery): 
 export function webhookTask(options: WebhookTaskOptions): Task {
   const { orm, logger } = options;
   return async (payload) => {
-    const delivery = await claim(options, (payload as { uuid: string }).uuid);
+    const { uuid, waits = 0 } = payload as { uuid: string; waits?: number };
+    const delivery = await claim(options, uuid, waits);
     if (!delivery) return;
     const context = { delivery: delivery.uuid, event: delivery.event_type, attempt: delivery.attempt_count + 1 };
     const result = await attempt(options, delivery);
