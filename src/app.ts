@@ -18,6 +18,7 @@ import type { Orm } from './db/orm.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
+import { ParkedAnswers } from './graphql/released-answers.js';
 import { graphqlHandler } from './graphql/express-handler.js';
 import { graphqlRequestErrors } from './graphql/error-format.js';
 import { createSchema } from './graphql/schema.js';
@@ -98,7 +99,9 @@ export async function createApp({ config, orm, logger, runtime, principals = new
     jitAfterRuns: config.graphqlJitAfterRuns,
     fieldSuggestions: sandbox,
   };
-  const apollo = createApolloServer(schema, { sandbox, sandboxTenant: config.seed?.tenant, limits: graphqlLimits });
+  // Large answers pass from Apollo's serialiser to the handler below as slices (graphql/released-answers.ts).
+  const parked = new ParkedAnswers();
+  const apollo = createApolloServer(schema, { sandbox, sandboxTenant: config.seed?.tenant, limits: graphqlLimits, parked });
   await apollo.start();
 
   const { settings: uploads } = runtime.files;
@@ -141,7 +144,7 @@ export async function createApp({ config, orm, logger, runtime, principals = new
     }),
     jsonBody({ limit: config.jsonBodyLimit, maxDepth: config.jsonMaxDepth }),
     idempotent,
-    graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.responseMaxBytes),
+    graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.responseMaxBytes, parked),
     graphqlRequestErrors,
   );
   const table = routes(schema, config.publicBaseUrl);

@@ -156,6 +156,57 @@ describe('public limits per address', () => {
   });
 });
 
+describe('refusals this process already knows', () => {
+  // Its own process on the same database, with nothing in the background to add statements.
+  let quiet: TestService;
+  beforeAll(async () => {
+    quiet = await startTestService(
+      {
+        ...LIMITS,
+        NOTIFICATION_WORKER: 'off',
+        JOB_WORKER: 'off',
+        EXPIRY_SWEEP_MS: '0',
+        IDEMPOTENCY_SWEEP_MS: '0',
+        FILE_PURGE_SWEEP_MS: '0',
+        TOKEN_PURGE_MS: '0',
+      },
+      first.database,
+    );
+  });
+  afterAll(() => quiet.stop());
+
+  const statementsOf = async (send: () => Promise<{ status: number; headers: Headers }>) => {
+    quiet.statements.length = 0;
+    const { status, headers } = await send();
+    const announced = ['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => headers.get(name));
+    return { status, announced, retryAfter: Number(headers.get('retry-after')), statements: quiet.statements.length };
+  };
+
+  it('are answered 429 with their headers and no statement, while the count stays shared with the other process', async () => {
+    const api = new ApiClient(quiet.url, (await signIn(first, 'known-refusal')).token, 'known-refusal');
+    for (let call = 0; call < 2; call++) expect((await api.rest('GET', '/whoami')).status).toBe(200);
+    expect((await new ApiClient(second.url, api.token, api.tenant).rest('GET', '/whoami')).status).toBe(200);
+    const learned = await statementsOf(() => api.rest('GET', '/whoami'));
+    expect(learned).toMatchObject({ status: 429, announced: ['3', '0'] });
+    expect(learned.statements).toBeGreaterThan(0);
+    for (const send of [() => api.rest('GET', '/whoami'), () => api.graphql('{ viewer { clientId } }')]) {
+      const known = await statementsOf(send);
+      expect(known).toMatchObject({ status: 429, announced: ['3', '0'], statements: 0 });
+      expect(known.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(known.retryAfter).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('hold for public addresses too, and only for the refused address', async () => {
+    const page = (address: string) => () => fetch(`${quiet.url}/verify/${randomUUID()}`, { headers: { 'x-forwarded-for': address } });
+    expect((await page('192.0.2.20')()).status).toBe(404);
+    expect((await page('192.0.2.20')()).status).toBe(404);
+    expect(await statementsOf(page('192.0.2.20'))).toMatchObject({ status: 429, announced: ['2', '0'] });
+    expect(await statementsOf(page('192.0.2.20'))).toMatchObject({ status: 429, announced: ['2', '0'], statements: 0 });
+    expect((await page('192.0.2.21')()).status).toBe(404);
+  });
+});
+
 describe('the bucket store', () => {
   it('deletes windows that have reset, so past keys do not pile up', async () => {
     const store = new RateLimitStore(first.orm, 0);

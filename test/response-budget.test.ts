@@ -1,6 +1,8 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import { FREE_JSON_MAX_BYTES } from '../src/graphql/validators.js';
+import { ParkedAnswers, stringifyAndRelease } from '../src/graphql/released-answers.js';
+import { JsonText } from '../src/db/json-text.js';
 import { jsonWithin } from '../src/http/json-text.js';
 import { factories } from './support/factories.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
@@ -103,6 +105,25 @@ describe('answers have a byte budget', () => {
     expect(service.statements.filter((sql) => /design_config"?::text as json/.test(sql))).toEqual([]);
   });
 
+  it('copies stored design configs into the answer as PostgreSQL wrote them, never parsed and written again, in both styles', async () => {
+    const stored = `{"notes": "${designOf(FREE_JSON_MAX_BYTES).notes}"}`; // jsonb's text form: a space after the colon
+    const raw = async (path: string, init: RequestInit = {}) => {
+      const response = await fetch(`${acme.baseUrl}${path}`, { ...init, headers: acme.headers({ 'content-type': 'application/json' }) });
+      const text = await response.text();
+      return { status: response.status, text, length: Number(response.headers.get('content-length')), bytes: Buffer.byteLength(text) };
+    };
+    const rest = await raw(`/api/v1/certificate-templates?per_page=${PAGE}`);
+    const graphql = await raw('/graphql', { method: 'POST', body: JSON.stringify({ query: LIST_QUERY }) });
+    for (const answer of [rest, graphql]) {
+      expect(answer.status).toBe(200);
+      expect(answer.text.split(stored)).toHaveLength(PAGE + 1);
+      expect(answer.length).toBe(answer.bytes);
+      expect(answer.bytes).toBeGreaterThan(PAGE * FREE_JSON_MAX_BYTES);
+    }
+    expect(rest.text).toContain(`"design_config":${stored}`);
+    expect(graphql.text).toContain(`"designConfig":${stored}`);
+  });
+
   it('still serves what fits: a page without design configs, one oversized row alone, a smaller page', async () => {
     const names = await globex.graphql(`query { certificateTemplates(first: ${PAGE}) { nodes { uuid name } } }`);
     expect(names.body.data.certificateTemplates.nodes).toHaveLength(PAGE);
@@ -162,5 +183,28 @@ describe('answers are written in slices', () => {
     // 8 MiB in slices of 256 KiB (32 of them): the loop turned between slices, not once at the end.
     expect(turns).toBeGreaterThanOrEqual(16);
     expect(await jsonWithin(answer, RESPONSE_MAX_BYTES - 1)).toBeUndefined();
+  });
+
+  it('copies JSON text as it is, counts its bytes, and parses it only for JSON.stringify', async () => {
+    const value = { rows: [{ config: new JsonText('{"a": [1, 2.50], "b": "é"}') }, { config: null }] };
+    expect(await jsonWithin(value, 1024)).toBe('{"rows":[{"config":{"a": [1, 2.50], "b": "é"}},{"config":null}]}');
+    expect(await jsonWithin(value, 64)).toBeUndefined(); // 65 bytes: é is two
+    expect(await jsonWithin(value, 65)).toBeDefined();
+    expect(JSON.stringify(value)).toBe('{"rows":[{"config":{"a":[1,2.5],"b":"é"}},{"config":null}]}');
+  });
+
+  it('parks a GraphQL answer of more than one slice for the handler, and joins none of it', async () => {
+    const parked = new ParkedAnswers();
+    const stringify = stringifyAndRelease(16 * 1024 * 1024, parked);
+    const rows = Array.from({ length: 64 }, (_, index) => ({ index, designConfig: new JsonText(JSON.stringify(designOf(FREE_JSON_MAX_BYTES))) }));
+    const expected = JSON.stringify({ data: { templates: rows } });
+    const marker = await stringify({ data: { templates: rows } });
+    expect(marker.length).toBeLessThan(100);
+    const answer = parked.take(marker)!;
+    expect(answer.slices.length).toBeGreaterThan(8);
+    expect(answer.slices.join('')).toBe(expected);
+    expect(answer.bytes).toBe(Buffer.byteLength(expected));
+    expect([parked.take(marker), parked.size]).toEqual([undefined, 0]);
+    expect(await stringify({ data: { small: true } })).toBe('{"data":{"small":true}}');
   });
 });

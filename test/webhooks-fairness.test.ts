@@ -149,6 +149,74 @@ describe('deliveries scheduled per endpoint and tenant', () => {
   });
 });
 
+describe("a tenant's backlog behind dead endpoints", () => {
+  let receiver: WebhookReceiver;
+  let service: TestService;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().listen();
+    // Room for two backlogged tenants' shares (3 each) and a neighbour's delivery.
+    service = await startTestService({ NOTIFICATION_POLL_MS: '50', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_CONCURRENCY: '10', WEBHOOK_TENANT_CONCURRENCY: '3' });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await service?.stop();
+  });
+
+  const claims = (from: number) => service.statements.slice(from).filter((sql) => sql.includes("hashtext('webhook_deliveries lease')")).length;
+  const pending = async (tenant: string) =>
+    Number(
+      (
+        await service.orm.em
+          .fork()
+          .execute(
+            `select count(*)::int as n from webhook_deliveries d join tenants t on t.uuid = d.tenant_uuid where t.identifier = ? and d.status = 'pending'`,
+            [tenant],
+          )
+      )[0].n,
+    );
+
+  it("is not looked at again before another tenant's newer delivery", async () => {
+    const [acme, globex] = await Promise.all([signIn(service, 'backlogged'), signIn(service, 'neighbour')]);
+    for (let index = 0; index < 20; index++) {
+      receiver.answer(`/dead/${index}`, 'hold');
+      expect((await acme.rest('POST', '/webhooks', { url: receiver.url(`/dead/${index}`), events: ['file.uploaded'] })).status).toBe(201);
+    }
+    for (let upload = 0; upload < 50; upload++) await uploadPdf(acme, `backlog ${upload}`);
+    await until(() => receiver.received.length === 3, "the backlogged tenant's share of requests to be open");
+    // Its other 997 deliveries are due and over its tenant's share: each has been looked at and put back.
+    await until(() => claims(0) >= 1000, 'every delivery of the backlog to be looked at once', 120_000);
+
+    expect((await globex.rest('POST', '/webhooks', { url: receiver.url('/live'), events: ['file.uploaded'] })).status).toBe(201);
+    const before = service.statements.length;
+    await uploadPdf(globex, 'the neighbour');
+    await until(() => receiver.at('/live').length === 1, "the neighbour's delivery to arrive");
+    // Its delivery was fetched before the backlog came round again (before: the backlog's due ones first, oldest first).
+    expect(claims(before)).toBeLessThan(100);
+    expect(await pending('backlogged')).toBe(1000);
+    expect(receiver.received).toHaveLength(4);
+  }, 240_000);
+
+  it("arriving in one burst, waits behind another tenant's newer delivery beyond each endpoint's first ten", async () => {
+    const [acme, globex] = await Promise.all([signIn(service, 'bursting'), signIn(service, 'bystander')]);
+    for (let index = 0; index < 20; index++) {
+      receiver.answer(`/burst/${index}`, 'hold');
+      expect((await acme.rest('POST', '/webhooks', { url: receiver.url(`/burst/${index}`), events: ['file.uploaded'] })).status).toBe(201);
+    }
+    expect((await globex.rest('POST', '/webhooks', { url: receiver.url('/bystander'), events: ['file.uploaded'] })).status).toBe(201);
+    const before = service.statements.length;
+    // 50 events at once, fanned out to 1,000 deliveries in one transaction: none looked at yet.
+    await service.orm.em.fork().execute(
+      `insert into webhook_messages (uuid, created_at, updated_at, tenant_uuid, event_type, subject_uuid, body)
+       select gen_random_uuid(), now(), now(), t.uuid, 'file.uploaded', gen_random_uuid(), '{}' from tenants t, generate_series(1, 50) where t.identifier = 'bursting'`,
+    );
+    expect(await pending('bursting')).toBe(1000);
+    await uploadPdf(globex, 'the bystander');
+    await until(() => receiver.at('/bystander').length === 1, "the bystander's delivery to arrive", 120_000);
+    // At most the first ten of each of the 20 endpoints were due before it at the normal priority (before: all 1,000).
+    expect(claims(before)).toBeLessThan(300);
+  }, 240_000);
+});
+
 describe('an endpoint failing for WEBHOOK_DISABLE_AFTER_HOURS', () => {
   let receiver: WebhookReceiver;
   let smtp: SmtpListener;

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
-import { enforce } from '../rate-limits/http-limits.js';
+import { enforce, refuseKnown } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import type { PrincipalCache } from './principal-cache.js';
 import { sha256Hex } from './secrets.js';
@@ -19,7 +19,10 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
  *
  * The token's principal comes from `principals` (a short per-process cache that revocations evict
  * on every process, auth/principal-revocations.ts), else from one indexed lookup. Either way it is
- * settled here, before the request's first query.
+ * settled here, before the request's first query. A token whose client this process already saw
+ * refused by its rate limit is answered 429 before all of that (rate-limits/refused-windows.ts): until
+ * its window resets such a request costs no statement, even when the token was revoked meanwhile or
+ * the tenant header is wrong.
  */
 export function authenticate(
   orm: Orm,
@@ -41,6 +44,9 @@ export function authenticate(
       const token = BEARER.exec(req.get('authorization') ?? '')?.[1];
       if (!token) throw new DomainError('UNAUTHENTICATED', 'Unauthenticated.');
       const tokenHash = sha256Hex(token);
+      // A token whose client this process saw refused is refused again before any statement.
+      const knownAs = `token:${tokenHash}`;
+      refuseKnown(limits.store, limits.api, knownAs, res);
       const principal = principals.get(tokenHash) ?? (await lookUp(tokenHash));
       if (!principal) throw new DomainError('UNAUTHENTICATED', 'Unauthenticated.');
       const tenantHeader = req.get('x-tenant')?.trim();
@@ -48,7 +54,7 @@ export function authenticate(
       if (tenantHeader !== principal.tenant.identifier) {
         throw new DomainError('FORBIDDEN', 'This token is not valid for the requested tenant.');
       }
-      await enforce(limits.store, limits.api, principal.clientId, res);
+      await enforce(limits.store, limits.api, principal.clientId, res, knownAs);
       const logger = (req as Request & { log: Logger }).log;
       res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, responseMaxBytes);
       next();

@@ -11,7 +11,7 @@ import { type GraphqlLimits, graphqlLimits } from './limits.js';
 import { noteOperations } from './operation-notes.js';
 import { compiledGateway } from './apollo-executor.js';
 import { CompiledExecution } from './compiled-execution.js';
-import { releaseLoadedRows, stringifyAndRelease } from './released-answers.js';
+import { type ParkedAnswers, releaseLoadedRows, stringifyAndRelease } from './released-answers.js';
 
 /** Logs failures that are our bug with the request id; the client only sees a generic message. */
 const logInternalErrors: ApolloServerPlugin<RequestContext> = {
@@ -57,7 +57,7 @@ function sandboxLandingPage(tenant: string) {
 
 export function createApolloServer(
   schema: GraphQLSchema,
-  options: { sandbox: boolean; sandboxTenant?: string; limits: GraphqlLimits },
+  options: { sandbox: boolean; sandboxTenant?: string; limits: GraphqlLimits; parked?: ParkedAnswers },
 ): ApolloServer<RequestContext> {
   const limits = graphqlLimits(schema, options.limits);
   return new ApolloServer<RequestContext>({
@@ -72,7 +72,7 @@ export function createApolloServer(
     // The service's shutdown owns SIGINT/SIGTERM and stops Apollo in order; Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
     formatError: formatGraphqlError(options.limits.fieldSuggestions),
-    stringifyResult: stringifyAndRelease(options.limits.maxResponseBytes),
+    stringifyResult: stringifyAndRelease(options.limits.maxResponseBytes, options.parked),
     plugins: [
       noteOperations,
       releaseLoadedRows,

@@ -1,18 +1,20 @@
 import { type ApolloServer, type BaseContext, type ContextFunction, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import { noteErrorCodes } from '../http/request-record.js';
+import type { ParkedAnswers } from './released-answers.js';
 import { RESPONSE_TOO_LARGE, tooLargeBody } from './response-size.js';
 
 /**
  * Apollo Server behind Express, as `@as-integrations/express5` wires it. An answer over the response
  * budget (RESPONSE_MAX_BYTES) arrives as the one error `stringifyAndRelease` (released-answers.ts)
- * wrote instead of it, and is answered with 400 like every other refused operation. Expects the JSON
- * body parsed before it.
+ * wrote instead of it, and is answered with 400 like every other refused operation; a large answer
+ * arrives parked (released-answers.ts) and is sent slice by slice. Expects the JSON body parsed before it.
  */
 export function graphqlHandler<Context extends BaseContext>(
   apollo: ApolloServer<Context>,
   context: ContextFunction<[{ req: Request; res: Response }], Context>,
   maxResponseBytes: number,
+  parked: ParkedAnswers,
 ): RequestHandler {
   apollo.assertStarted('graphqlHandler()');
   const tooLarge = tooLargeBody(maxResponseBytes);
@@ -26,6 +28,13 @@ export function graphqlHandler<Context extends BaseContext>(
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {
       const text = response.body.string;
+      const large = parked.take(text);
+      if (large) {
+        res.setHeader('content-length', large.bytes);
+        for (const slice of large.slices) res.write(slice);
+        res.end();
+        return;
+      }
       if (text === tooLarge) {
         res.statusCode = 400;
         noteErrorCodes(res, [RESPONSE_TOO_LARGE]);

@@ -43,29 +43,32 @@ function replay(res: Response, stored: StoredResponse): void {
 type End = (...args: unknown[]) => Response;
 
 /**
- * Holds the response until it is stored, so a client that got an answer and retries always finds it.
- * Bodies here are JSON sent in one `end` (express `res.json`, Apollo's `res.send`).
+ * Holds the response until it is stored, so a client that got an answer and retries always finds it:
+ * what is written is kept (a large answer comes in slices, rest-compat/json-response.ts) and sent in
+ * one `end` once stored.
  */
 function storeBeforeSending(res: Response, store: (response: StoredResponse | null) => Promise<void>): void {
   const end = res.end.bind(res) as End;
   const chunks: Buffer[] = [];
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (chunk != null) chunks.push(Buffer.from(chunk as string));
-    return write(chunk, ...rest);
+  const collect = (chunk: unknown, encoding: unknown) => {
+    if (chunk == null || typeof chunk === 'function') return;
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding));
+  };
+  res.write = ((chunk: unknown, encoding?: unknown) => {
+    collect(chunk, encoding);
+    return true;
   }) as Response['write'];
   res.end = ((...args: unknown[]) => {
-    const [chunk, encoding] = args;
-    if (chunk != null && typeof chunk !== 'function')
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding));
-    const body = Buffer.concat(chunks).toString('utf8');
+    collect(args[0], args[1]);
+    const whole = Buffer.concat(chunks);
+    const body = whole.toString('utf8');
     const response: StoredResponse = {
       status: res.statusCode,
       body,
       contentType: (res.getHeader('content-type') as string | undefined) ?? null,
       location: (res.getHeader('location') as string | undefined) ?? null,
     };
-    void store(worthRepeating(response.status, body) ? response : null).finally(() => end(...args));
+    void store(worthRepeating(response.status, body) ? response : null).finally(() => end(whole));
     return res;
   }) as Response['end'];
 }

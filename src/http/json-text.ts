@@ -1,4 +1,6 @@
-import { JsonPacer } from '../context/response-budget.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { JSON_SLICE_BYTES } from '../context/response-budget.js';
+import { JsonText } from '../db/json-text.js';
 
 /**
  * Containers nearer the top than this are written member by member; deeper values in one
@@ -9,46 +11,81 @@ const WALKED_LEVELS = 6;
 
 class AnswerTooLarge extends Error {}
 
+/** An answer written out: its UTF-8 text in slices of about JSON_SLICE_BYTES, and their total bytes. */
+export interface JsonSlices {
+  slices: string[];
+  bytes: number;
+}
+
 /**
- * Writes `value` as JSON.stringify would, in slices (JSON_SLICE_BYTES of text, then a turn of the
- * event loop), counting UTF-8 bytes as it goes: `undefined`, without finishing, as soon as the text
- * would pass `maxBytes`. An answer of several MB never holds the event loop in one go, and one over
- * the budget is never written out whole.
+ * Writes `value` as JSON.stringify would (JsonText values, db/json-text.ts, copied as they are), in slices
+ * (JSON_SLICE_BYTES of text, then a turn of the event loop), counting UTF-8 bytes as it goes:
+ * `undefined`, without finishing, as soon as the text would pass `maxBytes`. An answer of several MB
+ * never holds the event loop in one go, and one over the budget is never written out whole.
  */
-export async function jsonWithin(value: unknown, maxBytes: number): Promise<string | undefined> {
+export async function jsonSlicesWithin(value: unknown, maxBytes: number): Promise<JsonSlices | undefined> {
   const writer = new JsonWriter(maxBytes);
   try {
     await writer.write(serialisable(value, '') ?? null, 0);
+    return writer.finish();
   } catch (error) {
     if (error instanceof AnswerTooLarge) return undefined;
     throw error;
   }
-  return writer.text();
+}
+
+/** `jsonSlicesWithin` as one string (for Apollo's `stringifyResult`, which must return one). */
+export async function jsonWithin(value: unknown, maxBytes: number): Promise<string | undefined> {
+  return (await jsonSlicesWithin(value, maxBytes))?.slices.join('');
 }
 
 class JsonWriter {
-  private readonly parts: string[] = [];
+  private readonly slices: string[] = [];
+  /** UTF-8 bytes of the finished slices. */
   private bytes = 0;
-  private readonly pacer = new JsonPacer();
+  private parts: string[] = [];
+  /** Characters of `parts`: never more than their UTF-8 bytes, so past the budget means over it. */
+  private partChars = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  text(): string {
-    return this.parts.join('');
+  finish(): JsonSlices {
+    this.cut();
+    return { slices: this.slices, bytes: this.bytes };
   }
 
   private push(text: string): void {
-    this.bytes += Buffer.byteLength(text);
-    if (this.bytes > this.maxBytes) throw new AnswerTooLarge();
+    this.partChars += text.length;
+    if (this.bytes + this.partChars > this.maxBytes) throw new AnswerTooLarge();
     this.parts.push(text);
+  }
+
+  /** Closes the slice: one string, its bytes counted once. */
+  private cut(): void {
+    if (this.parts.length === 0) return;
+    const slice = this.parts.join('');
+    this.bytes += Buffer.byteLength(slice);
+    if (this.bytes > this.maxBytes) throw new AnswerTooLarge();
+    this.slices.push(slice);
+    this.parts = [];
+    this.partChars = 0;
+  }
+
+  /** After a large enough piece of work: close the slice and let the event loop turn. */
+  private async paced(): Promise<void> {
+    if (this.partChars < JSON_SLICE_BYTES) return;
+    this.cut();
+    await nextTurn();
   }
 
   /** Writes one value as JSON.stringify would, its `toJSON` already applied (`value` below). */
   async write(value: unknown, level: number): Promise<void> {
-    if (level >= WALKED_LEVELS || value === null || typeof value !== 'object') {
-      const text = JSON.stringify(value) ?? 'null';
-      this.push(text);
-      await this.pacer.done(text.length);
+    if (value instanceof JsonText) {
+      this.push(value.text);
+      await this.paced();
+    } else if (level >= WALKED_LEVELS || value === null || typeof value !== 'object') {
+      this.push(JSON.stringify(value) ?? 'null');
+      await this.paced();
     } else if (Array.isArray(value)) await this.array(value, level);
     else await this.object(value as Record<string, unknown>, level);
   }
@@ -77,8 +114,9 @@ class JsonWriter {
   }
 }
 
-/** A value after its `toJSON`, or undefined for what JSON leaves out (undefined, functions, symbols). */
+/** A value after its `toJSON` (JsonText kept as it is), or undefined for what JSON leaves out (undefined, functions, symbols). */
 function serialisable(raw: unknown, key: string): unknown {
+  if (raw instanceof JsonText) return raw;
   const value = hasToJSON(raw) ? raw.toJSON(key) : raw;
   return value === undefined || typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
 }

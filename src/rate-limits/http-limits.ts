@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../errors/domain-error.js';
 import { clientAddress } from './client-address.js';
 import type { RateLimitStore } from './rate-limit.store.js';
-import { consume, isOff, type RateLimit, type RateLimitDecision } from './rate-limiter.js';
+import { consume, decide, isOff, type RateLimit, type RateLimitDecision } from './rate-limiter.js';
 
 export const TOO_MANY = 'Too Many Attempts.';
 
@@ -18,13 +18,27 @@ function announce(res: Response, decision: RateLimitDecision): void {
 
 /**
  * Counts one hit of the subject against `rule` and throws TOO_MANY_REQUESTS past it, so each
- * transport answers 429 in its own shape (Laravel `{message}`, GraphQL `errors`).
+ * transport answers 429 in its own shape (Laravel `{message}`, GraphQL `errors`). A refusal is
+ * remembered by this process under `knownAs` (the subject unless the caller knows it sooner by
+ * another name), so the next request refused by that window is answered by `refuseKnown` with no statement.
  */
-export async function enforce(store: RateLimitStore, rule: RateLimit, subject: string, res: Response): Promise<void> {
+export async function enforce(store: RateLimitStore, rule: RateLimit, subject: string, res: Response, knownAs = subject): Promise<void> {
   if (isOff(rule)) return;
+  refuseKnown(store, rule, knownAs, res);
   const decision = await consume(store, rule, subject);
   announce(res, decision);
-  if (!decision.allowed) throw new DomainError('TOO_MANY_REQUESTS', TOO_MANY);
+  if (decision.allowed) return;
+  store.refused.remember(`${rule.name}:${knownAs}`, decision.resetAt);
+  throw new DomainError('TOO_MANY_REQUESTS', TOO_MANY);
+}
+
+/** Throws TOO_MANY_REQUESTS, with the same headers, when this process already saw the window refused. */
+export function refuseKnown(store: RateLimitStore, rule: RateLimit, knownAs: string, res: Response): void {
+  if (isOff(rule)) return;
+  const resetAt = store.refused.resetAt(`${rule.name}:${knownAs}`);
+  if (!resetAt) return;
+  announce(res, decide(rule, rule.limit + 1, resetAt));
+  throw new DomainError('TOO_MANY_REQUESTS', TOO_MANY);
 }
 
 /** Public routes: one limit per client address. */

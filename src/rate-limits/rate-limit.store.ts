@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm.js';
+import { RefusedWindows } from './refused-windows.js';
 
 export interface WindowCount {
   /** Hits (or units of cost) in the current window, this one included. */
@@ -31,6 +32,8 @@ const count = (row: BucketRow): WindowCount => ({ hits: Number(row.hits), resetA
 /** Fixed-window counters in PostgreSQL, so every server process counts against the same limits. */
 export class RateLimitStore {
   private lastSweep = Date.now();
+  /** What this process already knows is refused, answered without a statement (refused-windows.ts). */
+  readonly refused = new RefusedWindows();
 
   constructor(
     private readonly orm: Orm,

@@ -22,9 +22,14 @@ export function limitWorkerTime(store: RateLimitStore, rule: RateLimit): Request
     if (isOff(rule)) return next();
     try {
       const key = `${rule.name}:${clientAddress(req)}`;
-      const spent = await store.peek(key);
-      if (spent.resetAt && spent.hits >= rule.limit) {
-        res.set('Retry-After', String(decide(rule, spent.hits, spent.resetAt).retryAfter));
+      // Time spent stays spent until the window resets: once seen, this process refuses without a statement.
+      let spentUntil = store.refused.resetAt(key);
+      if (!spentUntil) {
+        const spent = await store.peek(key);
+        if (spent.resetAt && spent.hits >= rule.limit) store.refused.remember(key, (spentUntil = spent.resetAt));
+      }
+      if (spentUntil) {
+        res.set('Retry-After', String(decide(rule, rule.limit, spentUntil).retryAfter));
         throw new DomainError('TOO_MANY_REQUESTS', WORKER_TIME_SPENT);
       }
       // A charge lost to a database failure is not worth failing the answer the job produced.

@@ -4,7 +4,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookMessage } from './webhook-message.entity.js';
-import { scheduleDelivery } from './webhook-schedule.js';
+import { backlogPriority, scheduleDelivery } from './webhook-schedule.js';
 
 export enum WebhookDeliveryStatus {
   pending = 'pending',
@@ -42,7 +42,7 @@ export interface AttemptRecord {
       events: ['insert', 'update'],
       forEach: 'row',
       body: `if new.status = 'pending' and new.locked_until is null and (tg_op = 'INSERT' or old.locked_until is not null or new.next_attempt_at is distinct from old.next_attempt_at) then
-          perform ${scheduleDelivery('new')};
+          perform ${scheduleDelivery('new', { priority: backlogPriority('new') })};
         end if;
         return null;`,
     },

@@ -8,7 +8,7 @@ import type { KeyWrapper } from '../security/key-envelope.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { type DisablingPolicy, recordFailure } from './webhook-failure.js';
 import { postWebhook, type WebhookHttpLimits } from './webhook-http.js';
-import { SCHEDULE_NEXT_ABOUT_SUBJECT, WEBHOOK_TASK } from './webhook-schedule.js';
+import { SCHEDULE_NEXT_ABOUT_SUBJECT, WAIT_FOR_TENANT, WEBHOOK_TASK } from './webhook-schedule.js';
 import { openWebhookSecret } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signature.js';
 
@@ -28,8 +28,12 @@ interface ClaimedDelivery {
 
 const MAX_ERROR_LENGTH = 500;
 
-/** While a tenant has WEBHOOK_TENANT_CONCURRENCY deliveries in flight, its next one looks again after this. */
-const TENANT_FULL_RETRY_SECONDS = 1;
+/**
+ * While a tenant has WEBHOOK_TENANT_CONCURRENCY deliveries in flight, its next one looks again after
+ * 1 s, then 2, 4 and at most 8 s as it keeps finding the tenant full: a backlog of thousands costs the
+ * queue an eighth of the looks, and a slot that frees is still taken within seconds.
+ */
+const tenantWaitSeconds = (waits: number) => Math.min(2 ** waits, 8);
 
 // Claims of one tenant's deliveries, in every process, take turns: each counts the leases the earlier ones committed.
 const LOCK_TENANT = `select pg_advisory_xact_lock(hashtext('webhook_deliveries lease'), hashtext(tenant_uuid::text)) from webhook_deliveries where uuid = ?`;
@@ -51,9 +55,6 @@ const SENDABLE = `select d.uuid, d.message_uuid, d.event_type, d.attempt_count, 
         and (earlier.enqueued_at, earlier.uuid) < (d.enqueued_at, d.uuid))`;
 
 const LEASE = `update webhook_deliveries set locked_until = now() + make_interval(secs => ?) where uuid = ?`;
-
-// Its trigger schedules the job again for then.
-const WAIT_FOR_TENANT = `update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ?), updated_at = now() where uuid = ?`;
 
 // Final for the delivery; a success also ends its endpoint's failing streak.
 const DELIVERED = `with delivered as (
@@ -78,14 +79,14 @@ export interface WebhookTaskOptions {
   logger: Logger;
 }
 
-/** Leases the delivery if it may be sent now; at the tenant's limit, moves its next attempt a little later instead. */
-function claim(options: WebhookTaskOptions, uuid: string): Promise<ClaimedDelivery | undefined> {
+/** Leases the delivery if it may be sent now; at the tenant's limit, looks at it again a little later, behind other tenants' deliveries. */
+function claim(options: WebhookTaskOptions, uuid: string, waits: number): Promise<ClaimedDelivery | undefined> {
   return options.orm.em.fork().transactional(async (em) => {
     await em.execute(LOCK_TENANT, [uuid]);
     const [delivery] = await em.execute<ClaimedDelivery[]>(SENDABLE, [uuid]);
     if (!delivery) return undefined; // sent, given up, not due, endpoint disabled, or waiting for an earlier one
     if (delivery.tenant_in_flight >= options.tenantConcurrency) {
-      await em.execute(WAIT_FOR_TENANT, [TENANT_FULL_RETRY_SECONDS, uuid], 'run');
+      await em.execute(WAIT_FOR_TENANT, [waits + 1, tenantWaitSeconds(waits), uuid]);
       return undefined;
     }
     await em.execute(LEASE, [options.leaseMs / 1000, uuid], 'run');
@@ -121,7 +122,8 @@ async function attempt(options: WebhookTaskOptions, delivery: ClaimedDelivery): 
 export function webhookTask(options: WebhookTaskOptions): Task {
   const { orm, logger } = options;
   return async (payload) => {
-    const delivery = await claim(options, (payload as { uuid: string }).uuid);
+    const { uuid, waits = 0 } = payload as { uuid: string; waits?: number };
+    const delivery = await claim(options, uuid, waits);
     if (!delivery) return;
     const context = { delivery: delivery.uuid, event: delivery.event_type, attempt: delivery.attempt_count + 1 };
     const result = await attempt(options, delivery);
