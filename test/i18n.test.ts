@@ -1,5 +1,8 @@
 import { LOCALES, negotiateLocale, localeOf } from '../src/i18n/locales.js';
 import { messagesFor } from '../src/i18n/messages.js';
+import { issuedMessage } from '../src/certificates/issued-message.js';
+import { renderTranscript } from '../src/documents/index.js';
+import { pageTexts, transcriptData } from './fixtures/documents.js';
 
 /** Every leaf of a catalogue by its path: strings, and functions with their arity. */
 function leaves(value: unknown, path = ''): Map<string, string> {
@@ -68,5 +71,42 @@ describe('choosing a language', () => {
     expect(negotiateLocale('*')).toBe('en');
     expect(negotiateLocale('es;q=abc, pt;q=0.2')).toBe('pt-BR');
     expect(negotiateLocale(undefined)).toBe('en');
+  });
+});
+
+describe('documents in the certificate’s language', () => {
+  it('the transcript prints its labels in Spanish and Portuguese', async () => {
+    const spanish = (await pageTexts(await renderTranscript({ ...transcriptData(3), locale: 'es' }))).join(' ');
+    for (const text of [
+      'Certificado analítico',
+      'Estudiante Maria da Silva',
+      'Calificación final 8.50 (escala de 0 a 10)',
+      'Código Módulo Horas Créditos',
+      'Total del curso',
+      'Página 1 de 1',
+    ]) {
+      expect(spanish).toContain(text);
+    }
+    expect(spanish).not.toContain('Academic transcript');
+    const portuguese = (await pageTexts(await renderTranscript({ ...transcriptData(3), locale: 'pt-BR' }))).join(' ');
+    expect(portuguese).toContain('Histórico escolar');
+    expect(portuguese).toContain('Nota final 8.50 (escala de 0 a 10)');
+  });
+
+  it('the issued e-mail speaks the language it is given', async () => {
+    const parts = {
+      certificate: { uuid: '01a1fbd9-0000-7000-8000-000000000001' },
+      student: { name: 'Lucía Fernández', socialName: null, email: 'lucia@example.org' },
+      course: { name: 'Data Engineering' },
+      institution: { name: 'Universidad Abierta', isBadgesEnabled: false, badgeImageUuid: null },
+      url: 'http://credentials.test/verify/01a1fbd9-0000-7000-8000-000000000001',
+      publicBaseUrl: 'http://credentials.test',
+    } as never as Parameters<typeof issuedMessage>[0];
+    const spanish = issuedMessage({ ...parts, locale: 'es' });
+    expect(spanish.subject).toBe('Su certificado de Data Engineering emitido por Universidad Abierta');
+    expect(spanish.textBody).toContain('Universidad Abierta emitió su certificado de Data Engineering.');
+    expect(spanish.htmlBody).toContain('Ver y verificar su certificado');
+    expect(issuedMessage(parts).subject).toBe('Your certificate for Data Engineering from Universidad Abierta');
+    expect(issuedMessage({ ...parts, locale: 'pt-BR' }).textBody).toContain('Olá, Lucía Fernández,');
   });
 });

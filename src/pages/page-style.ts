@@ -63,7 +63,7 @@ main > header.with-image { display: flex; gap: 1.25rem; align-items: center; }
 .modules .meta { color: #545d6e; font-size: .9rem; margin-left: .5rem; }
 .checks { margin: 0; padding-left: 1.25rem; }
 .checks li { margin: 0 0 .5rem; }
-.networks li { display: inline-block; margin: 0 1rem .5rem 0; }
+ul.plain.networks li { display: inline-block; margin: 0 1.25rem .5rem 0; }
 .copy { display: grid; gap: .35rem; margin: 1rem 0 0; }
 .copy input, .copy textarea { font: .9rem ui-monospace, SFMono-Regular, Menlo, monospace; padding: .45rem; border: 1px solid #8a93a3; border-radius: 6px; width: 100%; color: #1d2330; background: #fff; resize: vertical; }
 @media (max-width: 600px) {
