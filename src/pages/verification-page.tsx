@@ -248,15 +248,8 @@ function HowVerified({ data, context }: { data: VerificationPageData; context: P
         )}
         {anchor && (
           <li>
+            {/* The transaction's link is in the facts above; one link of that name a page. */}
             <strong>{m.anchor}.</strong> {m.anchoredOn(anchor.network, anchor.blockNumber, formatDateTime(anchor.anchoredAt, context.locale))}
-            {anchor.txUrl && (
-              <>
-                {' · '}
-                <a href={anchor.txUrl} rel="noopener noreferrer">
-                  {m.anchorTransaction}
-                </a>
-              </>
-            )}
           </li>
         )}
       </ul>
