@@ -39,7 +39,7 @@ import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } fr
 import { CREDENTIAL_VERIFY_ROUTE, credentialVerifyRoutes, HOSTED_CREDENTIAL_ROUTES, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
 import { BLOCKCERTS_ROUTES, blockcertsRoutes } from './anchoring/blockcerts.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
-import { oembedRoutes } from './pages/oembed.route.js';
+import { OEMBED_ROUTE, oembedRoutes } from './pages/oembed.route.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { VERIFICATION_ROUTES, verificationApi } from './verification/verification.routes.js';
 import { metricsRoute } from './metrics/metrics.route.js';
@@ -78,6 +78,7 @@ const HAND_WRITTEN_ROUTES = [
   CREDENTIAL_VERIFY_ROUTE,
   ...Object.values(BLOCKCERTS_ROUTES),
   ...Object.values(HEALTH_ROUTES),
+  OEMBED_ROUTE,
 ];
 
 export interface AppDependencies {

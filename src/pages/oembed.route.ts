@@ -3,6 +3,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { classifyError } from '../errors/classify.js';
 import type { PublicContextOf } from '../http/public-context.js';
 import { sendError } from '../http/error-response.js';
+import { describeRoute, jsonError, TOO_MANY_REQUESTS } from '../http/route-contract.js';
 import { isUuid } from '../db/uuid.js';
 import { verificationFacts } from '../verification/verification.service.js';
 import { CARD_HEIGHT, CARD_WIDTH } from './credential-card.js';
@@ -10,6 +11,29 @@ import { faviconIco } from './favicon.js';
 import { chooseLocale } from './locale.js';
 import { messagesFor } from './messages.js';
 import { cardUrl, embedSnippet, ownPageUrl } from './share-links.js';
+
+/** GET /oembed (oEmbed 1.0): the embed of a credential page; the pages name it in a discovery link. */
+export const OEMBED_ROUTE = describeRoute({
+  method: 'get',
+  base: '',
+  path: '/oembed',
+  tag: 'public pages',
+  summary: 'oEmbed of a credential page',
+  description: 'Public, readable cross-origin. Only this service’s `/verify/{uuid}` of a valid certificate has an embed (docs/public-pages.md).',
+  query: {
+    url: { description: 'The credential page, `{PUBLIC_BASE_URL}/verify/{uuid}`.', schema: { type: 'string', format: 'uri' } },
+    format: { description: '`json` (the only one offered).', schema: { type: 'string', enum: ['json'] } },
+  },
+  responses: {
+    200: {
+      description: 'An oEmbed `rich` response: the embed snippet (the card image linked to the page) and the card as thumbnail.',
+      content: { 'application/json': { type: 'object', required: ['version', 'type', 'html', 'width', 'height'] } },
+    },
+    404: jsonError('Not a credential page of this service, or the certificate is not valid.'),
+    429: TOO_MANY_REQUESTS,
+    501: jsonError('A format other than `json`.'),
+  },
+});
 
 const EMBED_WIDTH = 600;
 const EMBED_HEIGHT = 315;
@@ -65,7 +89,7 @@ async function oembed(publicContext: PublicContextOf, req: Request, res: Respons
 /** GET /oembed?url=…&format=json (oEmbed 1.0, the pages name it with a discovery link) and GET /favicon.ico. */
 export function oembedRoutes(publicContext: PublicContextOf, publicReads: RequestHandler): Router {
   const router = Router();
-  router.get('/oembed', publicReads, async (req, res) => {
+  router.get(OEMBED_ROUTE.path, publicReads, async (req, res) => {
     try {
       await oembed(publicContext, req, res);
     } catch (error) {
