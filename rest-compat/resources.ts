@@ -2,7 +2,9 @@ import type { RestResource } from './resource.js';
 import { fields, leaves, nest, omit } from './selection.js';
 
 /** The REST representation of each collection, as GraphQL selections (renamed to snake_case on the way out). */
-const INSTITUTION = fields('uuid name legalName taxId country website email networkOrganization status isBadgesEnabled badgeImageUuid createdAt updatedAt');
+const INSTITUTION = fields(
+  'uuid name legalName taxId country website email networkOrganization status isBadgesEnabled isGradePublic badgeImageUuid createdAt updatedAt',
+);
 const MODULE = fields('uuid code name description syllabus workload credits modality level isActive isRequired institution { uuid name } createdAt updatedAt');
 const COURSE = fields(`uuid name code description workload isActive institution { uuid name }
   modules { order module { uuid code name workload credits isRequired } group { uuid name order } } createdAt updatedAt`);

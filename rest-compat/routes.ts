@@ -139,6 +139,27 @@ const badgeRoutes = (schema: GraphQLSchema): RestRoute[] => [
   badgeRoute(schema, '/certificates/:uuid/badges/credentials', 'certificate', 'openBadgeCredential', 'open_badge_credential'),
 ];
 
+const COUNTS = 'pageViews pdfDownloads badgeFetches credentialFetches shareClicks linkedinAdds';
+
+/** GET /certificates/{uuid}/engagement: the certificate's daily public engagement (docs/public-pages.md). */
+const engagementRoute = (schema: GraphQLSchema): RestRoute => ({
+  method: 'get',
+  path: '/certificates/:uuid/engagement',
+  document: buildOperation(schema, {
+    type: 'query',
+    name: 'CertificateEngagement',
+    route: 'GET /certificates/:uuid/engagement',
+    fields: [{ field: 'certificate', alias: 'result', selection: fields(`engagement { totals { ${COUNTS} } days { day ${COUNTS} } }`) }],
+  }),
+  variables: (req) => ({ uuid: req.params.uuid }),
+  present: (result) => {
+    const engagement = (result as { engagement?: unknown } | null)?.engagement;
+    if (!engagement) throw new DomainError('NOT_FOUND', 'Not found.');
+    return { data: engagement };
+  },
+  docs: { dataField: 'engagement' },
+});
+
 /**
  * The route table: every REST path this service answers besides the token endpoint. Building it
  * builds and validates every route's operation, so it throws (and the service does not start)
@@ -160,6 +181,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     ...certificateRoutes(schema),
     ...jobRoutes(schema),
     ...badgeRoutes(schema),
+    engagementRoute(schema),
     ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),

@@ -40,6 +40,7 @@ import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } fr
 import { CREDENTIAL_VERIFY_ROUTE, credentialVerifyRoutes, HOSTED_CREDENTIAL_ROUTES, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
 import { BLOCKCERTS_ROUTES, blockcertsRoutes } from './anchoring/blockcerts.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
+import { OEMBED_ROUTE, oembedRoutes } from './pages/oembed.route.js';
 import { portfolioPages } from './portfolios/portfolio-page.route.js';
 import { VERIFICATION_ROUTES, verificationApi } from './verification/verification.routes.js';
 import { metricsRoute } from './metrics/metrics.route.js';
@@ -78,6 +79,7 @@ const HAND_WRITTEN_ROUTES = [
   CREDENTIAL_VERIFY_ROUTE,
   ...Object.values(BLOCKCERTS_ROUTES),
   ...Object.values(HEALTH_ROUTES),
+  OEMBED_ROUTE,
 ];
 
 export interface AppDependencies {
@@ -179,6 +181,7 @@ export async function createApp({ config, orm, logger, runtime, principals = new
   app.get('/', landingPage({ ides: sandbox }));
   if (sandbox) app.use(graphiqlRoutes());
   app.use(apiReferencePage());
+  app.use(oembedRoutes(publicContext, publicReads));
   app.use(publicPages({ publicContext, config, limits }));
   // Open Badges 2.0 and 3.0: hosted documents, baked images, DID documents, status lists (rate limited as public reads).
   app.get('/ob/*path', publicReads);

@@ -1,6 +1,7 @@
 import { AccessToken } from './auth/access-token.entity.js';
 import { BadgeAssertionSalt } from './badges/badge-salt.entity.js';
 import { BakedBadgeImage } from './badges/baked-image.entity.js';
+import { CertificateEngagement } from './engagement/engagement.entity.js';
 import { IssuerKey } from './badges/v3/issuer-key.entity.js';
 import { OpenBadgeCredentialRecord } from './badges/v3/open-badge-credential.entity.js';
 import { SignedStatusList, StatusListRecord } from './badges/v3/status-list.entity.js';
@@ -54,6 +55,7 @@ export const entities = [
   RateLimitBucket,
   BadgeAssertionSalt,
   BakedBadgeImage,
+  CertificateEngagement,
   PortfolioPage,
   PortfolioItem,
   IssuerKey,

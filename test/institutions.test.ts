@@ -36,6 +36,7 @@ describe('institutions over REST', () => {
         network_organization: null,
         status: 'active',
         is_badges_enabled: false,
+        is_grade_public: false,
         badge_image_uuid: null,
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expect.stringMatching(TIMESTAMP),

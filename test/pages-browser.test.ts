@@ -100,7 +100,7 @@ describe.each(Object.keys(VIEWPORTS) as ViewportName[])('public verification pag
     // Styled by the hash-admitted stylesheet: a CSP refusal would leave the banner transparent.
     expect(await page.locator('[role=status]').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(230, 244, 234)');
     expect(await page.locator('h1').innerText()).toBe('Data Engineering');
-    expect(await page.getByText('Awarded to Mari Oliveira').isVisible()).toBe(true);
+    expect(await page.getByText('Awarded to Mari Oliveira', { exact: true }).isVisible()).toBe(true);
     expect(await page.locator('dl').innerText()).toMatch(/Issued by\s+Instituto Federal[\s\S]*Valid until\s+May 1, 2031/);
 
     const certificateLink = page.getByRole('link', { name: 'Signed certificate (PDF)' });
@@ -115,7 +115,12 @@ describe.each(Object.keys(VIEWPORTS) as ViewportName[])('public verification pag
       expect([pdf.status(), (await pdf.body()).subarray(0, 5).toString()]).toEqual([200, '%PDF-']);
     }
 
-    const linkedIn = new URL((await page.getByRole('link', { name: 'Add to LinkedIn profile' }).getAttribute('href'))!);
+    // The button goes through the page's counting redirect to LinkedIn's own address.
+    const addToProfile = (await page.getByRole('link', { name: 'Add to LinkedIn profile' }).getAttribute('href'))!;
+    expect(addToProfile).toBe(`${baseUrl}/verify/${uuid}/share/linkedin-profile?lang=en`);
+    const redirect = await page.request.get(addToProfile, { maxRedirects: 0 });
+    expect(redirect.status()).toBe(302);
+    const linkedIn = new URL(redirect.headers().location!);
     expect(`${linkedIn.origin}${linkedIn.pathname}`).toBe('https://www.linkedin.com/profile/add');
     const issuedAt = new Date(certificates.valid.issued_at);
     expect(Object.fromEntries(linkedIn.searchParams)).toEqual({

@@ -1,3 +1,5 @@
+import { countEngagement } from '../engagement/engagement-recorder.js';
+import { engagementSource } from '../engagement/engagement-source.js';
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import { issuerWithdrawn } from '../certificates/public-standing.js';
@@ -154,10 +156,14 @@ export function route(handler: (req: Request<{ uuid: string }>, res: Response) =
 
 function bakedImageRoute(publicContext: PublicContextOf, type: BakedImageType): RequestHandler<{ uuid: string }> {
   return route(async (req, res) => {
-    const answer = await badges.bakedImage(publicContext(req), req.params.uuid, type);
+    const ctx = publicContext(req);
+    const answer = await badges.bakedImage(ctx, req.params.uuid, type);
     if (!answer) return false;
     if ('document' in answer) sendAssertion(req, res, answer);
-    else sendImage(req, res, answer, `badge-${req.params.uuid}.${type}`);
+    else {
+      countEngagement(engagementSource(ctx, req), req.params.uuid, 'badge_fetch');
+      sendImage(req, res, answer, `badge-${req.params.uuid}.${type}`);
+    }
     return true;
   });
 }

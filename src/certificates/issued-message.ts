@@ -6,8 +6,10 @@ import { bakedBadgeLink } from '../badges/badge-urls.js';
 import { displayName } from './certificate-rules.js';
 import type { Certificate } from './certificate.entity.js';
 import { issuedEmailHtml } from './issued-email.js';
+import { DEFAULT_LOCALE, type Locale } from '../i18n/locales.js';
+import { messagesFor } from '../i18n/messages.js';
 
-/** The email a student receives when a certificate is issued to them. */
+/** The email a student receives when a certificate is issued to them, in the certificate's language. */
 export function issuedMessage({
   certificate,
   student,
@@ -15,6 +17,7 @@ export function issuedMessage({
   institution,
   url,
   publicBaseUrl,
+  locale = DEFAULT_LOCALE,
 }: {
   certificate: Certificate;
   student: Student;
@@ -22,22 +25,25 @@ export function issuedMessage({
   institution: Institution;
   url: string;
   publicBaseUrl: string;
+  locale?: Locale;
 }): OutboxMessage {
+  const m = messagesFor(locale).email;
   const badge = bakedBadgeLink(institution, certificate.uuid, publicBaseUrl);
   const name = displayName(student);
-  const subject = `Your certificate for ${course.name} from ${institution.name}`;
+  const subject = m.subject(course.name, institution.name);
   const textBody = [
-    `Dear ${name},`,
+    m.greeting(name),
     '',
-    `${institution.name} has issued your certificate for ${course.name}.`,
+    m.issued(institution.name, course.name),
     '',
-    `View and verify it, and download the signed PDF and your transcript, at:`,
+    m.viewAt,
     url,
     '',
-    ...(badge ? ['Download your Open Badge (an image with the credential baked in, for badge backpacks and profiles):', badge, ''] : []),
-    `Certificate ID: ${certificate.uuid}`,
+    ...(badge ? [m.badgeAt, badge, ''] : []),
+    `${m.certificateId}: ${certificate.uuid}`,
   ].join('\n');
   const htmlBody = issuedEmailHtml({
+    m,
     name,
     institutionName: institution.name,
     courseName: course.name,

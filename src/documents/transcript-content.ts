@@ -1,6 +1,8 @@
 import { compareGroups, comparePositions } from '../courses/module-order.js';
 import { DocumentError } from './document-error.js';
 import type { DocumentDesign } from './document-design.js';
+import type { Locale } from '../i18n/locales.js';
+import { messagesFor, type Messages } from '../i18n/messages.js';
 
 /** Everything a transcript shows, gathered by the caller at issuance (the student snapshot included). */
 export interface TranscriptData {
@@ -20,6 +22,8 @@ export interface TranscriptData {
     completedAt?: string | Date | null;
   } | null;
   certificate: { uuid: string; verificationUrl: string; issuedAt: Date };
+  /** The language of the labels (the certificate's locale); English when absent. */
+  locale?: Locale;
   /** Colours and logo from the certificate's template and institution; defaults when absent. */
   design?: DocumentDesign;
 }
@@ -48,7 +52,8 @@ export interface TranscriptSection {
   credits: number;
 }
 
-export const OTHER_MODULES = 'Other modules';
+/** The transcript's labels in its language. */
+export const transcriptLabels = (data: Pick<TranscriptData, 'locale'>): Messages['transcript'] => messagesFor(data.locale ?? 'en').transcript;
 
 /** Sections and modules in the course's display order (module-order.ts); input order breaks ties. */
 export function transcriptSections(data: TranscriptData): TranscriptSection[] {
@@ -63,7 +68,7 @@ export function transcriptSections(data: TranscriptData): TranscriptSection[] {
   );
   sections.push(
     section(
-      OTHER_MODULES,
+      transcriptLabels(data).otherModules,
       modules.filter((m) => !m.groupUuid || !known.has(m.groupUuid)),
     ),
   );

@@ -11,6 +11,7 @@ import {
   formatGrade,
   formatTranscriptDate,
   sum,
+  transcriptLabels,
   transcriptSections,
   type TranscriptData,
   type TranscriptModule,
@@ -90,7 +91,7 @@ export async function renderTranscript(data: TranscriptData): Promise<Uint8Array
     const page = document.addPage(PageSizes.A4);
     drawPageFrame(page, layout, index);
     for (const { block, top } of placed) block.draw(page, top);
-    drawFooter(page, layout, footer, `Page ${index + 1} of ${pages.length}`);
+    drawFooter(page, layout, footer, transcriptLabels(data).page(index + 1, pages.length));
   });
   await layout.typeface.flush();
   writeDocumentInfo(document, data);
@@ -108,7 +109,7 @@ function drawPageFrame(page: PDFPage, layout: Layout, index: number): void {
   drawRule(page, 0, PAGE_WIDTH, PAGE_HEIGHT - BAND_HEIGHT - 1, colors.accent, 1.5);
   if (index === 0) return;
   const headStyle = style(layout, 'regular', 8, colors.muted);
-  const head = ellipsize(typeface, `${data.institutionName} · Academic transcript · ${data.student.name}`, headStyle, CONTENT_WIDTH);
+  const head = ellipsize(typeface, `${data.institutionName} · ${transcriptLabels(data).title} · ${data.student.name}`, headStyle, CONTENT_WIDTH);
   typeface.draw(page, head, { x: MARGIN, y: RUNNING_HEAD_BASELINE }, headStyle);
   drawRule(page, MARGIN, RIGHT, RUNNING_HEAD_BASELINE - 6, colors.tint, 0.8);
 }
@@ -122,7 +123,7 @@ function headerBlock(layout: Layout): Block {
   const name = fit(typeface, data.institutionName, style(layout, 'bold', 15, colors.primary), textWidth, 2, 10);
   const nameLine = name.style.size * 1.3;
   const titleStyle = style(layout, 'bold', 22);
-  const title = wrap(typeface, 'Academic transcript', titleStyle, textWidth);
+  const title = wrap(typeface, transcriptLabels(data).title, titleStyle, textWidth);
   const textHeight = name.lines.length * nameLine + 6 + title.length * 28;
   const height = Math.max(logoSize ? LOGO_BOX : 0, textHeight) + 12;
   return {
@@ -181,36 +182,39 @@ function labelledBox(layout: Layout, pairs: Array<[string, string | undefined, T
 
 function identityBlock(layout: Layout): Block {
   const { data } = layout;
+  const labels = transcriptLabels(data);
   return labelledBox(layout, [
-    ['Student', data.student.name, style(layout, 'bold', 13)],
-    ['Date of birth', formatTranscriptDate(data.student.dateOfBirth)],
-    ['Course', data.course.name],
-    ['Course code', data.course.code ?? undefined],
+    [labels.student, data.student.name, style(layout, 'bold', 13)],
+    [labels.dateOfBirth, formatTranscriptDate(data.student.dateOfBirth)],
+    [labels.course, data.course.name],
+    [labels.courseCode, data.course.code ?? undefined],
   ]);
 }
 
 function summaryBlock(layout: Layout): Block {
   const { data } = layout;
+  const labels = transcriptLabels(data);
   const grade = formatGrade(data.enrollment?.grade);
   return labelledBox(layout, [
-    ['Final grade', grade ? `${grade} (scale 0 to 10)` : 'not recorded', style(layout, 'bold', 12)],
-    ['Completed on', formatTranscriptDate(data.enrollment?.completedAt) ?? 'not recorded'],
-    ['Issued on', formatTranscriptDate(data.certificate.issuedAt)],
+    [labels.finalGrade, grade ? labels.gradeOnScale(grade) : labels.notRecorded, style(layout, 'bold', 12)],
+    [labels.completedOn, formatTranscriptDate(data.enrollment?.completedAt) ?? labels.notRecorded],
+    [labels.issuedOn, formatTranscriptDate(data.certificate.issuedAt)],
   ]);
 }
 
 function moduleTableHeader(layout: Layout): Block {
   const { typeface, colors } = layout;
+  const labels = transcriptLabels(layout.data);
   const headStyle = style(layout, 'bold', 9, colors.onPrimary);
   return {
     height: 22,
     draw(page, top) {
       fillBox(page, { x: MARGIN, top, width: CONTENT_WIDTH, height: 20 }, colors.primary);
       const y = top - 13.5;
-      typeface.draw(page, 'Code', { x: CODE_X, y }, headStyle);
-      typeface.draw(page, 'Module', { x: NAME_X, y }, headStyle);
-      typeface.draw(page, 'Hours', { x: HOURS_RIGHT, y, alignRight: true }, headStyle);
-      typeface.draw(page, 'Credits', { x: CREDITS_RIGHT, y, alignRight: true }, headStyle);
+      typeface.draw(page, labels.code, { x: CODE_X, y }, headStyle);
+      typeface.draw(page, labels.module, { x: NAME_X, y }, headStyle);
+      typeface.draw(page, labels.hours, { x: HOURS_RIGHT, y, alignRight: true }, headStyle);
+      typeface.draw(page, labels.credits, { x: CREDITS_RIGHT, y, alignRight: true }, headStyle);
     },
   };
 }
@@ -220,10 +224,10 @@ function tableBlocks(layout: Layout, sections: TranscriptSection[]): Block[] {
   for (const section of sections) {
     const rows = section.modules.map((module, index) => moduleRow(layout, module, index % 2 === 1));
     blocks.push({ ...groupHeading(layout, section.title), keepWithNext: rows[0]?.height });
-    blocks.push(...rows, amountsRow(layout, 'Subtotal', section.workload, section.credits, false));
+    blocks.push(...rows, amountsRow(layout, transcriptLabels(layout.data).subtotal, section.workload, section.credits, false));
   }
   const modules = sections.flatMap((section) => section.modules);
-  blocks.push(amountsRow(layout, 'Course total', sum(modules, 'workload'), sum(modules, 'credits'), true));
+  blocks.push(amountsRow(layout, transcriptLabels(layout.data).courseTotal, sum(modules, 'workload'), sum(modules, 'credits'), true));
   return blocks;
 }
 
@@ -283,6 +287,7 @@ function amountsRow(layout: Layout, label: string, workload: number, credits: nu
 function verificationBlock(layout: Layout): Block {
   const { typeface, colors, data } = layout;
   const { uuid, verificationUrl } = data.certificate;
+  const labels = transcriptLabels(data);
   const qr = qrModules(verificationUrl);
   const qrSize = qr.size * QR_UNIT;
   const quiet = QR_QUIET_MODULES * QR_UNIT;
@@ -292,16 +297,11 @@ function verificationBlock(layout: Layout): Block {
   const bodyStyle = style(layout, 'regular', 8.5);
   const noteStyle = style(layout, 'regular', 8, colors.muted);
   const paragraphs = [
-    { lines: wrap(typeface, 'Verify this transcript', headingStyle, textWidth), style: headingStyle, line: 15, after: 4 },
-    { lines: wrap(typeface, `Verify at ${verificationUrl}`, bodyStyle, textWidth), style: bodyStyle, line: 12, after: 0 },
-    { lines: wrap(typeface, `Certificate ${uuid}`, bodyStyle, textWidth), style: bodyStyle, line: 12, after: 6 },
+    { lines: wrap(typeface, labels.verifyHeading, headingStyle, textWidth), style: headingStyle, line: 15, after: 4 },
+    { lines: wrap(typeface, labels.verifyAt(verificationUrl), bodyStyle, textWidth), style: bodyStyle, line: 12, after: 0 },
+    { lines: wrap(typeface, labels.certificate(uuid), bodyStyle, textWidth), style: bodyStyle, line: 12, after: 6 },
     {
-      lines: wrap(
-        typeface,
-        `Scan the code or open the address to check that ${data.institutionName} issued this transcript and that it is still valid. The file carries the institution's digital signature.`,
-        noteStyle,
-        textWidth,
-      ),
+      lines: wrap(typeface, labels.verifyText(data.institutionName), noteStyle, textWidth),
       style: noteStyle,
       line: 10.5,
       after: 0,
@@ -331,8 +331,8 @@ function footerLines(layout: Layout): string[] {
   const footerStyle = style(layout, 'regular', FOOTER_SIZE);
   const width = CONTENT_WIDTH - PAGE_LABEL_WIDTH;
   return [
-    ...wrap(typeface, `Certificate ${data.certificate.uuid}`, footerStyle, width),
-    ...wrap(typeface, `Verify at ${data.certificate.verificationUrl}`, footerStyle, width),
+    ...wrap(typeface, transcriptLabels(data).certificate(data.certificate.uuid), footerStyle, width),
+    ...wrap(typeface, transcriptLabels(data).verifyAt(data.certificate.verificationUrl), footerStyle, width),
   ];
 }
 
@@ -346,11 +346,11 @@ function drawFooter(page: PDFPage, layout: Layout, lines: string[], pageLabel: s
 }
 
 function writeDocumentInfo(document: PDFDocument, data: TranscriptData): void {
-  document.setTitle(`Academic transcript: ${data.student.name}`);
+  document.setTitle(transcriptLabels(data).documentTitle(data.student.name));
   document.setAuthor(data.institutionName);
   document.setCreator('credential-service');
   document.setProducer('pdf-lib');
-  document.setLanguage('en');
+  document.setLanguage(data.locale ?? 'en');
   document.setCreationDate(data.certificate.issuedAt);
   document.setModificationDate(data.certificate.issuedAt);
   const { uuid, verificationUrl } = data.certificate;

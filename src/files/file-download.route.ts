@@ -1,3 +1,5 @@
+import { countDocumentDownload } from '../engagement/engagement-recorder.js';
+import { engagementSource } from '../engagement/engagement-source.js';
 import { pipeline } from 'node:stream/promises';
 import { type Request, type Response, Router } from 'express';
 import type { PublicContext } from '../context/request-context.js';
@@ -83,6 +85,7 @@ async function download(ctx: PublicContext, req: Request, res: Response): Promis
     res.end();
     return;
   }
+  if (file.mimeType === 'application/pdf') countDocumentDownload(engagementSource(ctx, req), file.uuid);
   await pipeline(content, res);
 }
 

@@ -3,6 +3,7 @@ import { CertificateResolver } from '../certificates/certificate.resolver.js';
 import { CohortResolver } from '../courses/cohort.resolver.js';
 import { CourseModuleResolver, CourseResolver } from '../courses/course.resolver.js';
 import { ModuleGroupResolver } from '../courses/module-group.resolver.js';
+import { CertificateEngagementResolver } from '../engagement/engagement.resolver.js';
 import { EnrollmentResolver } from '../enrollments/enrollment.resolver.js';
 import { FileResolver } from '../files/file.resolver.js';
 import { InstitutionResolver } from '../institutions/institution.resolver.js';
@@ -34,6 +35,7 @@ export const resolvers = [
   CertificateResolver,
   InstitutionBadgeResolver,
   CertificateBadgeResolver,
+  CertificateEngagementResolver,
   PortfolioPageResolver,
   StudentPagesResolver,
   PortfolioItemResolver,

@@ -64,6 +64,10 @@ export class Institution extends TenantScopedEntity {
   @Property({ type: 'boolean' })
   isBadgesEnabled: boolean & Opt = false;
 
+  @Field(() => Boolean, { description: "Whether the public verification page shows the recipient's final grade (from the enrollment)." })
+  @Property({ type: 'boolean' })
+  isGradePublic: boolean & Opt = false;
+
   @Field(() => ID, { nullable: true, description: 'Uploaded file used as the badge image; required while badges are enabled.' })
   @Property({ type: 'uuid', nullable: true })
   badgeImageUuid?: string | null;

@@ -52,6 +52,10 @@ export class UpdateInstitutionInput {
   @Present()
   isBadgesEnabled?: boolean;
 
+  @Field({ nullable: true, description: 'Default `false`; `true` shows the final grade on the public verification page.' })
+  @Present()
+  isGradePublic?: boolean;
+
   @Field(() => ID, { nullable: true, description: 'An uploaded PNG or SVG file of this tenant.' })
   badgeImageUuid?: string | null;
 }

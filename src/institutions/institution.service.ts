@@ -6,7 +6,19 @@ import { revokeAllStatuses } from '../badges/v3/status-list.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';
 
-const SCALARS = ['name', 'country', 'legalName', 'taxId', 'website', 'email', 'networkOrganization', 'status', 'isBadgesEnabled', 'badgeImageUuid'] as const;
+const SCALARS = [
+  'name',
+  'country',
+  'legalName',
+  'taxId',
+  'website',
+  'email',
+  'networkOrganization',
+  'status',
+  'isBadgesEnabled',
+  'isGradePublic',
+  'badgeImageUuid',
+] as const;
 
 /** Institutions: the badge rules (enabling badges needs a badge image within the badge image limits, and a contact e-mail) live here. */
 export class InstitutionService extends ResourceService<Institution, InstitutionInput> {
@@ -20,6 +32,7 @@ export class InstitutionService extends ResourceService<Institution, Institution
     networkOrganization: null,
     status: InstitutionStatus.active,
     isBadgesEnabled: false,
+    isGradePublic: false,
     badgeImageUuid: null,
   };
 

@@ -27,3 +27,10 @@ export const signingSeconds = new Histogram({
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
   registers: [domainRegistry],
 });
+
+export const engagementEvents = new Counter({
+  name: 'credentials_engagement_events_total',
+  help: 'Public engagement counted (docs/public-pages.md): page views, PDF downloads, badge and credential fetches, share and LinkedIn clicks; bots excluded.',
+  labelNames: ['event'] as const,
+  registers: [domainRegistry],
+});

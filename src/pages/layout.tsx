@@ -13,9 +13,13 @@ export interface PageMeta {
   ogType?: 'website' | 'profile';
   /** Verification pages carry a person's name: shared by link, not found by search engines. */
   noindex?: boolean;
+  /** The link's picture (og:image), absolute. */
+  image?: { url: string; width: number; height: number; alt: string };
+  /** oEmbed discovery: the JSON endpoint describing this page. */
+  oembed?: { url: string; title: string };
 }
 
-const OG_LOCALE: Record<Locale, string> = { en: 'en_US', 'pt-BR': 'pt_BR' };
+const OG_LOCALE: Record<Locale, string> = { en: 'en_US', 'pt-BR': 'pt_BR', es: 'es_ES' };
 
 function SocialCard({ meta, locale }: { meta: PageMeta; locale: Locale }) {
   const site = messagesFor(locale).siteName;
@@ -27,7 +31,18 @@ function SocialCard({ meta, locale }: { meta: PageMeta; locale: Locale }) {
       {meta.description && <meta property="og:description" content={meta.description} />}
       {meta.canonical && <meta property="og:url" content={meta.canonical} />}
       <meta property="og:locale" content={OG_LOCALE[locale]} />
-      <meta name="twitter:card" content="summary" />
+      {meta.image && (
+        <>
+          <meta property="og:image" content={meta.image.url} />
+          <meta property="og:image:type" content="image/png" />
+          <meta property="og:image:width" content={String(meta.image.width)} />
+          <meta property="og:image:height" content={String(meta.image.height)} />
+          <meta property="og:image:alt" content={meta.image.alt} />
+          <meta name="twitter:image" content={meta.image.url} />
+          <meta name="twitter:image:alt" content={meta.image.alt} />
+        </>
+      )}
+      <meta name="twitter:card" content={meta.image ? 'summary_large_image' : 'summary'} />
       <meta name="twitter:title" content={meta.title} />
       {meta.description && <meta name="twitter:description" content={meta.description} />}
     </>
@@ -58,6 +73,8 @@ export function Layout({ locale, meta, children }: { locale: Locale; meta: PageM
         {meta.description && <meta name="description" content={meta.description} />}
         {meta.noindex && <meta name="robots" content="noindex" />}
         {meta.canonical && <link rel="canonical" href={meta.canonical} />}
+        {meta.oembed && <link rel="alternate" type="application/json+oembed" href={meta.oembed.url} title={meta.oembed.title} />}
+        <link rel="icon" href="/favicon.ico" sizes="any" />
         <SocialCard meta={meta} locale={locale} />
         <style dangerouslySetInnerHTML={{ __html: PAGE_STYLE }} />
       </head>

@@ -1,17 +1,7 @@
 import type { Request } from 'express';
+import { localeOf, negotiateLocale, type Locale } from '../i18n/locales.js';
 
-/** The languages the public pages speak; the first is the fallback. */
-export const LOCALES = ['en', 'pt-BR'] as const;
-export type Locale = (typeof LOCALES)[number];
-
-/** `?lang=` as a person would type it: `pt`, `pt-br`, `PT_BR` and `en-GB` all count. */
-function fromQuery(value: unknown): Locale | null {
-  if (typeof value !== 'string') return null;
-  const language = value.toLowerCase().split(/[-_]/)[0];
-  if (language === 'pt') return 'pt-BR';
-  if (language === 'en') return 'en';
-  return null;
-}
+export { LOCALES, type Locale } from '../i18n/locales.js';
 
 export interface LocaleChoice {
   locale: Locale;
@@ -19,12 +9,11 @@ export interface LocaleChoice {
   explicit: boolean;
 }
 
-/** `?lang=` overrides `Accept-Language`; Express's negotiation reads `pt` and `pt-BR` (with q-values) as Brazilian Portuguese. */
+/** `?lang=` (`pt`, `pt-br`, `es-MX`, `en-GB` as a person would type it) overrides `Accept-Language` and its q-values. */
 export function chooseLocale(req: Request): LocaleChoice {
-  const asked = fromQuery(req.query.lang);
+  const asked = typeof req.query.lang === 'string' ? localeOf(req.query.lang) : null;
   if (asked) return { locale: asked, explicit: true };
-  const negotiated = req.acceptsLanguages(...LOCALES);
-  return { locale: LOCALES.find((locale) => locale === negotiated) ?? 'en', explicit: false };
+  return { locale: negotiateLocale(req.get('accept-language')), explicit: false };
 }
 
 /** Long dates in the reader's language, in UTC so every reader sees the day the record holds. */

@@ -54,18 +54,31 @@ input[type=file] { font: inherit; padding: .4rem; border: 1px solid #8a93a3; bor
 .credentials > .hint { margin-top: 1rem; }
 .site nav a[aria-current] { font-weight: 700; color: #1d2330; text-decoration: none; }
 .url { word-break: break-all; }
+main > header.with-image { display: flex; gap: 1.25rem; align-items: center; }
+.credential-image { width: 6rem; height: 6rem; flex: none; object-fit: contain; }
+.description { white-space: pre-line; margin: 0 0 1rem; }
+.subheading { margin: .5rem 0; }
+.modules { margin: 0; padding-left: 1.25rem; }
+.modules li { margin: 0 0 .35rem; }
+.modules .meta { color: #545d6e; font-size: .9rem; margin-left: .5rem; }
+.checks { margin: 0; padding-left: 1.25rem; }
+.checks li { margin: 0 0 .5rem; }
+ul.plain.networks li { display: inline-block; margin: 0 1.25rem .5rem 0; }
+.copy { display: grid; gap: .35rem; margin: 1rem 0 0; }
+.copy input, .copy textarea { font: .9rem ui-monospace, SFMono-Regular, Menlo, monospace; padding: .45rem; border: 1px solid #8a93a3; border-radius: 6px; width: 100%; color: #1d2330; background: #fff; resize: vertical; }
 @media (max-width: 600px) {
   main { margin: 0 0 1rem; border-radius: 0; }
   main > header, section { padding-left: 1rem; padding-right: 1rem; }
   .state { margin: 1rem; }
   dl { margin: 0 1rem 1rem; }
   .row { flex-direction: column; gap: 0; }
+  main > header.with-image { flex-direction: column; align-items: flex-start; }
   dt { width: auto; font-size: .85rem; }
 }
 @media print {
   body { background: #fff; font-size: 11pt; }
   main { box-shadow: none; margin: 0; max-width: none; border-radius: 0; }
-  .upload, .site nav, .linkedin, .button { display: none; }
+  .upload, .site nav, .linkedin, .button, .networks, .copy { display: none; }
   .state { border: 1px solid currentColor; }
   a { color: inherit; text-decoration: none; }
   .downloads a::after { content: " (" attr(href) ")"; font-size: .8em; word-break: break-all; }

@@ -16,6 +16,12 @@ import { tooLargeMessage, type PageContext } from './parts.js';
 import { sendPage } from './send-page.js';
 import { renderUploadFormPage, renderUploadProblemPage, renderUploadResultPage } from './upload-result-page.js';
 import { renderVerificationPage } from './verification-page.js';
+import { CardCache } from './card-cache.js';
+import { isFresh } from '../files/file-download.route.js';
+import { isShareTarget, ownPageUrl, shareDestination } from './share-links.js';
+import { credentialDetails } from '../verification/credential-details.js';
+import { countEngagement } from '../engagement/engagement-recorder.js';
+import { engagementSource } from '../engagement/engagement-source.js';
 
 interface PublicPagesDeps {
   publicContext: PublicContextOf;
@@ -60,6 +66,7 @@ function pageErrors(config: Config): ErrorRequestHandler {
 export function publicPages({ publicContext, config, limits }: PublicPagesDeps): Router {
   const router = Router();
   const publicReads = limitByAddress(limits.store, limits.publicReads);
+  const cards = new CardCache();
 
   router.get('/verify/:uuid', publicReads, async (req, res) => {
     const context = pageContext(req, config);
@@ -67,7 +74,34 @@ export function publicPages({ publicContext, config, limits }: PublicPagesDeps):
     const facts = await verificationFacts(ctx, String(req.params.uuid));
     if (!facts) sendPage(res, context.locale, renderNotFoundPage('certificate', context.locale), 404);
     else if (facts === 'withdrawn') sendPage(res, context.locale, renderNotFoundPage('withdrawn', context.locale), 410);
-    else sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl: await badges.bakedImageUrl(ctx, facts.uuid) }, context));
+    else {
+      const [badgeDownloadUrl, details] = await Promise.all([badges.bakedImageUrl(ctx, facts.uuid), credentialDetails(ctx, facts.uuid)]);
+      const pageUrl = ownPageUrl(ctx.publicBaseUrl, facts.uuid);
+      sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl, details, pageUrl }, context));
+      countEngagement(engagementSource(ctx, req), facts.uuid, 'page_view');
+    }
+  });
+
+  // The link's picture (og:image): public and cacheable, it names only what the page shows.
+  router.get('/verify/:uuid/card.png', publicReads, async (req, res) => {
+    const { locale } = chooseLocale(req);
+    const facts = await verificationFacts(publicContext(req), String(req.params.uuid));
+    if (!facts || facts === 'withdrawn') throw new DomainError(facts ? 'GONE' : 'NOT_FOUND', facts ? 'Withdrawn.' : 'Not found.');
+    const { png, etag } = cards.card(facts, locale);
+    res.set({ 'Cache-Control': 'public, max-age=3600', ETag: etag, 'Content-Language': locale }).vary('Accept-Language');
+    if (isFresh(req, etag)) res.status(304).end();
+    else res.type('png').send(png);
+  });
+
+  // Share buttons lead here: the click is counted (valid certificates only), then the network's own share address.
+  router.get('/verify/:uuid/share/:target', publicReads, async (req, res) => {
+    const { locale } = chooseLocale(req);
+    const target = String(req.params.target);
+    const ctx = publicContext(req);
+    const facts = isShareTarget(target) ? await verificationFacts(ctx, String(req.params.uuid)) : null;
+    if (!facts || facts === 'withdrawn' || facts.state !== 'valid' || !isShareTarget(target)) throw new DomainError('NOT_FOUND', 'Not found.');
+    countEngagement(engagementSource(ctx, req), facts.uuid, target === 'linkedin-profile' ? 'linkedin_add' : 'share_click');
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(302, shareDestination(target, facts, locale));
   });
 
   router.get('/verify', publicReads, (req, res) => {

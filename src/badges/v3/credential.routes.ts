@@ -1,3 +1,5 @@
+import { countEngagement } from '../../engagement/engagement-recorder.js';
+import { engagementSource } from '../../engagement/engagement-source.js';
 import express, { type Request, type Response, Router } from 'express';
 import { anchorCheckJson } from '../../anchoring/anchor-json.js';
 import { certificateWithdrawn, issuerWithdrawn } from '../../certificates/public-standing.js';
@@ -123,9 +125,13 @@ export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
   router.get(
     HOSTED_CREDENTIAL_ROUTES.credential.path,
     route(async (req, res) => {
-      const credential = await openBadgeCredentials.hostedCredential(publicContext(req), req.params.uuid);
+      const ctx = publicContext(req);
+      const credential = await openBadgeCredentials.hostedCredential(ctx, req.params.uuid);
       if (credential === 'withdrawn') throw certificateWithdrawn();
-      if (credential) sendDocument(req, res, credential);
+      if (credential) {
+        countEngagement(engagementSource(ctx, req), req.params.uuid, 'credential_fetch');
+        sendDocument(req, res, credential);
+      }
       return credential !== null;
     }),
   );
@@ -133,9 +139,13 @@ export function hostedCredentialRoutes(publicContext: PublicContextOf): Router {
     router.get(
       HOSTED_CREDENTIAL_ROUTES[type === 'png' ? 'pngImage' : 'svgImage'].path,
       route(async (req, res) => {
-        const image = await openBadgeCredentials.bakedImage(publicContext(req), req.params.uuid, type);
+        const ctx = publicContext(req);
+        const image = await openBadgeCredentials.bakedImage(ctx, req.params.uuid, type);
         if (image === 'withdrawn') throw certificateWithdrawn();
-        if (image) sendImage(req, res, image, `credential-${req.params.uuid}.${type}`);
+        if (image) {
+          countEngagement(engagementSource(ctx, req), req.params.uuid, 'credential_fetch');
+          sendImage(req, res, image, `credential-${req.params.uuid}.${type}`);
+        }
         return image !== null;
       }),
     );

@@ -1,0 +1,38 @@
+import type { RequestContext } from '../context/request-context.js';
+import type { EngagementEvent } from './engagement.entity.js';
+import type { CertificateEngagementView, EngagementCounts, EngagementDay } from './engagement.views.js';
+
+const FIELD: Record<EngagementEvent, keyof EngagementCounts> = {
+  page_view: 'pageViews',
+  pdf_download: 'pdfDownloads',
+  badge_fetch: 'badgeFetches',
+  credential_fetch: 'credentialFetches',
+  share_click: 'shareClicks',
+  linkedin_add: 'linkedinAdds',
+};
+
+const MAX_DAYS = 366;
+
+// The certificate was read in the caller's tenant; the tenant is repeated so no row of another can answer.
+const DAILY = `select to_char(e."day", 'YYYY-MM-DD') as day, e."event", e."count" from "certificate_engagement" e
+  where e."certificate_uuid" = ? and e."tenant_uuid" = ?
+    and e."day" > (now() at time zone 'utc')::date - ${MAX_DAYS}
+  order by e."day"`;
+
+const zero = (): EngagementCounts => ({ pageViews: 0, pdfDownloads: 0, badgeFetches: 0, credentialFetches: 0, shareClicks: 0, linkedinAdds: 0 });
+
+/** A certificate's engagement, for its institution: one indexed read of its daily rows. */
+export async function certificateEngagement(ctx: RequestContext, certificateUuid: string): Promise<CertificateEngagementView> {
+  const rows = await ctx.em.execute<{ day: string; event: EngagementEvent; count: number }[]>(DAILY, [certificateUuid, ctx.tenant.uuid]);
+  const totals = zero();
+  const days = new Map<string, EngagementDay>();
+  for (const row of rows) {
+    const field = FIELD[row.event];
+    if (!field) continue;
+    const day = days.get(row.day) ?? { day: row.day, ...zero() };
+    day[field] += Number(row.count);
+    totals[field] += Number(row.count);
+    days.set(row.day, day);
+  }
+  return { totals, days: [...days.values()] };
+}
