@@ -165,6 +165,8 @@ function shapeItem(text: string, item: Item, face: number, weight: FontWeight): 
   // The whole line goes in as context, so joining and shaping see the neighbours of the item.
   buffer.addText(text, item.start, item.end - item.start);
   buffer.setDirection(rightToLeft ? hb.Direction.RTL : hb.Direction.LTR);
+  // Marks keep clusters of their own, so each maps to its character in the text layer.
+  buffer.setClusterLevel(hb.ClusterLevel.MONOTONE_CHARACTERS);
   buffer.guessSegmentProperties();
   hb.shape(loaded.shaper(), buffer);
   const infos = buffer.getGlyphInfos();
