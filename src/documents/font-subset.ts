@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import type { Font } from '@pdf-lib/fontkit';
 import { PDFString, type PDFContext, type PDFRef } from 'pdf-lib';
 import type { LoadedFont } from './font-library.js';
@@ -9,16 +10,16 @@ const BFCHAR_BLOCK = 100;
 
 /**
  * One font file embedded as a subset of the glyphs a PDF draws with it: a Type 0 font (Identity-H)
- * over a CIDFontType2, with a ToUnicode map from each glyph to
- * the characters it was drawn for, so that text extraction gives back the text rather than glyph
+ * over a CIDFontType2, with a ToUnicode map from each code to the characters it was drawn for, so that text extraction gives back the text rather than glyph
  * ids (a shaped Arabic letter form maps to its letter, a ligature to its letters). The name carries
  * the six-letter subset tag of ISO 32000-1 §9.6.4, derived from the glyphs (identical input,
  * identical bytes).
  */
 export class FontSubset {
   readonly ref: PDFRef;
-  private readonly subset: ReturnType<Font['createSubset']>;
-  /** Per CID (the codes drawn): the subset glyph, its width, what it stands for. CID 0 is .notdef. */
+  /** fontkit decodes the name table on every read of it. */
+  readonly postscriptName: string;
+  /** Per CID (the codes drawn): the font's glyph, its width, what it stands for. CID 0 is .notdef. */
   private readonly glyphOfCid: number[] = [0];
   private readonly widths: number[] = [0];
   private readonly unicode = new Map<number, string>();
@@ -29,11 +30,7 @@ export class FontSubset {
     readonly loaded: LoadedFont,
   ) {
     this.ref = context.nextRef();
-    this.subset = loaded.font.createSubset();
-  }
-
-  get postscriptName(): string {
-    return this.loaded.font.postscriptName || 'Font';
+    this.postscriptName = loaded.font.postscriptName || 'Font';
   }
 
   /**
@@ -48,7 +45,7 @@ export class FontSubset {
     if (cid === undefined) {
       cid = this.glyphOfCid.length;
       this.cids.set(key, cid);
-      this.glyphOfCid.push(this.subset.includeGlyph(glyphId));
+      this.glyphOfCid.push(glyphId);
       this.widths.push(Math.round((this.loaded.font.getGlyph(glyphId).advanceWidth * 1000) / this.loaded.font.unitsPerEm));
       if (text) this.unicode.set(cid, text);
     }
@@ -59,8 +56,10 @@ export class FontSubset {
   async embed(): Promise<void> {
     const { context, loaded } = this;
     const { font } = loaded;
-    const fontFile = await encode(this.subset);
-    const name = `${subsetTag(this.postscriptName, fontFile)}+${this.postscriptName}`;
+    const glyphs = [...new Set(this.glyphOfCid)].sort((a, b) => a - b);
+    const program = await fontProgram(loaded, this.postscriptName, glyphs);
+    const indexOf = new Map(glyphs.map((glyph, index) => [glyph, index + (glyphs[0] === 0 ? 0 : 1)]));
+    const name = `${program.tag}+${this.postscriptName}`;
     const scale = 1000 / font.unitsPerEm;
     const descriptor = context.register(
       context.obj({
@@ -73,7 +72,7 @@ export class FontSubset {
         Descent: Math.round(font.descent * scale),
         CapHeight: Math.round((font.capHeight || font.ascent) * scale),
         StemV: 0,
-        FontFile2: context.register(context.flateStream(fontFile)),
+        FontFile2: context.register(context.stream(program.deflated, { Filter: 'FlateDecode', Length1: program.length })),
       }),
     );
     const cidFont = context.register(
@@ -84,7 +83,7 @@ export class FontSubset {
         CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
         FontDescriptor: descriptor,
         W: [0, this.widths],
-        CIDToGIDMap: context.register(context.flateStream(cidToGidMap(this.glyphOfCid))),
+        CIDToGIDMap: context.register(context.flateStream(cidToGidMap(this.glyphOfCid.map((glyph) => indexOf.get(glyph)!)))),
       }),
     );
     context.assign(
@@ -99,6 +98,37 @@ export class FontSubset {
       }),
     );
   }
+}
+
+interface FontProgram {
+  deflated: Uint8Array;
+  length: number;
+  tag: string;
+}
+
+/**
+ * Subset programs already built in this thread, by font and glyph set. Building one (fontkit's
+ * table encoding) is most of a signature stamp's cost, and every stamp of an institution draws the
+ * same glyphs (its name, the hex digits of the uuid, its URL).
+ */
+const programs = new Map<string, Promise<FontProgram>>();
+const PROGRAM_CACHE = 64;
+
+/** The subset of `glyphs` (sorted; .notdef comes first in any case), compressed, with its tag. */
+function fontProgram(loaded: LoadedFont, postscriptName: string, glyphs: number[]): Promise<FontProgram> {
+  const key = `${postscriptName}:${glyphs.join(',')}`;
+  let program = programs.get(key);
+  if (!program) {
+    program = (async () => {
+      const subset = loaded.font.createSubset();
+      for (const glyph of glyphs) subset.includeGlyph(glyph);
+      const bytes = await encode(subset);
+      return { deflated: deflateSync(bytes), length: bytes.length, tag: subsetTag(postscriptName, bytes) };
+    })();
+    if (programs.size >= PROGRAM_CACHE) programs.delete(programs.keys().next().value!);
+    programs.set(key, program);
+  }
+  return program;
 }
 
 function cidToGidMap(glyphOfCid: number[]): Uint8Array {

@@ -55,6 +55,7 @@ const QUIET_MODULES = 4;
 const MAX_SIZE = 9;
 const MIN_READABLE_SIZE = 6;
 const LEADING = 1.25;
+const UUID_ALPHABET = '0123456789abcdef-';
 const TEXT_COLOR = rgb(0.1, 0.1, 0.1);
 
 /** A form XObject's content and the fonts its resources name. */
@@ -113,6 +114,8 @@ export async function registerStampAppearance(context: PDFContext, size: { width
   operators.push('Q');
 
   const typeface = new Typeface(context);
+  // Every stamp of an institution then has the same glyphs, whatever its uuid (the font program is reused).
+  typeface.include(UUID_ALPHABET, 'regular');
   const form = new FormText();
   const available = { width: width - textLeft - PADDING, height: height - 2 * PADDING };
   const { lines, style } = layoutLines(typeface, stampParagraphs(text), available);

@@ -79,6 +79,7 @@ function targetOf(target: PDFPage | TextTarget): TextTarget {
  */
 export class Typeface {
   private readonly pending: PendingText[] = [];
+  private readonly fonts = new Map<string, FontSubset>();
 
   constructor(private readonly context: PDFContext) {}
 
@@ -101,7 +102,6 @@ export class Typeface {
    * grows with every entry already on the page.)
    */
   async flush(): Promise<void> {
-    const fonts = new Map<string, FontSubset>();
     const targets = new Map<TextTarget, TargetText>();
     for (const { target, runs, x, y, style } of this.pending.splice(0)) {
       let text = targets.get(target);
@@ -112,9 +112,7 @@ export class Typeface {
       }
       let left = x;
       for (const run of runs) {
-        const key = `${run.face}:${style.weight}`;
-        let font = fonts.get(key);
-        if (!font) fonts.set(key, (font = new FontSubset(this.context, loadFace(run.face, style.weight))));
+        const font = this.fontFor(run.face, style.weight);
         let name = text.names.get(font);
         if (!name) text.names.set(font, (name = target.fontName(font.ref, font.postscriptName)));
         if (text.font !== name || text.size !== style.size) {
@@ -128,7 +126,26 @@ export class Typeface {
       }
     }
     for (const [target, { operators }] of targets) target.pushOperators(...operators, endText(), popGraphicsState());
-    for (const font of fonts.values()) await font.embed();
+    for (const font of this.fonts.values()) await font.embed();
+  }
+
+  /**
+   * Puts the glyphs of `text` in the subsets without drawing them: text drawn with varying
+   * characters (a uuid's hex digits) then always uses the same glyph set, and its subset program
+   * is built once per thread (font-subset.ts).
+   */
+  include(text: string, weight: FontWeight): void {
+    for (const run of shapeText(text, weight).runs) {
+      const font = this.fontFor(run.face, weight);
+      for (const glyph of run.glyphs) font.code(glyph.id, glyph.text);
+    }
+  }
+
+  private fontFor(face: number, weight: FontWeight): FontSubset {
+    const key = `${face}:${weight}`;
+    let font = this.fonts.get(key);
+    if (!font) this.fonts.set(key, (font = new FontSubset(this.context, loadFace(face, weight))));
+    return font;
   }
 
   /**
