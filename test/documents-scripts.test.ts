@@ -95,6 +95,19 @@ describe('transcripts in every script', () => {
     expect(fonts.map((font) => font.name.slice(7))).toEqual(expect.arrayContaining(['NotoEmoji-Regular', 'NotoSansArabic-Regular', 'NotoSansHebrew-Regular']));
   });
 
+  it('draws a character no font has as a visible placeholder, keeping it in the text layer', async () => {
+    const pdf = await renderTranscript(transcriptData(0, { modules: [{ code: 'T', name: 'ภาษาไทย', workload: 1, credits: 1 }] }));
+    expect(await pdftotext(pdf)).toContain('T ภาษาไทย');
+    // Noto Sans's U+FFFD is drawn, not glyph 0 (.notdef, the empty box).
+    const document = await PDFDocument.load(pdf);
+    const contents = document.context
+      .enumerateIndirectObjects()
+      .flatMap(([, object]) => (object instanceof PDFRawStream ? [inflateSync(object.contents).toString('latin1')] : []))
+      .filter((content) => content.includes(' TJ'));
+    expect(contents.length).toBeGreaterThan(0);
+    for (const content of contents) expect(content).not.toMatch(/<(?:[0-9a-f]{4})*0000/);
+  });
+
   it('draws Arabic with contextual forms, not one isolated glyph per letter', async () => {
     // The same four letters apart and joined: joined, the initial and medial forms are narrower.
     const pdf = await renderTranscript(
