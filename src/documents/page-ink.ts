@@ -15,6 +15,8 @@ const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 // Bounds on what is read of an untrusted page: past them the page counts as unreadable.
 const MAX_CONTENT_BYTES = 8 << 20;
 const MAX_TOKENS = 2_000_000;
+/** More painted boxes than this and the search for a free spot would cost too much: the page counts as full. */
+const MAX_BOXES = 20_000;
 /** Anything painted over this share of the page is a background (a colour, a full-page image), not content to avoid. */
 const BACKGROUND_SHARE = 0.4;
 
@@ -83,7 +85,7 @@ export function paintedBoxes(page: PDFPage): Box[] | undefined {
 
   let count = 0;
   for (const token of tokens(content)) {
-    if (++count > MAX_TOKENS) return undefined;
+    if (++count > MAX_TOKENS || boxes.length > MAX_BOXES) return undefined;
     if (token.kind === 'open') array = [];
     else if (token.kind === 'close') {
       if (array) operands.push(array);

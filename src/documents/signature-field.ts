@@ -133,6 +133,11 @@ function placeOn(page: PDFPage, placement: SealPlacement): number[] {
 }
 
 function freeSpotOn(page: PDFPage, size: { width: number; height: number }): { x: number; y: number } | undefined {
-  const boxes = paintedBoxes(page);
-  return boxes && freeSpot(boxes, page.getCropBox(), size, SEAL_MARGIN);
+  try {
+    const boxes = paintedBoxes(page);
+    return boxes && freeSpot(boxes, page.getCropBox(), size, SEAL_MARGIN);
+  } catch {
+    // An upload's malformed resources: the stamp keeps its corner rather than failing the signature.
+    return undefined;
+  }
 }
