@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fontkit, { type Font } from '@pdf-lib/fontkit';
-import type { PDFDocument } from 'pdf-lib';
-
-type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
+import * as hb from 'harfbuzzjs';
 
 export type FontWeight = 'regular' | 'bold';
 
@@ -13,38 +11,38 @@ interface FaceFiles {
   files: Record<FontWeight, string>;
 }
 
+const noto = (family: string, file: string): FaceFiles => ({
+  name: file,
+  files: {
+    regular: `@expo-google-fonts/${family}/400Regular/${file}_400Regular.ttf`,
+    bold: `@expo-google-fonts/${family}/700Bold/${file}_700Bold.ttf`,
+  },
+});
+
 /**
- * Noto Sans draws Latin (Vietnamese included), Greek and Cyrillic; Noto Sans SC adds Han ideographs
- * and Japanese kana, Noto Sans KR Hangul. The CJK files are 6 to 10 MB each, so they are read only
- * when some text needs one of their glyphs.
+ * Noto Sans draws Latin (Vietnamese included), Greek and Cyrillic; then the scripts it lacks:
+ * Arabic, Hebrew, Devanagari, monochrome emoji (Noto Emoji), Han ideographs with Japanese kana
+ * (Noto Sans SC) and Hangul (Noto Sans KR). The CJK files are 6 to 10 MB each and come last, so
+ * they are read only when some text needs one of their glyphs.
  */
 const FACES: readonly FaceFiles[] = [
-  {
-    name: 'NotoSans',
-    files: { regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf', bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf' },
-  },
-  {
-    name: 'NotoSansSC',
-    files: {
-      regular: '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-      bold: '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
-    },
-  },
-  {
-    name: 'NotoSansKR',
-    files: {
-      regular: '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
-      bold: '@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf',
-    },
-  },
+  noto('noto-sans', 'NotoSans'),
+  noto('noto-sans-arabic', 'NotoSansArabic'),
+  noto('noto-sans-hebrew', 'NotoSansHebrew'),
+  noto('noto-sans-devanagari', 'NotoSansDevanagari'),
+  noto('noto-emoji', 'NotoEmoji'),
+  noto('noto-sans-sc', 'NotoSansSC'),
+  noto('noto-sans-kr', 'NotoSansKR'),
 ];
 
-/** A font file read and parsed: its bytes for pdf-lib, its parsed tables for cmap look-ups and layout. */
+/** A font file read and parsed: its bytes, its parsed tables for cmap look-ups and subsets, its shaper. */
 export interface LoadedFont {
   bytes: Uint8Array;
   font: Font;
   /** Advance width in font units of the glyph the cmap gives this code point (.notdef's when none). */
   advance(codePoint: number): number;
+  /** HarfBuzz's view of the same file, created on first use (only text that needs shaping asks for it). */
+  shaper(): hb.Font;
 }
 
 const resolve = createRequire(import.meta.url).resolve;
@@ -54,38 +52,32 @@ const resolve = createRequire(import.meta.url).resolve;
  * its own copy), then shared by every document the thread builds.
  */
 const loaded = new Map<string, LoadedFont>();
-const parsedByBytes = new WeakMap<Uint8Array, Font>();
 
 function load(path: string): LoadedFont {
   let entry = loaded.get(path);
   if (!entry) {
     const bytes = new Uint8Array(readFileSync(resolve(path)));
-    const font = forPdf(fontkit.create(bytes));
+    const font = withEvenSubsetGlyphs(fontkit.create(bytes));
     const advances = new Map<number, number>();
     const advance = (codePoint: number) => {
       let width = advances.get(codePoint);
       if (width === undefined) advances.set(codePoint, (width = font.glyphForCodePoint(codePoint).advanceWidth));
       return width;
     };
-    entry = { bytes, font, advance };
-    parsedByBytes.set(bytes, font);
+    let shaper: hb.Font | undefined;
+    entry = { bytes, font, advance, shaper: () => (shaper ??= new hb.Font(new hb.Face(new hb.Blob(bytes)))) };
     loaded.set(path, entry);
   }
   return entry;
 }
 
 /**
- * A view of the parsed font for pdf-lib with two changes:
- * - `layout` maps each character to its cmap glyph, with no OpenType shaping. pdf-lib calls it for
- *   every string it draws; fontkit's shaper (GSUB/GPOS plans, even with every feature off) made up
- *   most of a transcript's rendering time, its decomposition glyphs broke text extraction (a
- *   decomposed "ị" came out of pdftotext as "i"), and NFC text in these scripts needs none of it.
- * - `createSubset` pads each copied glyph to an even length. The subset writes the short `loca`
- *   format (offsets / 2) when small, and Noto's unhinted glyphs have odd lengths: unpadded, every
- *   glyph after the first odd one pointed into the middle of its neighbour and drew as nothing.
+ * The parsed font with `createSubset` padding each copied glyph to an even length. The subset
+ * writes the short `loca` format (offsets / 2) when small, and Noto's unhinted glyphs have odd
+ * lengths: unpadded, every glyph after the first odd one pointed into the middle of its neighbour
+ * and drew as nothing.
  */
-function forPdf(font: Font): Font {
-  const layout = (text: string) => ({ glyphs: Array.from(text, (character) => font.glyphForCodePoint(character.codePointAt(0)!)) });
+function withEvenSubsetGlyphs(font: Font): Font {
   const createSubset = () => {
     const subset = font.createSubset() as unknown as SubsetInternals;
     const addGlyph = subset._addGlyph;
@@ -103,18 +95,15 @@ function forPdf(font: Font): Font {
     };
     return subset;
   };
-  return Object.create(font, { layout: { value: layout }, createSubset: { value: createSubset } }) as Font;
+  return Object.create(font, { createSubset: { value: createSubset } }) as Font;
 }
 
-/** The parts of fontkit's TrueType subset (1.x) that `forPdf` relies on. */
+/** The parts of fontkit's TrueType subset (1.x) that `withEvenSubsetGlyphs` relies on. */
 interface SubsetInternals {
   glyf: Buffer[];
   offset: number;
   _addGlyph(glyphId: number): number;
 }
-
-/** The number of families in the chain; index 0 is the primary face. */
-export const FACE_COUNT = FACES.length;
 
 export function faceName(face: number): string {
   return FACES[face].name;
@@ -145,11 +134,3 @@ export function preloadPrimaryFace(): void {
   loadFace(0, 'regular');
   loadFace(0, 'bold');
 }
-
-/**
- * pdf-lib's fontkit hook, answering with the already parsed font for bytes of this library instead
- * of parsing the file again for every document.
- */
-export const cachingFontkit: Fontkit = {
-  create: (bytes: Uint8Array, postscriptName?: string) => (parsedByBytes.get(bytes) ?? fontkit.create(bytes, postscriptName)) as ReturnType<Fontkit['create']>,
-};

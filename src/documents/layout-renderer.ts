@@ -39,7 +39,7 @@ export async function renderLayout({ layout, files, verificationUrl }: LayoutDra
   const document = await PDFDocument.create();
   document.setTitle('Certificate');
   const page = document.addPage([pt(layout.page.width), pt(layout.page.height)]);
-  const canvas = new Canvas(document, page, new Typeface(document));
+  const canvas = new Canvas(document, page, new Typeface(document.context));
   const background = layout.background;
   if (background && 'color' in background) page.drawRectangle({ x: 0, y: 0, width: page.getWidth(), height: page.getHeight(), color: color(background.color) });
   else if (background) await drawBackground(canvas, fileOf(files, background.fileUuid));

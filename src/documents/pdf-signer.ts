@@ -39,7 +39,7 @@ export async function signPdf(pdf: Uint8Array, identity: SigningIdentityBundle |
   let unsigned: Buffer;
   try {
     stampCredential(revision.document, details);
-    addSignatureField(revision, {
+    await addSignatureField(revision, {
       signature: signatureRef,
       placement: details.seal,
       text: { certificateId: details.credentialUuid, verificationUrl: details.verificationUrl, signerName: details.signerName },

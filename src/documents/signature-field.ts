@@ -1,6 +1,7 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFPage } from 'pdf-lib';
 import { DocumentError } from './document-error.js';
 import type { PdfRevision } from './pdf-update.js';
+import { freeSpot, paintedBoxes } from './page-ink.js';
 import { registerStampAppearance, SEAL_MARGIN, type SealPlacement, type StampText } from './signature-stamp.js';
 
 // Annotation flags Print (4) and Locked (128).
@@ -45,7 +46,7 @@ export interface SignatureWidget {
  * Adds a signature field merged with its widget annotation to the AcroForm and to a page, marking
  * every object it touches as changed in the revision.
  */
-export function addSignatureField(revision: PdfRevision, widget: SignatureWidget): void {
+export async function addSignatureField(revision: PdfRevision, widget: SignatureWidget): Promise<void> {
   const { document } = revision;
   const { context } = document;
   const catalogRef = context.trailerInfo.Root as PDFRef;
@@ -64,7 +65,7 @@ export function addSignatureField(revision: PdfRevision, widget: SignatureWidget
     Rect: rect,
   });
   if (widget.placement) {
-    const appearance = registerStampAppearance(context, { width: rect[2]! - rect[0]!, height: rect[3]! - rect[1]! }, widget.text);
+    const appearance = await registerStampAppearance(context, { width: rect[2]! - rect[0]!, height: rect[3]! - rect[1]! }, widget.text);
     field.set(PDFName.of('AP'), context.obj({ N: appearance }));
   }
   const fieldRef = context.register(field);
@@ -116,12 +117,27 @@ function uniqueFieldName(form: PDFDict): string {
   return `Signature${n}`;
 }
 
-/** The widget rectangle on the page's visible area, kept inside it whatever the template asks for. */
+/**
+ * The widget rectangle on the page's visible area, kept inside it whatever the template asks for.
+ * Without a position from the template, the stamp goes where the page paints nothing (page-ink.ts),
+ * and to the bottom-right corner when no such spot exists or the page cannot be read.
+ */
 function placeOn(page: PDFPage, placement: SealPlacement): number[] {
   const box = page.getCropBox();
   const width = Math.min(placement.width, box.width);
   const height = Math.min(placement.height, box.height);
-  const x = Math.min(Math.max(0, placement.x ?? box.width - width - SEAL_MARGIN), box.width - width);
-  const y = Math.min(Math.max(0, placement.y), box.height - height);
+  const free = placement.x === undefined && placement.y === undefined ? freeSpotOn(page, { width, height }) : undefined;
+  const x = Math.min(Math.max(0, free?.x ?? placement.x ?? box.width - width - SEAL_MARGIN), box.width - width);
+  const y = Math.min(Math.max(0, free?.y ?? placement.y ?? SEAL_MARGIN), box.height - height);
   return [box.x + x, box.y + y, box.x + x + width, box.y + y + height];
+}
+
+function freeSpotOn(page: PDFPage, size: { width: number; height: number }): { x: number; y: number } | undefined {
+  try {
+    const boxes = paintedBoxes(page);
+    return boxes && freeSpot(boxes, page.getCropBox(), size, SEAL_MARGIN);
+  } catch {
+    // An upload's malformed resources: the stamp keeps its corner rather than failing the signature.
+    return undefined;
+  }
 }

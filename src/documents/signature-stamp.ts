@@ -1,6 +1,8 @@
 import { deflateSync } from 'node:zlib';
-import { PDFName, StandardFontEmbedder, StandardFonts, type PDFContext, type PDFRef } from 'pdf-lib';
+import { PDFName, rgb, type PDFContext, type PDFOperator, type PDFRef } from 'pdf-lib';
 import { qrModules } from './qr-code.js';
+import { ellipsize, normalizeText, wrap } from './transcript-typesetting.js';
+import { Typeface, type TextStyle, type TextTarget } from './typeface.js';
 
 /**
  * Where the visible signature goes, in PDF points from the bottom-left corner of the page's visible
@@ -10,12 +12,13 @@ export interface SealPlacement {
   page: 'first' | 'last';
   /** Left edge; undefined: right-aligned with the margin. */
   x?: number;
-  y: number;
+  /** Bottom edge; undefined with `x` undefined too: the lowest free spot of the page (signature-field.ts). */
+  y?: number;
   width: number;
   height: number;
 }
 
-export const DEFAULT_SEAL: SealPlacement = { page: 'first', y: 24, width: 270, height: 84 };
+export const DEFAULT_SEAL: SealPlacement = { page: 'first', width: 270, height: 84 };
 const LIMITS = { width: [150, 600], height: [60, 300] } as const;
 export const SEAL_MARGIN = 24;
 
@@ -29,7 +32,7 @@ export function sealPlacement(designConfig: unknown): SealPlacement {
   return {
     page: seal.page === 'last' ? 'last' : 'first',
     x: number('x'),
-    y: number('y') ?? DEFAULT_SEAL.y,
+    y: number('y'),
     width: number('width', LIMITS.width) ?? DEFAULT_SEAL.width,
     height: number('height', LIMITS.height) ?? DEFAULT_SEAL.height,
   };
@@ -39,13 +42,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-let metrics: StandardFontEmbedder | undefined;
-/** Helvetica's metrics, loaded once per thread (decoding them costs more than drawing the stamp). */
-function helvetica(): StandardFontEmbedder {
-  metrics ??= StandardFontEmbedder.for(StandardFonts.Helvetica as unknown as Parameters<typeof StandardFontEmbedder.for>[0]);
-  return metrics;
-}
-
 /** What the stamp says. */
 export interface StampText {
   certificateId?: string;
@@ -53,21 +49,41 @@ export interface StampText {
   signerName?: string;
 }
 
-const FONT = PDFName.of('F1');
 const PADDING = 6;
 // The QR standard's quiet zone is four modules; the stamp's white background provides it.
 const QUIET_MODULES = 4;
+const MAX_SIZE = 9;
 const MIN_READABLE_SIZE = 6;
-const MAX_NAME = 48;
+const LEADING = 1.25;
+const UUID_ALPHABET = '0123456789abcdef-';
+const TEXT_COLOR = rgb(0.1, 0.1, 0.1);
+
+/** A form XObject's content and the fonts its resources name. */
+class FormText implements TextTarget {
+  readonly operators: string[] = [];
+  readonly fonts: Record<string, PDFRef> = {};
+
+  fontName(font: PDFRef): PDFName {
+    const existing = Object.entries(this.fonts).find(([, ref]) => ref === font);
+    if (existing) return PDFName.of(existing[0]);
+    const name = `F${Object.keys(this.fonts).length + 1}`;
+    this.fonts[name] = font;
+    return PDFName.of(name);
+  }
+
+  pushOperators(...operators: PDFOperator[]): void {
+    this.operators.push(...operators.map((operator) => operator.toString()));
+  }
+}
 
 /**
  * Registers the appearance stream (a form XObject `width` × `height`) of the visible signature: a
  * framed white box with a QR code of the verification URL on the left and, on the right, who signed,
- * the certificate id and "Verify at <url>". Helvetica (WinAnsi) only: every line is ASCII or Latin-1
- * (uuids and URLs; a signer name outside Latin-1 is left out rather than shown as '?').
+ * the certificate id and "Verify at <url>", in the documents' embedded Unicode fonts (typeface.ts:
+ * any script the signer's name is written in, shaped and in bidi order), never below 6 pt: text
+ * that does not fit at 6 pt wraps, and what still does not fit is cut with an ellipsis.
  */
-export function registerStampAppearance(context: PDFContext, size: { width: number; height: number }, text: StampText): PDFRef {
-  const font = helvetica();
+export async function registerStampAppearance(context: PDFContext, size: { width: number; height: number }, text: StampText): Promise<PDFRef> {
   const { width, height } = size;
   const operators: string[] = [
     'q 1 1 1 rg',
@@ -95,44 +111,65 @@ export function registerStampAppearance(context: PDFContext, size: { width: numb
     operators.push('f');
     textLeft = PADDING + side + PADDING / 2;
   }
-  const available = width - textLeft - PADDING;
-  const fit = (lines: string[]) => ({ lines, size: fittingSize(font, lines, available, (height - 2 * PADDING) / (lines.length * 1.25)) });
-  // "Verify at <url>" on one line unless that makes the text too small to read.
-  const oneLine = fit(stampLines(text, false));
-  const { lines, size: fontSize } = oneLine.size >= MIN_READABLE_SIZE ? oneLine : fit(stampLines(text, true));
-  // The text block centred vertically beside the QR code.
-  const leading = fontSize * 1.25;
-  operators.push('0.1 0.1 0.1 rg', 'BT', `/${FONT.asString().slice(1)} ${n(fontSize)} Tf`, `${n(leading)} TL`);
-  const top = (height + lines.length * leading) / 2 - fontSize;
-  operators.push(`${n(textLeft)} ${n(top)} Td`);
-  for (const [i, line] of lines.entries()) operators.push(`${i === 0 ? '' : 'T* '}${font.encodeText(line).toString()} Tj`);
-  operators.push('ET', 'Q');
+  operators.push('Q');
 
-  const fontRef = font.embedIntoContext(context);
+  const typeface = new Typeface(context);
+  // Every stamp of an institution then has the same glyphs, whatever its uuid (the font program is reused).
+  typeface.include(UUID_ALPHABET, 'regular');
+  const form = new FormText();
+  const available = { width: width - textLeft - PADDING, height: height - 2 * PADDING };
+  const { lines, style } = layoutLines(typeface, stampParagraphs(text), available);
+  // The text block centred vertically beside the QR code.
+  const leading = style.size * LEADING;
+  const top = (height + lines.length * leading) / 2 - style.size;
+  lines.forEach((line, i) => typeface.draw(form, line, { x: textLeft, y: top - i * leading }, style));
+  await typeface.flush();
+
   // Node's zlib: pdf-lib's flateStream deflates in JavaScript at several times the cost.
-  const stream = context.stream(deflateSync(operators.join('\n')), {
+  const stream = context.stream(deflateSync([...operators, ...form.operators].join('\n')), {
     Filter: 'FlateDecode',
     Type: 'XObject',
     Subtype: 'Form',
     BBox: [0, 0, width, height],
-    Resources: { Font: { [FONT.asString().slice(1)]: fontRef } },
+    Resources: { Font: form.fonts },
   });
   return context.register(stream);
 }
 
-function stampLines({ certificateId, verificationUrl, signerName }: StampText, splitUrl: boolean): string[] {
-  const latin1 = (value: string) => /^[\x20-\x7e\xa0-\xff]*$/.test(value);
-  const name = signerName && latin1(signerName) ? (signerName.length > MAX_NAME ? `${signerName.slice(0, MAX_NAME - 3)}...` : signerName) : undefined;
-  const lines = [name ? `Digitally signed by ${name}` : 'Digitally signed'];
-  if (certificateId) lines.push(`Certificate ${certificateId}`);
-  if (verificationUrl && latin1(verificationUrl)) lines.push(...(splitUrl ? ['Verify at', verificationUrl] : [`Verify at ${verificationUrl}`]));
-  return lines;
+function stampParagraphs({ certificateId, verificationUrl, signerName }: StampText): string[] {
+  const name = signerName ? normalizeText(signerName) : '';
+  const paragraphs = [name ? `Digitally signed by ${name}` : 'Digitally signed'];
+  if (certificateId) paragraphs.push(`Certificate ${certificateId}`);
+  if (verificationUrl) paragraphs.push(`Verify at ${verificationUrl}`);
+  return paragraphs;
 }
 
-/** The largest size up to `maxSize` at which every line fits `width`; long lines shrink the text, never overflow the box past legibility. */
-function fittingSize(font: StandardFontEmbedder, lines: string[], width: number, maxSize: number): number {
-  const widest = Math.max(...lines.map((line) => font.widthOfTextAtSize(line, 1)));
-  return Math.max(4, Math.min(maxSize, 9, width / widest));
+/**
+ * The largest size from 9 pt down to 6 pt at which each paragraph fits on one line; failing that,
+ * wrapped to the width, the size that fits the height in the fewest lines (the largest of those). At 6 pt they are wrapped
+ * all the same and the lines past the height are dropped, the last kept one ending in an ellipsis
+ * (only a very long name in a small box comes to that).
+ */
+function layoutLines(typeface: Typeface, paragraphs: string[], available: { width: number; height: number }): { lines: string[]; style: TextStyle } {
+  const sizes = Array.from({ length: (MAX_SIZE - MIN_READABLE_SIZE) * 2 + 1 }, (_, i) => MAX_SIZE - i / 2);
+  const room = (size: number) => Math.max(1, Math.floor((available.height - size) / (size * LEADING)) + 1);
+  const styleOf = (size: number): TextStyle => ({ weight: 'regular', size, color: TEXT_COLOR });
+  for (const size of sizes) {
+    const style = styleOf(size);
+    if (paragraphs.length <= room(size) && paragraphs.every((paragraph) => typeface.width(paragraph, style) <= available.width))
+      return { lines: paragraphs, style };
+  }
+  let best: { lines: string[]; style: TextStyle } | undefined;
+  for (const size of sizes) {
+    const style = styleOf(size);
+    const lines = paragraphs.flatMap((paragraph) => wrap(typeface, paragraph, style, available.width));
+    if (lines.length <= room(size) && (!best || lines.length < best.lines.length)) best = { lines, style };
+  }
+  if (best) return best;
+  const style = styleOf(MIN_READABLE_SIZE);
+  const kept = paragraphs.flatMap((paragraph) => wrap(typeface, paragraph, style, available.width)).slice(0, room(MIN_READABLE_SIZE));
+  kept[kept.length - 1] = ellipsize(typeface, `${kept.at(-1)!} …`, style, available.width);
+  return { lines: kept, style };
 }
 
 const n = (value: number) => (Math.round(value * 1000) / 1000).toString();

@@ -63,7 +63,7 @@ export async function renderTranscript(data: TranscriptData): Promise<Uint8Array
   const document = await PDFDocument.create({ updateMetadata: false });
   const layout: Layout = {
     document,
-    typeface: new Typeface(document),
+    typeface: new Typeface(document.context),
     colors: palette(data.design?.colors),
     data,
     logo: await embedLogo(document, data.design?.logo),
