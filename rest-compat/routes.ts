@@ -12,6 +12,7 @@ import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
 import { fields, type SelectionSource } from './selection.js';
 import { webhookRoutes } from './webhook-routes.js';
+import { offerRoutes } from './offer-routes.js';
 
 const COLLECTIONS = [
   resources.institutions,
@@ -160,6 +161,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     ...certificateRoutes(schema),
     ...jobRoutes(schema),
     ...badgeRoutes(schema),
+    ...offerRoutes(schema),
     ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),

@@ -1,7 +1,7 @@
 import { signingSeconds } from '../metrics/domain-metrics.js';
 import { ref, type EntityClass, type Ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
-import { attachedModules } from '../courses/attached-modules.js';
+import { attachedModules, transcriptListing } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
@@ -69,13 +69,11 @@ async function gather(ctx: RequestContext, certificate: Certificate, checked: Ch
 type Parties = Awaited<ReturnType<typeof gather>>;
 
 function transcriptOf(parts: Parties, certificate: Certificate, url: string, issuedAt: Date): TranscriptData {
-  const groups = new Map(parts.attachments.flatMap(({ group }) => (group ? [[group.uuid, group] as const] : [])));
   return {
     institutionName: parts.institution.name,
     student: { name: displayName(parts.student), dateOfBirth: parts.student.dateOfBirth },
     course: { name: parts.course.name, code: parts.course.code },
-    moduleGroups: [...groups.values()].map((group) => ({ uuid: group.uuid, name: group.name, order: group.order })),
-    modules: parts.attachments.map(({ module, group, order }) => ({ ...module, order, groupUuid: group?.uuid ?? null })),
+    ...transcriptListing(parts.attachments),
     enrollment: parts.enrollment ? { grade: parts.enrollment.grade, completedAt: parts.enrollment.completedAt } : null,
     certificate: { uuid: certificate.uuid, verificationUrl: url, issuedAt },
   };
