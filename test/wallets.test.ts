@@ -8,23 +8,32 @@ import { freePort } from './support/open-badges.js';
 import { referenceRevoked, referenceVerify } from './support/open-badges-v3.js';
 import { diplomaPdf, pdfText } from './support/pdf.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
+import { SmtpListener } from './support/smtp.js';
+import { until } from './support/wait.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let service: TestService;
 let base: string;
 let acme: ApiClient;
 let globex: ApiClient;
+let smtp: SmtpListener;
 
 beforeAll(async () => {
+  smtp = await new SmtpListener().listen();
   // The public base URL is the server's real address: the verifier resolves the issuer's did:web there.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base });
+  service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base, SMTP_URL: smtp.url, NOTIFICATION_POLL_MS: '100' });
   acme = await signIn(service, 'acme');
   globex = await signIn(service, 'globex');
 });
 
 afterAll(async () => {
   await service?.stop();
+  await smtp?.close();
 });
 
 const BADGE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="3"/></svg>';
@@ -345,5 +354,27 @@ describe('OpenID4VCI: a wallet claims the credentials with a pre-authorized code
     expect(made.body.data.createCredentialOffer).toMatchObject({ txCodeRequired: false, offerUrl: expect.stringContaining('openid-credential-offer://') });
     expect((await globex.rest('POST', `/certificates/${certificate.uuid}/offers`, {})).status).toBe(404);
     expect((await acme.rest('POST', `/certificates/${certificate.uuid}/offers`, { expires_in_seconds: 5 })).status).toBe(422);
+  });
+});
+
+describe('where students meet the offer', () => {
+  it('the issuance e-mail carries the offer as a link and a QR code zbarimg reads, and a wallet redeems it', async () => {
+    const email = 'qr.reader@example.org';
+    const { certificate } = await issuedCertificate(acme, email);
+    await until(() => smtp.to(email).length > 0, 'the issuance e-mail');
+    const raw = smtp.to(email)[0]!.raw;
+    const link = /openid-credential-offer:\/\/\?credential_offer_uri=[A-Za-z0-9%._-]+/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[0]; // quoted-printable
+    expect(link).toBeDefined();
+    // The QR code travels as an inline PNG part (cid:), base64-encoded.
+    const png = /Content-Type: image\/png[^]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(raw)?.[1];
+    expect(png).toBeDefined();
+    const file = join(mkdtempSync(join(tmpdir(), 'wallet-qr-')), 'offer.png');
+    writeFileSync(file, Buffer.from(png!.replace(/\s/g, ''), 'base64'));
+    const decoded = spawnSync('zbarimg', ['--quiet', '--raw', file], { encoding: 'utf8' }).stdout.trim();
+    expect(decoded).toBe(link);
+    const offers = (await acme.rest('GET', `/certificates/${certificate.uuid}/offers`)).body.data;
+    expect(offers).toHaveLength(1);
+    expect(new Date(offers[0].expires_at).getTime() - Date.now()).toBeGreaterThan(13 * 24 * 3600 * 1000);
+    expect((await token(await codeOf(decoded))).status).toBe(200);
   });
 });

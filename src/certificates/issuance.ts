@@ -23,6 +23,7 @@ import { documentDesign } from './document-design.js';
 import { displayName, EXPIRY_NOT_AFTER_ISSUE, expiresBy, verificationUrl } from './certificate-rules.js';
 import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
+import { emailedOffer } from '../wallets/emailed-offer.js';
 import { institutionSigner } from './signing-identity.service.js';
 import { issueOpenBadgeCredential } from '../badges/v3/credential.service.js';
 import { templateDrawing } from '../templates/template-drawing.js';
@@ -185,9 +186,19 @@ export async function recordIssuance(tx: RequestContext, certificate: Certificat
     recipientEmail: parts.student.email,
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
+  // The student's wallet offer (docs/wallets.md) rides in the e-mail, as a QR code and a link, while badges are on.
+  const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid) : null;
   enqueueNotification(
     tx.em,
-    issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
+    issuedMessage({
+      certificate,
+      student: parts.student,
+      course: parts.course,
+      institution: parts.institution,
+      url,
+      publicBaseUrl: tx.publicBaseUrl,
+      walletOffer,
+    }),
   );
   enqueueWebhookEvents(tx.em, [certificateEvent('certificate.issued', certificateFacts(certificate))]);
   // Open Badges 3.0: last, because the status index it draws holds the institution's list row until commit.

@@ -6,6 +6,7 @@ import { bakedBadgeLink } from '../badges/badge-urls.js';
 import { displayName } from './certificate-rules.js';
 import type { Certificate } from './certificate.entity.js';
 import { issuedEmailHtml } from './issued-email.js';
+import type { WalletOffer } from '../wallets/emailed-offer.js';
 
 /** The email a student receives when a certificate is issued to them. */
 export function issuedMessage({
@@ -15,6 +16,7 @@ export function issuedMessage({
   institution,
   url,
   publicBaseUrl,
+  walletOffer = null,
 }: {
   certificate: Certificate;
   student: Student;
@@ -22,6 +24,8 @@ export function issuedMessage({
   institution: Institution;
   url: string;
   publicBaseUrl: string;
+  /** An OpenID4VCI offer of the credentials, when the institution issues badges. */
+  walletOffer?: WalletOffer | null;
 }): OutboxMessage {
   const badge = bakedBadgeLink(institution, certificate.uuid, publicBaseUrl);
   const name = displayName(student);
@@ -35,6 +39,13 @@ export function issuedMessage({
     url,
     '',
     ...(badge ? ['Download your Open Badge (an image with the credential baked in, for badge backpacks and profiles):', badge, ''] : []),
+    ...(walletOffer
+      ? [
+          `Add your credentials to a digital wallet (OpenID4VCI; the offer works once, until ${walletOffer.expiresAt.toISOString().slice(0, 10)}):`,
+          walletOffer.offerUrl,
+          '',
+        ]
+      : []),
     `Certificate ID: ${certificate.uuid}`,
   ].join('\n');
   const htmlBody = issuedEmailHtml({
@@ -44,6 +55,7 @@ export function issuedMessage({
     url,
     certificateUuid: certificate.uuid,
     badgeUrl: badge,
+    walletOffer,
   });
   return { kind: 'certificate_issued', recipientEmail: student.email, recipientName: name, subject, textBody, htmlBody, referenceUuid: certificate.uuid };
 }
