@@ -372,6 +372,16 @@ describe('where students meet the offer', () => {
     writeFileSync(file, Buffer.from(png!.replace(/\s/g, ''), 'base64'));
     const decoded = spawnSync('zbarimg', ['--quiet', '--raw', file], { encoding: 'utf8' }).stdout.trim();
     expect(decoded).toBe(link);
+    // The e-mail's link to the verification page carries the code: that page shows the offer (QR and link), the bare public URL does not.
+    const pageUrl = new RegExp(`${certificate.public_verification_url.replace(/[.?*+^$()|[\]\\]/g, '\\$&')}\\?offer=[A-Za-z0-9_-]+`).exec(
+      raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+    )?.[0];
+    expect(pageUrl).toBeDefined();
+    const page = await (await fetch(pageUrl!, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain(link);
+    expect(page).toContain('<svg');
+    expect(page).toContain(certificate.clr_url);
+    expect(await (await fetch(certificate.public_verification_url, { headers: { accept: 'text/html' } })).text()).not.toContain('openid-credential-offer');
     const offers = (await acme.rest('GET', `/certificates/${certificate.uuid}/offers`)).body.data;
     expect(offers).toHaveLength(1);
     expect(new Date(offers[0].expires_at).getTime() - Date.now()).toBeGreaterThan(13 * 24 * 3600 * 1000);

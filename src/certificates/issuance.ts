@@ -187,7 +187,7 @@ export async function recordIssuance(tx: RequestContext, certificate: Certificat
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
   // The student's wallet offer (docs/wallets.md) rides in the e-mail, as a QR code and a link, while badges are on.
-  const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid) : null;
+  const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid, url) : null;
   enqueueNotification(
     tx.em,
     issuedMessage({

@@ -36,7 +36,7 @@ export function issuedMessage({
     `${institution.name} has issued your certificate for ${course.name}.`,
     '',
     `View and verify it, and download the signed PDF and your transcript, at:`,
-    url,
+    walletOffer?.pageUrl ?? url,
     '',
     ...(badge ? ['Download your Open Badge (an image with the credential baked in, for badge backpacks and profiles):', badge, ''] : []),
     ...(walletOffer
@@ -52,7 +52,7 @@ export function issuedMessage({
     name,
     institutionName: institution.name,
     courseName: course.name,
-    url,
+    url: walletOffer?.pageUrl ?? url,
     certificateUuid: certificate.uuid,
     badgeUrl: badge,
     walletOffer,

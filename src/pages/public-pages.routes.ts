@@ -16,6 +16,8 @@ import { tooLargeMessage, type PageContext } from './parts.js';
 import { sendPage } from './send-page.js';
 import { renderUploadFormPage, renderUploadProblemPage, renderUploadResultPage } from './upload-result-page.js';
 import { renderVerificationPage } from './verification-page.js';
+import { liveOfferUrl } from '../wallets/credential-offers.js';
+import { ob3Urls } from '../badges/v3/did-web.js';
 
 interface PublicPagesDeps {
   publicContext: PublicContextOf;
@@ -67,7 +69,12 @@ export function publicPages({ publicContext, config, limits }: PublicPagesDeps):
     const facts = await verificationFacts(ctx, String(req.params.uuid));
     if (!facts) sendPage(res, context.locale, renderNotFoundPage('certificate', context.locale), 404);
     else if (facts === 'withdrawn') sendPage(res, context.locale, renderNotFoundPage('withdrawn', context.locale), 410);
-    else sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl: await badges.bakedImageUrl(ctx, facts.uuid) }, context));
+    else {
+      const badgeDownloadUrl = await badges.bakedImageUrl(ctx, facts.uuid);
+      const walletOfferUrl = typeof req.query.offer === 'string' ? await liveOfferUrl(ctx, req.query.offer, facts.uuid) : null;
+      const clrUrl = badgeDownloadUrl ? ob3Urls(ctx.publicBaseUrl).clr(facts.uuid) : null;
+      sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl, clrUrl, walletOfferUrl }, context));
+    }
   });
 
   router.get('/verify', publicReads, (req, res) => {

@@ -9,6 +9,10 @@ import { QrCode } from './qr-svg.js';
 /** The page's facts plus what other features add: the baked Open Badge when the institution has badges. */
 export interface VerificationPageData extends VerificationFacts {
   badgeDownloadUrl?: string | null;
+  /** The transcript as a CLR 2.0 credential (with badges). */
+  clrUrl?: string | null;
+  /** The recipient's OpenID4VCI offer (deep link), when the e-mail's link carried its live code (docs/wallets.md). */
+  walletOfferUrl?: string | null;
 }
 
 function Downloads({ data, context }: { data: VerificationPageData; context: PageContext }) {
@@ -30,7 +34,18 @@ function Downloads({ data, context }: { data: VerificationPageData; context: Pag
             <a href={data.badgeDownloadUrl}>{m.badge}</a>
           </li>
         )}
+        {data.clrUrl && (
+          <li>
+            <a href={data.clrUrl}>{m.clr}</a>
+          </li>
+        )}
       </ul>
+      {data.walletOfferUrl && (
+        <p class="wallet-offer">
+          <a href={data.walletOfferUrl}>{m.walletOffer}</a>
+          <QrCode url={data.walletOfferUrl} label={m.walletOffer} />
+        </p>
+      )}
     </section>
   );
 }

@@ -84,7 +84,7 @@ export function makeOffer(ctx: PublicContext, tenantUuid: string, certificateUui
     expiresAt: new Date(Date.now() + ttl * 1000),
   });
   const uri = offerUri(ctx.publicBaseUrl, code);
-  return { offer, uri, txCode, view: () => view(offer, 0, { uri, txCode }) };
+  return { offer, code, uri, txCode, view: () => view(offer, 0, { uri, txCode }) };
 }
 
 async function tenantOffer(ctx: RequestContext, uuid: string): Promise<CredentialOffer> {
@@ -129,10 +129,19 @@ export const credentialOffers = {
   },
 };
 
+/**
+ * The deep link of a live offer of `certificateUuid` whose code is `code`, else null: the verification
+ * page shows it to whoever followed the e-mail's link (which carries the code), never to the bare public URL.
+ */
+export async function liveOfferUrl(ctx: PublicContext, code: string, certificateUuid: string): Promise<string | null> {
+  return (await offerDocument(ctx, code, certificateUuid)) ? offerDeepLink(offerUri(ctx.publicBaseUrl, code)) : null;
+}
+
 /** The Credential Offer (OpenID4VCI 1.0 §4.1.1) a live code names, for its credential_offer_uri; null otherwise. */
-export async function offerDocument(ctx: PublicContext, code: string) {
+export async function offerDocument(ctx: PublicContext, code: string, certificateUuid?: string) {
   const offer = code.length <= 64 ? await ctx.em.findOne(CredentialOffer, { codeHash: secretHash(code) }) : null;
   if (!offer || offer.revokedAt || offer.redeemedAt || offer.expiresAt <= new Date()) return null;
+  if (certificateUuid !== undefined && offer.certificateUuid !== certificateUuid) return null;
   return {
     credential_issuer: ctx.publicBaseUrl,
     credential_configuration_ids: Object.keys(CREDENTIAL_CONFIGURATIONS),

@@ -5,6 +5,8 @@ import { EMAILED_OFFER_TTL_SECONDS, makeOffer } from './credential-offers.js';
 /** What the issuance e-mail shows of the student's wallet offer. */
 export interface WalletOffer {
   offerUrl: string;
+  /** The verification page with the offer's code: it shows the offer too (docs/wallets.md). */
+  pageUrl: string;
   qrDataUrl: string;
   expiresAt: Date;
 }
@@ -13,8 +15,14 @@ export interface WalletOffer {
  * The offer the issuance e-mail carries, made in the issuance transaction (one insert with its flush):
  * valid EMAILED_OFFER_TTL_SECONDS, single use, as a deep link and its QR code (PNG).
  */
-export async function emailedOffer(tx: RequestContext, certificateUuid: string): Promise<WalletOffer> {
+export async function emailedOffer(tx: RequestContext, certificateUuid: string, verificationUrl: string): Promise<WalletOffer> {
   const made = makeOffer(tx, tx.tenant.uuid, certificateUuid, { expiresInSeconds: EMAILED_OFFER_TTL_SECONDS });
   const offerUrl = made.view().offerUrl!;
-  return { offerUrl, qrDataUrl: await QRCode.toDataURL(offerUrl, { errorCorrectionLevel: 'M', margin: 2, width: 200 }), expiresAt: made.offer.expiresAt };
+  const pageUrl = `${verificationUrl}?offer=${made.code}`;
+  return {
+    offerUrl,
+    pageUrl,
+    qrDataUrl: await QRCode.toDataURL(offerUrl, { errorCorrectionLevel: 'M', margin: 2, width: 200 }),
+    expiresAt: made.offer.expiresAt,
+  };
 }
