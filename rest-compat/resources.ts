@@ -16,7 +16,8 @@ const ENROLLMENT = fields(
 );
 const TEMPLATE = fields('uuid name version path previewImagePath designConfig isDefault status institution { uuid name } createdAt updatedAt');
 const FILE = fields('uuid originalName mimeType extension size usedAt file createdAt updatedAt');
-const CERTIFICATE = fields(`uuid status issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl blockcertsUrl
+const CERTIFICATE =
+  fields(`uuid status issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl blockcertsUrl clrUrl
   institution { uuid name } course { uuid name } student: recipient { uuid name: displayName }
   cohort { uuid code } enrollment { uuid completionStatus grade } template { uuid name version }
   files { type uuid } createdAt updatedAt`);

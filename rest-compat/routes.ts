@@ -12,6 +12,7 @@ import * as resources from './resources.js';
 import type { RestRoute } from './route.js';
 import { fields, type SelectionSource } from './selection.js';
 import { webhookRoutes } from './webhook-routes.js';
+import { offerRoutes } from './offer-routes.js';
 
 const COLLECTIONS = [
   resources.institutions,
@@ -182,6 +183,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     ...jobRoutes(schema),
     ...badgeRoutes(schema),
     engagementRoute(schema),
+    ...offerRoutes(schema),
     ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),
     ...fileRoutes(schema, publicBaseUrl),

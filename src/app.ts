@@ -37,6 +37,8 @@ import { requestLogger } from './http/request-logger.js';
 import { linkNotes, recordRequests } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
 import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';
+import { CLR_ROUTES, clrRoutes } from './badges/clr/clr.routes.js';
+import { WALLET_ROUTES, walletRoutes } from './wallets/wallet.routes.js';
 import { CREDENTIAL_VERIFY_ROUTE, credentialVerifyRoutes, HOSTED_CREDENTIAL_ROUTES, hostedCredentialRoutes } from './badges/v3/credential.routes.js';
 import { BLOCKCERTS_ROUTES, blockcertsRoutes } from './anchoring/blockcerts.routes.js';
 import { htmlNotFound, publicPages } from './pages/public-pages.routes.js';
@@ -77,6 +79,7 @@ const HAND_WRITTEN_ROUTES = [
   ...Object.values(HOSTED_BADGE_ROUTES),
   ...Object.values(HOSTED_CREDENTIAL_ROUTES),
   CREDENTIAL_VERIFY_ROUTE,
+  ...Object.values(CLR_ROUTES),
   ...Object.values(BLOCKCERTS_ROUTES),
   ...Object.values(HEALTH_ROUTES),
   OEMBED_ROUTE,
@@ -188,6 +191,13 @@ export async function createApp({ config, orm, logger, runtime, principals = new
   app.get(['/ob/*path/image.png', '/ob/*path/image.svg'], workerTime);
   app.use(hostedBadgeRoutes(publicContext));
   app.use(hostedCredentialRoutes(publicContext));
+  app.get('/clr/*path', publicReads);
+  app.use(clrRoutes(publicContext));
+  // OpenID4VCI: wallets take the credentials (docs/wallets.md).
+  app.use(walletRoutes(publicContext, publicReads));
+  // Described by their own metadata (/.well-known/openid-credential-issuer) and docs/wallets.md, not in the
+  // OpenAPI document: Swagger UI on /docs stops rendering past ~131 operations (test/openapi.test.ts).
+  app.use(otherMethodsOf(Object.values(WALLET_ROUTES)));
   // Blockcerts: anchored credentials, issuer profiles, revocation lists (as public reads).
   app.get('/blockcerts/*path', publicReads);
   app.use(blockcertsRoutes(publicContext));

@@ -30,6 +30,7 @@ import { Job } from './jobs/job.entity.js';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
 import { WebhookMessage } from './webhooks/webhook-message.entity.js';
+import { CredentialClaim, CredentialOffer, WalletAccessToken, WalletNonce } from './wallets/wallet.entities.js';
 import { AnchorBatch, AnchorKey, CertificateAnchor } from './anchoring/anchor.entities.js';
 
 /** Every entity the ORM knows; listed explicitly so builds and tests need no file discovery. */
@@ -60,6 +61,10 @@ export const entities = [
   PortfolioItem,
   IssuerKey,
   OpenBadgeCredentialRecord,
+  CredentialOffer,
+  WalletAccessToken,
+  WalletNonce,
+  CredentialClaim,
   StatusListRecord,
   SignedStatusList,
   IdempotencyKey,

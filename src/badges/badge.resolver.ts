@@ -6,6 +6,8 @@ import type { RequestContext } from '../context/request-context.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { badges, GONE } from './badge.service.js';
 import { openBadgeCredentials } from './v3/credential.service.js';
+import { ob3Urls } from './v3/did-web.js';
+import { badgeStanding } from '../certificates/public-standing.js';
 import type { BadgeDocument } from './open-badges.js';
 
 /** `Institution.badgeIssuer`: the Open Badges 2.0 issuer profile, as hosted at its id. */
@@ -39,5 +41,16 @@ export class CertificateBadgeResolver {
     // One query for every certificate of the response, not one each.
     const loader = ctx.loaders.cached('ob3:credentials', () => new DataLoader((uuids: readonly string[]) => openBadgeCredentials.credentials(ctx, uuids)));
     return loader.load(certificate.uuid);
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'Its academic transcript as a 1EdTech CLR 2.0 ClrCredential (public, CORS open), issued with its Open Badges 3.0 credential; null for a draft or while badges are off.',
+  })
+  async clrUrl(@Root() certificate: Certificate, @Ctx() ctx: RequestContext): Promise<string | null> {
+    // The institution's loader: the embedded institution of the same response reads it anyway.
+    const institution = await ctx.loaders.one(Institution, certificate.institution);
+    return badgeStanding(certificate, institution) === 'absent' ? null : ob3Urls(ctx.publicBaseUrl).clr(certificate.uuid);
   }
 }

@@ -1,7 +1,7 @@
 import { signingSeconds } from '../metrics/domain-metrics.js';
 import { ref, type EntityClass, type Ref } from '@mikro-orm/core';
 import type { RequestContext } from '../context/request-context.js';
-import { attachedModules } from '../courses/attached-modules.js';
+import { attachedModules, transcriptListing } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
@@ -23,6 +23,7 @@ import { documentDesign } from './document-design.js';
 import { displayName, EXPIRY_NOT_AFTER_ISSUE, expiresBy, verificationUrl } from './certificate-rules.js';
 import { type Certificate, CertificateStatus } from './certificate.entity.js';
 import { issuedMessage } from './issued-message.js';
+import { emailedOffer } from '../wallets/emailed-offer.js';
 import { institutionSigner } from './signing-identity.service.js';
 import { issueOpenBadgeCredential } from '../badges/v3/credential.service.js';
 import { templateDrawing } from '../templates/template-drawing.js';
@@ -69,13 +70,11 @@ async function gather(ctx: RequestContext, certificate: Certificate, checked: Ch
 type Parties = Awaited<ReturnType<typeof gather>>;
 
 function transcriptOf(parts: Parties, certificate: Certificate, url: string, issuedAt: Date): TranscriptData {
-  const groups = new Map(parts.attachments.flatMap(({ group }) => (group ? [[group.uuid, group] as const] : [])));
   return {
     institutionName: parts.institution.name,
     student: { name: displayName(parts.student), dateOfBirth: parts.student.dateOfBirth },
     course: { name: parts.course.name, code: parts.course.code },
-    moduleGroups: [...groups.values()].map((group) => ({ uuid: group.uuid, name: group.name, order: group.order })),
-    modules: parts.attachments.map(({ module, group, order }) => ({ ...module, order, groupUuid: group?.uuid ?? null })),
+    ...transcriptListing(parts.attachments),
     enrollment: parts.enrollment ? { grade: parts.enrollment.grade, completedAt: parts.enrollment.completedAt } : null,
     certificate: { uuid: certificate.uuid, verificationUrl: url, issuedAt },
   };
@@ -187,9 +186,19 @@ export async function recordIssuance(tx: RequestContext, certificate: Certificat
     recipientEmail: parts.student.email,
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
+  // The student's wallet offer (docs/wallets.md) rides in the e-mail, as a QR code and a link, while badges are on.
+  const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid, url) : null;
   enqueueNotification(
     tx.em,
-    issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
+    issuedMessage({
+      certificate,
+      student: parts.student,
+      course: parts.course,
+      institution: parts.institution,
+      url,
+      publicBaseUrl: tx.publicBaseUrl,
+      walletOffer,
+    }),
   );
   enqueueWebhookEvents(tx.em, [certificateEvent('certificate.issued', certificateFacts(certificate))]);
   // Open Badges 3.0: last, because the status index it draws holds the institution's list row until commit.

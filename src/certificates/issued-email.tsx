@@ -1,5 +1,6 @@
 import { render } from 'preact-render-to-string';
 import type { Messages } from '../i18n/messages.js';
+import type { WalletOffer } from '../wallets/emailed-offer.js';
 
 /** The HTML part of the issued-certificate e-mail; preact escapes every name and the link. */
 export function issuedEmailHtml({
@@ -10,7 +11,8 @@ export function issuedEmailHtml({
   url,
   certificateUuid,
   badgeUrl,
-}: Record<'name' | 'institutionName' | 'courseName' | 'url' | 'certificateUuid', string> & { m: Messages['email']; badgeUrl: string | null }) {
+  walletOffer = null,
+}: Record<'name' | 'institutionName' | 'courseName' | 'url' | 'certificateUuid', string> & { m: Messages['email']; badgeUrl: string | null; walletOffer?: WalletOffer | null }) {
   return render(
     <>
       <p>{m.greeting(name)}</p>
@@ -21,6 +23,13 @@ export function issuedEmailHtml({
       {badgeUrl && (
         <p>
           <a href={badgeUrl}>{m.badgeLink}</a> — {m.badgeLinkAfter}
+        </p>
+      )}
+      {walletOffer && (
+        <p>
+          {m.walletScan} <a href={walletOffer.offerUrl}>{m.walletLink}</a>. {m.walletUntil(walletOffer.expiresAt.toISOString().slice(0, 10))}
+          <br />
+          <img src={walletOffer.qrDataUrl} width={200} height={200} alt={m.walletQrAlt} />
         </p>
       )}
       <p style={{ color: '#666' }}>

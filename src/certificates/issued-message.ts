@@ -8,6 +8,7 @@ import type { Certificate } from './certificate.entity.js';
 import { issuedEmailHtml } from './issued-email.js';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locales.js';
 import { messagesFor } from '../i18n/messages.js';
+import type { WalletOffer } from '../wallets/emailed-offer.js';
 
 /** The email a student receives when a certificate is issued to them, in the certificate's language. */
 export function issuedMessage({
@@ -18,6 +19,7 @@ export function issuedMessage({
   url,
   publicBaseUrl,
   locale = DEFAULT_LOCALE,
+  walletOffer = null,
 }: {
   certificate: Certificate;
   student: Student;
@@ -26,6 +28,8 @@ export function issuedMessage({
   url: string;
   publicBaseUrl: string;
   locale?: Locale;
+  /** An OpenID4VCI offer of the credentials, when the institution issues badges. */
+  walletOffer?: WalletOffer | null;
 }): OutboxMessage {
   const m = messagesFor(locale).email;
   const badge = bakedBadgeLink(institution, certificate.uuid, publicBaseUrl);
@@ -37,9 +41,10 @@ export function issuedMessage({
     m.issued(institution.name, course.name),
     '',
     m.viewAt,
-    url,
+    walletOffer?.pageUrl ?? url,
     '',
     ...(badge ? [m.badgeAt, badge, ''] : []),
+    ...(walletOffer ? [m.walletAt(walletOffer.expiresAt.toISOString().slice(0, 10)), walletOffer.offerUrl, ''] : []),
     `${m.certificateId}: ${certificate.uuid}`,
   ].join('\n');
   const htmlBody = issuedEmailHtml({
@@ -47,9 +52,10 @@ export function issuedMessage({
     name,
     institutionName: institution.name,
     courseName: course.name,
-    url,
+    url: walletOffer?.pageUrl ?? url,
     certificateUuid: certificate.uuid,
     badgeUrl: badge,
+    walletOffer,
   });
   return { kind: 'certificate_issued', recipientEmail: student.email, recipientName: name, subject, textBody, htmlBody, referenceUuid: certificate.uuid };
 }

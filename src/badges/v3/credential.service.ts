@@ -1,6 +1,7 @@
 import type { PublicContext, RequestContext } from '../../context/request-context.js';
 import type { AttachedModule } from '../../courses/attached-modules.js';
-import { attachedModules } from '../../courses/attached-modules.js';
+import { attachedModules, transcriptListing } from '../../courses/attached-modules.js';
+import { unsignedClr } from '../clr/clr-credential.js';
 import { Course } from '../../courses/course.entity.js';
 import { acrossTenants } from '../../db/tenant-scope.js';
 import { isUuid } from '../../db/uuid.js';
@@ -42,7 +43,7 @@ export interface IssuedCertificate {
   attachments: AttachedModule[];
 }
 
-const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileFacts => ({
+export const profileFacts = (institution: Institution, publicBaseUrl: string): ProfileFacts => ({
   uuid: institution.uuid,
   name: institution.name,
   website: institution.website ?? null,
@@ -102,7 +103,20 @@ export async function issueOpenBadgeCredential(tx: RequestContext, issued: Issue
     urls,
   );
   const document = withProofList(await signCredential(unsigned, signer));
-  tx.em.create(OpenBadgeCredentialRecord, { certificateUuid: certificate.uuid, institutionUuid: institution.uuid, statusIndex: status.index, document });
+  // The transcript's CLR 2.0 credential from the same facts, signed at its first read (clr.service.ts): no signing here.
+  const clrDocument = unsignedClr({
+    openBadge: unsigned,
+    id: urls.clr(certificate.uuid),
+    listing: transcriptListing(issued.attachments),
+    grade: issued.enrollment?.grade ?? null,
+  });
+  tx.em.create(OpenBadgeCredentialRecord, {
+    certificateUuid: certificate.uuid,
+    institutionUuid: institution.uuid,
+    statusIndex: status.index,
+    document,
+    clrDocument,
+  });
 }
 
 /** Deleted institutions too: their status lists stay published (every bit set) and their profiles answer 410. */
@@ -132,7 +146,7 @@ const dereferenceDidOrNull = (document: Parameters<typeof dereferenceDid>[0] | n
  * `withdrawn` or null (none, a draft, badges off) as public-standing.ts decides. A revoked credential
  * is still served: its status list says so.
  */
-async function hostedRecord(
+export async function hostedRecord(
   ctx: PublicContext,
   certificateUuid: string,
 ): Promise<{ record: OpenBadgeCredentialRecord; institution: Institution } | 'withdrawn' | null> {

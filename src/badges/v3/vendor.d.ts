@@ -48,6 +48,7 @@ declare module '@digitalbazaar/ed25519-multikey' {
   }
   export function generate(options?: { id?: string; controller?: string; seed?: Uint8Array }): Promise<Ed25519KeyPair>;
   export function from(key: JsonObject): Promise<Ed25519KeyPair>;
+  export function toJwk(options: { keyPair: Ed25519KeyPair; secretKey?: boolean }): Promise<JsonObject>;
 }
 
 declare module '@digitalbazaar/vc-bitstring-status-list' {

@@ -25,6 +25,7 @@ import { Migration20261125221053_principal_revocations } from './Migration202611
 import { Migration20261125222000_webhook_queue } from './Migration20261125222000_webhook_queue.js';
 import { Migration20261125222127_certificate_rendering } from './Migration20261125222127_certificate_rendering.js';
 import { Migration20261125223000_job_queue } from './Migration20261125223000_job_queue.js';
+import { Migration20261126004000_wallets } from './Migration20261126004000_wallets.js';
 import { Migration20261126004306_public_pages } from './Migration20261126004306_public_pages.js';
 import { Migration20261126013909_webhook_backlog_priority } from './Migration20261126013909_webhook_backlog_priority.js';
 
@@ -57,6 +58,7 @@ export const migrations = [
   Migration20261125222000_webhook_queue,
   Migration20261125222127_certificate_rendering,
   Migration20261125223000_job_queue,
+  Migration20261126004000_wallets,
   Migration20261126004306_public_pages,
   Migration20261126013909_webhook_backlog_priority,
 ];

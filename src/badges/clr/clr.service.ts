@@ -1,0 +1,70 @@
+import type { PublicContext } from '../../context/request-context.js';
+import { attachedModules, transcriptListing } from '../../courses/attached-modules.js';
+import { Course } from '../../courses/course.entity.js';
+import { TENANT_FILTER } from '../../db/tenant-scope.js';
+import { Enrollment } from '../../enrollments/enrollment.entity.js';
+import type { Institution } from '../../institutions/institution.entity.js';
+import { signCredential } from '../v3/credential-signing.js';
+import { hostedRecord } from '../v3/credential.service.js';
+import { ob3Urls } from '../v3/did-web.js';
+import { activeIssuerSigner } from '../v3/issuer-keys.js';
+import { type CredentialDocument, withProofList } from '../v3/open-badge-credential.js';
+import type { OpenBadgeCredentialRecord } from '../v3/open-badge-credential.entity.js';
+import { signClr, unsignedClr } from './clr-credential.js';
+
+const ACROSS_TENANTS = { filters: { [TENANT_FILTER]: false } };
+
+/** A signer of credentials with the institution's active key, proofs as a list (1EdTech's schemas). */
+export async function institutionSigner(ctx: PublicContext, institution: Institution) {
+  const signer = await activeIssuerSigner(ctx, institution, ob3Urls(ctx.publicBaseUrl).issuerDid(institution.uuid));
+  return async (credential: CredentialDocument) => withProofList(await signCredential(credential, signer));
+}
+
+/** Credentials issued before CLR 2.0 existed: their transcript from the course's modules and the enrollment grade as they are now. */
+async function clrOfEarlierCredential(ctx: PublicContext, record: OpenBadgeCredentialRecord): Promise<CredentialDocument> {
+  const [row] = await ctx.em.execute<{ course_uuid: string; enrollment_uuid: string | null }[]>(
+    'select course_uuid, enrollment_uuid from certificates where uuid = ?',
+    [record.certificateUuid],
+  );
+  const course = await ctx.em.findOneOrFail(Course, { uuid: row!.course_uuid }, ACROSS_TENANTS);
+  const enrollment = row!.enrollment_uuid ? await ctx.em.findOne(Enrollment, { uuid: row!.enrollment_uuid }, ACROSS_TENANTS) : null;
+  const listing = transcriptListing(await attachedModules(ctx.em, course));
+  return unsignedClr({ openBadge: record.document, id: ob3Urls(ctx.publicBaseUrl).clr(record.certificateUuid), listing, grade: enrollment?.grade ?? null });
+}
+
+const hasProof = (document: CredentialDocument | null): document is CredentialDocument => !!document && document.proof !== undefined;
+
+/**
+ * The signed ClrCredential of a stored OB 3.0 credential: as stored once signed; else signed now with
+ * the institution's active key and stored (the first signer of a race wins, every reader gets its copy).
+ */
+async function signedClr(ctx: PublicContext, record: OpenBadgeCredentialRecord, institution: Institution): Promise<CredentialDocument> {
+  const read = async () => {
+    const [row] = await ctx.em.execute<{ clr_document: CredentialDocument | null }[]>('select clr_document from ob3_credentials where certificate_uuid = ?', [
+      record.certificateUuid,
+    ]);
+    return row?.clr_document ?? null;
+  };
+  const stored = await read();
+  if (hasProof(stored)) return stored;
+  const signed = await signClr(stored ?? (await clrOfEarlierCredential(ctx, record)), await institutionSigner(ctx, institution));
+  await ctx.em.execute(`update ob3_credentials set clr_document = ? where certificate_uuid = ? and (clr_document is null or clr_document->'proof' is null)`, [
+    JSON.stringify(signed),
+    record.certificateUuid,
+  ]);
+  const now = await read();
+  return hasProof(now) ? now : signed;
+}
+
+/**
+ * The certificate's academic transcript as a CLR 2.0 ClrCredential, public like its OB 3.0 credential
+ * (public-standing.ts through hostedRecord: `withdrawn`, or null for none, a draft, badges off) and
+ * pointing at the same status list entry.
+ */
+export const clrCredentials = {
+  async hostedCredential(ctx: PublicContext, certificateUuid: string): Promise<CredentialDocument | 'withdrawn' | null> {
+    const hosted = await hostedRecord(ctx, certificateUuid);
+    if (!hosted || hosted === 'withdrawn') return hosted;
+    return signedClr(ctx, hosted.record, hosted.institution);
+  },
+};

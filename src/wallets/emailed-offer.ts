@@ -1,0 +1,28 @@
+import QRCode from 'qrcode';
+import type { RequestContext } from '../context/request-context.js';
+import { EMAILED_OFFER_TTL_SECONDS, makeOffer } from './credential-offers.js';
+
+/** What the issuance e-mail shows of the student's wallet offer. */
+export interface WalletOffer {
+  offerUrl: string;
+  /** The verification page with the offer's code: it shows the offer too (docs/wallets.md). */
+  pageUrl: string;
+  qrDataUrl: string;
+  expiresAt: Date;
+}
+
+/**
+ * The offer the issuance e-mail carries, made in the issuance transaction (one insert with its flush):
+ * valid EMAILED_OFFER_TTL_SECONDS, single use, as a deep link and its QR code (PNG).
+ */
+export async function emailedOffer(tx: RequestContext, certificateUuid: string, verificationUrl: string): Promise<WalletOffer> {
+  const made = makeOffer(tx, tx.tenant.uuid, certificateUuid, { expiresInSeconds: EMAILED_OFFER_TTL_SECONDS });
+  const offerUrl = made.view().offerUrl!;
+  const pageUrl = `${verificationUrl}?offer=${made.code}`;
+  return {
+    offerUrl,
+    pageUrl,
+    qrDataUrl: await QRCode.toDataURL(offerUrl, { errorCorrectionLevel: 'M', margin: 2, width: 200 }),
+    expiresAt: made.offer.expiresAt,
+  };
+}
