@@ -12,7 +12,11 @@ export function issuedEmailHtml({
   certificateUuid,
   badgeUrl,
   walletOffer = null,
-}: Record<'name' | 'institutionName' | 'courseName' | 'url' | 'certificateUuid', string> & { m: Messages['email']; badgeUrl: string | null; walletOffer?: WalletOffer | null }) {
+}: Record<'name' | 'institutionName' | 'courseName' | 'url' | 'certificateUuid', string> & {
+  m: Messages['email'];
+  badgeUrl: string | null;
+  walletOffer?: WalletOffer | null;
+}) {
   return render(
     <>
       <p>{m.greeting(name)}</p>

@@ -56,7 +56,7 @@ export interface TranscriptSection {
 export const transcriptLabels = (data: Pick<TranscriptData, 'locale'>): Messages['transcript'] => messagesFor(data.locale ?? 'en').transcript;
 
 /** Sections and modules in the course's display order (module-order.ts); input order breaks ties. */
-export function transcriptSections(data: Pick<TranscriptData, 'moduleGroups' | 'modules'>): TranscriptSection[] {
+export function transcriptSections(data: Pick<TranscriptData, 'moduleGroups' | 'modules' | 'locale'>): TranscriptSection[] {
   const groups = [...data.moduleGroups].sort(compareGroups);
   const known = new Set(groups.map((group) => group.uuid));
   const modules = [...data.modules].sort((a, b) => comparePositions(a.order, b.order));
