@@ -5,8 +5,11 @@ import type { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../../config.js';
 import type { BlobKey, BlobStorage, BlobWriter } from './blob-storage.js';
 
-/** S3's smallest part: a file up to this size is one PUT, a larger one a multipart upload held to one part in memory. */
+/** S3's smallest part: a file up to this size is one PUT, a larger one a multipart upload of such parts. */
 export const PART_BYTES = 5 * 1024 * 1024;
+
+/** Bytes waiting for the upload to take them; with the part being filled and the one being sent, what one upload holds. */
+const BUFFERED_BYTES = 256 * 1024;
 
 /** How long a presigned download address works (S3_PRESIGNED_DOWNLOADS). */
 export const PRESIGNED_SECONDS = 300;
@@ -45,7 +48,7 @@ class ObjectWriter implements BlobWriter {
 
   private started(): PassThrough {
     if (this.body) return this.body;
-    const body = (this.body = new PassThrough({ highWaterMark: PART_BYTES }));
+    const body = (this.body = new PassThrough({ highWaterMark: BUFFERED_BYTES }));
     this.upload = this.start(body);
     this.done = this.upload.done();
     // Observed by write and close; a failure before either asks is not an unhandled rejection.
