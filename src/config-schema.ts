@@ -126,6 +126,7 @@ const corsOrigins = z.string().transform((raw, ctx): '*' | string[] => {
 });
 
 const text = z.string();
+const trueFalse = oneOf(['true', 'false'] as const);
 const host = z.string().regex(/^[A-Za-z0-9.:_-]+$/, { message: 'must be an address or host name such as 0.0.0.0 or ::' });
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -174,8 +175,24 @@ export const ENVIRONMENT = z.object({
   // A file's size is stored as a 32-bit integer, so the limit stays below 2 GiB.
   UPLOAD_MAX_FILE_BYTES: whole(1, 2 ** 31 - 1).default(20 * 1024 * 1024),
   UPLOAD_MAX_FILES: whole().default(20),
-  FILE_STORAGE: oneOf(['postgres', 'filesystem'] as const).default('postgres'),
+  FILE_STORAGE: oneOf(['postgres', 'filesystem', 's3'] as const).default('postgres'),
+  // Object storage (docs/deploy.md); the driver exists whenever S3_BUCKET is set, so files:migrate can reach it.
+  S3_ENDPOINT: url(['http:', 'https:'], 'https://s3.eu-central-1.amazonaws.com').optional(),
+  S3_REGION: text.default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens' })
+    .optional(),
+  S3_ACCESS_KEY_ID: text.optional(),
+  S3_SECRET_ACCESS_KEY: text.optional(),
+  S3_FORCE_PATH_STYLE: trueFalse.default('false').transform((value) => value === 'true'),
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9!_.*'()/-]*$/, { message: "must be a key prefix of letters, digits and !_.*'()/-" })
+    .optional(),
+  S3_PRESIGNED_DOWNLOADS: trueFalse.default('false').transform((value) => value === 'true'),
   SHUTDOWN_GRACE_MS: whole().default(10_000),
+  EMBEDDED_DB_RESTART_ATTEMPTS: whole(1).default(8),
   HTTP_HEADERS_TIMEOUT_MS: whole(1).default(20_000),
   HTTP_BODY_IDLE_TIMEOUT_MS: whole(1).default(30_000),
   DB_POOL_MAX: whole(1).default(20),
@@ -245,6 +262,8 @@ export function combinationProblems(raw: Partial<Record<VariableName, string>>):
   const problems: string[] = [];
   const seed = [raw.SEED_TENANT, raw.SEED_CLIENT_ID, raw.SEED_CLIENT_SECRET].filter(Boolean).length;
   if (seed !== 0 && seed !== 3) problems.push('SEED_TENANT, SEED_CLIENT_ID and SEED_CLIENT_SECRET must be set together');
+  if (raw.FILE_STORAGE === 's3' && !raw.S3_BUCKET) problems.push('S3_BUCKET must be set when FILE_STORAGE=s3 (see docs/deploy.md)');
+  if (Boolean(raw.S3_ACCESS_KEY_ID) !== Boolean(raw.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   if (raw.NODE_ENV === 'production') {
     if (!raw.KEY_ENCRYPTION_KEY) {
       problems.push('KEY_ENCRYPTION_KEY must be set in production: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)');

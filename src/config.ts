@@ -12,6 +12,8 @@ export interface Config {
   /** The owner role migrations run as; DATABASE_URL (the app role) when unset. */
   databaseMigrationUrl?: string;
   dataDir: string;
+  /** EMBEDDED_DB_RESTART_ATTEMPTS: failed starts in a row of a stopped embedded PostgreSQL before the process gives up and exits 1. */
+  embeddedDbRestartAttempts: number;
   publicBaseUrl: string;
   logLevel: LogLevel;
   seed?: { tenant: string; clientId: string; clientSecret: string };
@@ -50,9 +52,11 @@ export interface Config {
   /** Uploads: bytes a file and files a request (UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES). */
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
-  /** Where file content lives: `postgres` (default, API nodes stay stateless) or `filesystem` under `filesDir`. */
-  fileStorage: 'postgres' | 'filesystem';
+  /** Where new file content goes: `postgres` (default), `filesystem` under `filesDir`, or `s3`. */
+  fileStorage: 'postgres' | 'filesystem' | 's3';
   filesDir: string;
+  /** The object store (S3_*); null when S3_BUCKET is unset. */
+  s3: S3Config | null;
   shutdownGraceMs: number;
   /** Timeouts and limits that keep one slow client or one slow query from holding the service (docs/operations.md). */
   timeouts: {
@@ -95,6 +99,22 @@ export interface Config {
   metricsToken?: string;
   /** SIGNING_P12_PASSPHRASE: the CLI's `signing:install` passphrase when none is given. */
   signingP12Passphrase?: string;
+}
+
+/** An S3-compatible object store for file content (docs/deploy.md). */
+export interface S3Config {
+  /** S3_ENDPOINT; unset: AWS's own for the region. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  /** S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY; unset: the SDK's default chain (instance role, AWS_* variables). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** S3_FORCE_PATH_STYLE: `endpoint/bucket/key` rather than `bucket.endpoint/key` (MinIO and most self-hosted stores). */
+  forcePathStyle: boolean;
+  /** S3_PREFIX: put before every key, e.g. `credentials/`. */
+  prefix: string;
+  /** S3_PRESIGNED_DOWNLOADS: downloads redirect to a short-lived presigned URL instead of streaming through the service. */
+  presignedDownloads: boolean;
 }
 
 export interface RateLimitConfig {
@@ -237,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
     dataDir,
+    embeddedDbRestartAttempts: e.EMBEDDED_DB_RESTART_ATTEMPTS,
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     seed: seed ? { tenant: e.SEED_TENANT!, clientId: e.SEED_CLIENT_ID!, clientSecret: e.SEED_CLIENT_SECRET! } : undefined,
@@ -274,6 +295,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxFiles: e.UPLOAD_MAX_FILES,
     fileStorage: e.FILE_STORAGE,
     filesDir: path.join(dataDir, 'files'),
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          bucket: e.S3_BUCKET,
+          credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          prefix: e.S3_PREFIX ?? '',
+          presignedDownloads: e.S3_PRESIGNED_DOWNLOADS,
+        }
+      : null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     timeouts: {
       headersMs: e.HTTP_HEADERS_TIMEOUT_MS,

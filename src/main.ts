@@ -5,6 +5,7 @@ const config = loadConfigOrExit();
 const { createLogger, wantsPrettyLogs } = await import('./logger.js');
 const { startService } = await import('./service.js');
 const { stopOnSignal } = await import('./stop-on-signal.js');
+const { startupProblem } = await import('./startup-problems.js');
 const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
 
 try {
@@ -15,9 +16,12 @@ try {
     logger,
     () => service.stop(),
     { stopping: 'shutting down: finishing requests in flight', stopped: 'stopped cleanly', failed: 'shutdown failed' },
-    service.databaseMoved,
+    { moved: service.databaseMoved, gaveUp: service.databaseGaveUp },
   );
 } catch (error) {
-  logger.fatal({ err: error }, 'startup failed');
+  // A problem of the surroundings is one line on stderr, like a bad configuration; anything else is a bug, logged with its stack.
+  const problem = startupProblem(error, config);
+  if (problem) process.stderr.write(`Cannot start: ${problem}\n`);
+  else logger.fatal({ err: error }, 'startup failed');
   process.exitCode = 1;
 }

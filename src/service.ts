@@ -40,6 +40,8 @@ export interface RunningService {
   stop(): Promise<void>;
   /** Resolves with its new port when the embedded PostgreSQL came back on another port than this process connects to. */
   databaseMoved?: Promise<number>;
+  /** Resolves when the embedded PostgreSQL could not be started again (see cluster-keeper.ts). */
+  databaseGaveUp?: Promise<number>;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -126,6 +128,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       runtime,
       ownerDatabaseUrl: database.migrationUrl,
       databaseMoved: database.moved,
+      databaseGaveUp: database.gaveUp,
       async stop() {
         await drain(server, config.shutdownGraceMs);
         await apollo.stop();

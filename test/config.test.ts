@@ -35,6 +35,9 @@ describe('a bad configuration', () => {
     [{ ...production, PUBLIC_BASE_URL: '' }, 'PUBLIC_BASE_URL must be set in production'],
     [{ JSON_BODY_LIMIT: 'lots' }, 'JSON_BODY_LIMIT must be a size like 100kb, 1mb or 1048576, got "lots"'],
     [{ PUBLIC_BASE_URL: 'credentials.example.edu' }, 'PUBLIC_BASE_URL must be a URL like https://credentials.example.edu'],
+    [{ FILE_STORAGE: 's3' }, 'S3_BUCKET must be set when FILE_STORAGE=s3 (see docs/deploy.md)'],
+    [{ S3_BUCKET: 'Credentials_Files' }, 'S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens'],
+    [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'AKIA' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together'],
   ])('%j stops the server with exit code 2 and one line naming the variable, before anything starts', async (env, expected) => {
     const result = await startServer(env);
     expect(result.code).toBe(2);

@@ -30,6 +30,7 @@ import { createRequestContext } from '../context/request-context.js';
 import { DocumentWorkers } from '../documents/index.js';
 import { BadgeWorkers } from '../badges/badge-workers.js';
 import { createFileRuntime } from '../files/file-runtime.js';
+import { MigrationStopped, migrateFiles, type MigrationProgress } from '../files/file-migration.js';
 
 /** What a command works with: the ORM (migrations applied) and the key ring opened under KEY_ENCRYPTION_KEY. */
 interface CliContext {
@@ -39,7 +40,7 @@ interface CliContext {
 }
 
 /** Mistakes of the operator, reported as one line; anything else is a bug and keeps its stack. */
-const USER_ERRORS = [DomainError, KeyEnvelopeError, NoEmbeddedCluster];
+const USER_ERRORS = [DomainError, KeyEnvelopeError, NoEmbeddedCluster, MigrationStopped];
 
 function printCredentials(credentials: { clientId: string; clientSecret: string; tenant: string }): void {
   console.log(`tenant:         ${credentials.tenant}`);
@@ -271,6 +272,37 @@ program
         await documents.close();
         await badgeWorkers.close();
       }
+    }),
+  );
+
+program
+  .command('files:migrate')
+  .description("move every file's content to another storage driver, with progress; resumable: run it again after an interruption")
+  .requiredOption('--to <driver>', 'postgres, filesystem or s3 (s3 needs S3_BUCKET and the other S3_* settings)')
+  .option('--limit <files>', 'stop after moving this many files')
+  .action((options: { to: string; limit?: string }) =>
+    withService(async ({ orm, config }) => {
+      if (!['postgres', 'filesystem', 's3'].includes(options.to))
+        throw new DomainError('BAD_USER_INPUT', `--to must be postgres, filesystem or s3, got "${options.to}"`);
+      if (options.to === 's3' && !config.s3) throw new DomainError('BAD_USER_INPUT', 'files:migrate --to s3 needs S3_BUCKET (and the other S3_* settings)');
+      const limit = options.limit === undefined ? Infinity : Number(options.limit);
+      if (!(limit >= 0)) throw new DomainError('BAD_USER_INPUT', `--limit must be a number, got "${options.limit}"`);
+      const runtime = createFileRuntime(config);
+      const line = ({ total, moved, bytes }: MigrationProgress) => `${moved}/${total} file(s) moved to ${options.to} (${(bytes / 1048576).toFixed(1)} MiB)`;
+      let shown = Date.now();
+      const result = await migrateFiles(orm, runtime, options.to, {
+        limit,
+        onProgress(progress) {
+          // A line a second at most: millions of files must not mean millions of lines.
+          if (Date.now() - shown < 1000 && progress.moved !== 1) return;
+          shown = Date.now();
+          console.log(line(progress));
+        },
+      });
+      console.log(`done: ${line(result)}`);
+      if (result.moved < result.total) console.log(`${result.total - result.moved} file(s) left on other drivers: run files:migrate again to move them`);
+      if (config.fileStorage !== options.to)
+        console.log(`new files still go to ${config.fileStorage}: set FILE_STORAGE=${options.to} and restart to change that`);
     }),
   );
 

@@ -19,6 +19,8 @@ export interface DatabaseTarget {
   release(): Promise<void>;
   /** Set when the embedded cluster is kept: resolves when it came back on another port (this process cannot follow it there). */
   moved?: Promise<number>;
+  /** Set when the embedded cluster is kept: resolves when it could not be started again (EMBEDDED_DB_RESTART_ATTEMPTS failures in a row). */
+  gaveUp?: Promise<number>;
 }
 
 /** `serverUrl` (no database) as `role`, on `database`. */
@@ -51,7 +53,7 @@ export async function resolveDatabase(config: Config, logger: Logger, options: {
   if (config.databaseUrl) {
     return { url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl ?? config.databaseUrl, source: 'DATABASE_URL', release: async () => {} };
   }
-  const cluster = await openEmbeddedCluster(config.dataDir, logger, options);
+  const cluster = await openEmbeddedCluster(config.dataDir, logger, { ...options, restartAttempts: config.embeddedDbRestartAttempts });
   try {
     const roles = await embeddedRoles(config.dataDir);
     await ensureServiceRoles(`${cluster.serverUrl}/postgres`, roles);
@@ -63,6 +65,7 @@ export async function resolveDatabase(config: Config, logger: Logger, options: {
       source: `embedded PostgreSQL in ${config.dataDir}`,
       release: () => cluster.stop(),
       moved: cluster.moved,
+      gaveUp: cluster.gaveUp,
     };
   } catch (error) {
     await cluster.stop().catch(() => undefined);

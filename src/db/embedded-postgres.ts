@@ -20,6 +20,8 @@ export interface EmbeddedCluster {
   serverUrl: string;
   /** With `keep`: resolves when the cluster came back on another port than this process connects to (see cluster-keeper.ts). */
   moved?: Promise<number>;
+  /** With `keep`: resolves when starting the cluster again failed `restartAttempts` times in a row. */
+  gaveUp?: Promise<number>;
   /** Stops keeping the cluster, and stops it when this process started the postmaster now running. */
   stop(): Promise<void>;
 }
@@ -79,7 +81,7 @@ export class NoEmbeddedCluster extends Error {
 export async function openEmbeddedCluster(
   dataDir: string,
   logger: Logger,
-  { initialise = true, keep = false, extraFlags = [] as string[] } = {},
+  { initialise = true, keep = false, restartAttempts = 8, extraFlags = [] as string[] } = {},
 ): Promise<EmbeddedCluster> {
   const clusterDir = path.join(dataDir, 'postgres');
   if (!initialise && !existsSync(path.join(clusterDir, 'PG_VERSION'))) throw new NoEmbeddedCluster(dataDir);
@@ -111,10 +113,11 @@ export async function openEmbeddedCluster(
       if (ok) running = cluster;
       return ok;
     };
-    const keeper = keep ? keepCluster(clusterDir, port, restart, logger) : undefined;
+    const keeper = keep ? keepCluster(clusterDir, port, restart, logger, restartAttempts) : undefined;
     return {
       serverUrl: serverUrl(creds, port),
       moved: keeper?.moved,
+      gaveUp: keeper?.gaveUp,
       async stop() {
         await keeper?.stop();
         await running?.stop();

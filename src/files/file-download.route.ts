@@ -31,6 +31,10 @@ export const FILE_DOWNLOAD_ROUTE = describeRoute({
         'Content-Disposition': { description: '`inline` with the original name.', schema: { type: 'string' } },
       },
     },
+    302: {
+      description: 'With S3_PRESIGNED_DOWNLOADS=true and the file in object storage: the content is at `Location`, a presigned URL valid for five minutes.',
+      headers: { Location: { description: 'The presigned URL.', schema: { type: 'string' } } },
+    },
     304: { description: 'Not modified (`If-None-Match`).' },
     404: jsonError('No such file.'),
     429: TOO_MANY_REQUESTS,
@@ -76,6 +80,12 @@ async function download(ctx: PublicContext, req: Request, res: Response): Promis
   res.set(headersFor(file, etag));
   if (isFresh(req, etag)) {
     res.status(304).end();
+    return;
+  }
+  const direct = await files.directUrl(ctx, file, contentDisposition(file.originalName));
+  if (direct) {
+    // The client fetches the bytes from the object store itself, signed for a few minutes.
+    res.set('Cache-Control', 'private, no-store').redirect(302, direct);
     return;
   }
   const content = await files.open(ctx, file);

@@ -22,13 +22,15 @@ const CLAIM = `update "files" set "purged_at" = clock_timestamp()
     order by f."deleted_at"
     limit ?
     for update of f skip locked)
-  returning "uuid", "storage"`;
+  returning "uuid", "tenant_uuid", "storage"`;
 
 /** One batch in one transaction: the rows are marked and their content removed, or neither. */
 async function purgeBatch(em: EntityManager, runtime: FileRuntime, graceMs: number): Promise<number> {
   return em.transactional(async (tx) => {
-    const claimed = await tx.getConnection().execute<{ uuid: string; storage: string }[]>(CLAIM, [graceMs / 1000, BATCH], 'all', tx.getTransactionContext());
-    for (const { uuid, storage } of claimed) await runtime.driver(storage).remove(tx, uuid);
+    const claimed = await tx
+      .getConnection()
+      .execute<{ uuid: string; tenant_uuid: string; storage: string }[]>(CLAIM, [graceMs / 1000, BATCH], 'all', tx.getTransactionContext());
+    for (const { uuid, tenant_uuid: tenant, storage } of claimed) await runtime.driver(storage).remove(tx, { tenant, uuid });
     return claimed.length;
   });
 }

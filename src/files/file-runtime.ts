@@ -3,6 +3,7 @@ import { BlockPool } from './block-pool.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { FilesystemBlobStorage } from './storage/filesystem-storage.js';
 import { UploadBudget } from './upload-budget.js';
+import { S3BlobStorage } from './storage/s3-storage.js';
 import { INSERT_BYTES, PostgresBlobStorage } from './storage/postgres-storage.js';
 
 export interface FileSettings {
@@ -17,7 +18,7 @@ export interface FileRuntime {
   settings: FileSettings;
   /** The driver new content goes to (FILE_STORAGE). */
   storage: BlobStorage;
-  /** The driver a stored file names; both stay readable whichever one is configured. */
+  /** The driver a stored file names; every configured one stays readable whichever takes new content. */
   driver(name: string): BlobStorage;
   /** Bytes of multipart requests in flight, per tenant and in all (see upload-slots.ts). */
   uploadBudget: UploadBudget;
@@ -34,7 +35,11 @@ const [IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS] = [16, 16];
 
 /** The file settings and storage drivers of one running service (see ServiceRuntime). */
 export function createFileRuntime(config: Config): FileRuntime {
-  const drivers = { postgres: new PostgresBlobStorage(), filesystem: new FilesystemBlobStorage(config.filesDir) };
+  const drivers: Record<string, BlobStorage> = {
+    postgres: new PostgresBlobStorage(),
+    filesystem: new FilesystemBlobStorage(config.filesDir),
+    ...(config.s3 ? { s3: new S3BlobStorage(config.s3) } : {}),
+  };
   return {
     settings: {
       maxFileBytes: config.uploadMaxFileBytes,
@@ -43,10 +48,10 @@ export function createFileRuntime(config: Config): FileRuntime {
     },
     uploadBudget: new UploadBudget(config.uploadsInFlight),
     uploadBlocks: new BlockPool(INSERT_BYTES, IDLE_UPLOAD_BLOCKS, LENDABLE_UPLOAD_BLOCKS),
-    storage: drivers[config.fileStorage],
+    storage: drivers[config.fileStorage]!,
     driver(name) {
-      const driver = drivers[name as keyof typeof drivers];
-      if (!driver) throw new Error(`unknown file storage driver "${name}"`);
+      const driver = drivers[name];
+      if (!driver) throw new Error(`no file storage driver "${name}" is configured (S3_BUCKET for s3)`);
       return driver;
     },
   };

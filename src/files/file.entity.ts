@@ -49,7 +49,7 @@ export class StoredFile extends TenantScopedEntity {
   @Property({ length: 64, hidden: true })
   hash!: string;
 
-  /** The storage driver holding the content (`postgres` or `filesystem`), so switching drivers keeps old files readable. */
+  /** The storage driver holding the content (`postgres`, `filesystem` or `s3`), so switching drivers keeps old files readable. */
   @Property({ length: 16, hidden: true })
   storage!: string;
 

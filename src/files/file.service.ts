@@ -17,6 +17,7 @@ import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, 
 import { firstHolder, holderMessage } from './file-holders.js';
 import { enforceQuota } from './storage-quota.js';
 import type { FileRuntime } from './file-runtime.js';
+import type { BlobKey } from './storage/blob-storage.js';
 import { PDF, PNG, SVG } from './file-type.js';
 import { tooManyFiles } from './upload-limits.js';
 
@@ -42,10 +43,11 @@ interface StoredContent extends Intake {
  * Streams one file into storage, inside `em`'s transaction. `written` collects blob keys so a
  * rollback can clean storage outside the database.
  */
-async function storeContent(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: string[], maxBytes: number): Promise<StoredContent> {
+async function storeContent(em: EntityManager, runtime: FileRuntime, file: IncomingFile, written: BlobKey[], maxBytes: number): Promise<StoredContent> {
   const key = uuidv7();
-  written.push(key);
-  const content = await intake(file, await runtime.storage.create(em, key, file.facts?.size), maxBytes);
+  const blob = { tenant: tenantOf(em), uuid: key };
+  written.push(blob);
+  const content = await intake(file, await runtime.storage.create(em, blob, file.facts?.size), maxBytes);
   return { ...content, key, name: cleanFileName(file.filename) || `file.${content.type.extension}` };
 }
 
@@ -56,19 +58,24 @@ async function storeContent(em: EntityManager, runtime: FileRuntime, file: Incom
 async function recordContent(em: EntityManager, runtime: FileRuntime, content: StoredContent, lockTenant: boolean): Promise<string> {
   const { key, name, type, size, hash } = content;
   const uuid = await insertUnlessDuplicate(em, { uuid: key, originalName: name, type, size, hash, storage: runtime.storage.name }, { lockTenant });
-  if (uuid !== key) await runtime.storage.remove(em, key);
+  if (uuid !== key) await runtime.storage.remove(em, { tenant: tenantOf(em), uuid: key });
   return uuid;
 }
 
 /** Runs `work`; when it fails, storage outside the database forgets what it wrote. */
-async function discardOnFailure<T>(runtime: FileRuntime, work: (written: string[]) => Promise<T>): Promise<T> {
-  const written: string[] = [];
+async function discardOnFailure<T>(runtime: FileRuntime, work: (written: BlobKey[]) => Promise<T>): Promise<T> {
+  const written: BlobKey[] = [];
   try {
     return await work(written);
   } catch (error) {
     await runtime.storage.discard(written).catch(() => undefined);
     throw error;
   }
+}
+
+/** Where a stored file's content is kept. */
+export function blobKeyOf(file: StoredFile): BlobKey {
+  return { tenant: file.tenant.uuid, uuid: file.uuid };
 }
 
 /** Bytes the service made, to be stored as a file (see `FileService.storeGenerated`). */
@@ -149,10 +156,11 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
         const expected = [PDF, PNG, SVG].find((type) => type.mimeType === file.mimeType);
         if (!expected) throw new Error(`cannot store generated ${file.mimeType}`);
         const key = uuidv7();
-        written.push(key);
+        const blob = { tenant: tenantOf(ctx.em), uuid: key };
+        written.push(blob);
         const { hash, size, type } = await intake(
           { filename: file.originalName, content: [file.bytes] },
-          await ctx.files.storage.create(ctx.em, key, file.bytes.byteLength),
+          await ctx.files.storage.create(ctx.em, blob, file.bytes.byteLength),
           Infinity,
         );
         if (type !== expected) throw new Error(`generated content is ${type.mimeType}, not ${expected.mimeType}`);
@@ -175,7 +183,7 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
           continue;
         }
         // The same bytes already stored live in the tenant (never for signed documents, which carry their own time).
-        await ctx.files.storage.remove(ctx.em, record.uuid);
+        await ctx.files.storage.remove(ctx.em, { tenant: tenantOf(ctx.em), uuid: record.uuid });
         stored.push(await ctx.em.findOneOrFail(StoredFile, { uuid: await insertUnlessDuplicate(ctx.em, record) }));
       }
       return stored;
@@ -210,7 +218,13 @@ export class FileService extends ResourceService<StoredFile, FileInput> {
 
   /** The stored content of a file, streamed from whichever driver holds it. */
   open({ em, files }: FileContext, file: StoredFile): Promise<Readable> {
-    return files.driver(file.storage).open(em, file.uuid, file.size);
+    return files.driver(file.storage).open(em, blobKeyOf(file), file.size);
+  }
+
+  /** A short-lived address of the content in the object store, when its driver offers downloads straight from there. */
+  directUrl({ files }: FileContext, file: StoredFile, contentDisposition: string): Promise<string | undefined> {
+    const direct = files.driver(file.storage).directUrl;
+    return direct ? direct(blobKeyOf(file), { contentType: file.mimeType, contentDisposition }) : Promise.resolve(undefined);
   }
 
   /** The whole content of a (server-size) file in memory: badge images, sources to sign. */

@@ -45,6 +45,6 @@ if ((await pendingMigrationCount(orm)) > 0) {
       stopped: 'queue worker stopped cleanly',
       failed: 'queue worker shutdown failed',
     },
-    database.moved,
+    database,
   );
 }

@@ -1,7 +1,7 @@
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { BlobStorage, BlobWriter } from './blob-storage.js';
+import type { BlobKey, BlobStorage, BlobWriter } from './blob-storage.js';
 
 class FileWriter implements BlobWriter {
   private handle?: FileHandle;
@@ -40,26 +40,26 @@ export class FilesystemBlobStorage implements BlobStorage {
 
   constructor(private readonly dir: string) {}
 
-  private pathOf(key: string): string {
-    if (!/^[0-9a-f-]{36}$/.test(key)) throw new Error(`not a blob key: ${key}`);
-    return path.join(this.dir, key.slice(-2), key);
+  private pathOf({ uuid }: BlobKey): string {
+    if (!/^[0-9a-f-]{36}$/.test(uuid)) throw new Error(`not a blob key: ${uuid}`);
+    return path.join(this.dir, uuid.slice(-2), uuid);
   }
 
-  async create(_em: unknown, key: string): Promise<BlobWriter> {
+  async create(_em: unknown, key: BlobKey): Promise<BlobWriter> {
     const finalPath = this.pathOf(key);
     return new FileWriter(`${finalPath}.part`, finalPath);
   }
 
-  async open(_em: unknown, key: string): Promise<Readable> {
+  async open(_em: unknown, key: BlobKey): Promise<Readable> {
     const handle = await open(this.pathOf(key), 'r');
     return handle.createReadStream({ highWaterMark: 256 * 1024 });
   }
 
-  async remove(_em: unknown, key: string): Promise<void> {
+  async remove(_em: unknown, key: BlobKey): Promise<void> {
     await this.discard([key]);
   }
 
-  async discard(keys: string[]): Promise<void> {
+  async discard(keys: BlobKey[]): Promise<void> {
     await Promise.all(keys.flatMap((key) => [rm(this.pathOf(key), { force: true }), rm(`${this.pathOf(key)}.part`, { force: true })]));
   }
 }

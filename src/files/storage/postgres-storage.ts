@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
-import type { BlobStorage, BlobWriter } from './blob-storage.js';
+import type { BlobKey, BlobStorage, BlobWriter } from './blob-storage.js';
 
 /** Size of one `file_chunks` row: few round trips per file, little memory per upload in flight. */
 export const CHUNK_BYTES = 512 * 1024;
@@ -106,11 +106,11 @@ async function chunkAt(db: Executor, key: string, seq: number): Promise<Buffer |
 export class PostgresBlobStorage implements BlobStorage {
   readonly name = 'postgres' as const;
 
-  async create(em: EntityManager, key: string, size?: number): Promise<BlobWriter> {
+  async create(em: EntityManager, { uuid: key }: BlobKey, size?: number): Promise<BlobWriter> {
     return new ChunkWriter(transaction(em), key, size);
   }
 
-  async open(em: EntityManager, key: string, size?: number): Promise<Readable> {
+  async open(em: EntityManager, { uuid: key }: BlobKey, size?: number): Promise<Readable> {
     const db = executor(em);
     const first = await chunkAt(db, key, 0);
     if (!first) throw new Error(`blob ${key} is missing from file_chunks`);
@@ -128,7 +128,7 @@ export class PostgresBlobStorage implements BlobStorage {
     return Readable.from(chunks(), { objectMode: false, highWaterMark: CHUNK_BYTES });
   }
 
-  async remove(em: EntityManager, key: string): Promise<void> {
+  async remove(em: EntityManager, { uuid: key }: BlobKey): Promise<void> {
     await transaction(em).executeQuery(CompiledQuery.raw('delete from "file_chunks" where "file_uuid" = $1', [key]));
   }
 
