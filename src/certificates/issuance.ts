@@ -162,7 +162,12 @@ async function drawnPage(ctx: RequestContext, certificate: Certificate, parts: P
  * PDFs as files of the certificate, freezes the recipient snapshot, queues the student's notification
  * and the webhook event. Any failure rolls all of it back. Returns the certificate's new documents.
  */
-export async function recordIssuance(tx: RequestContext, certificate: Certificate, prepared: PreparedIssuance): Promise<CertificateDocument[]> {
+export async function recordIssuance(
+  tx: RequestContext,
+  certificate: Certificate,
+  prepared: PreparedIssuance,
+  { notify }: { notify: boolean },
+): Promise<CertificateDocument[]> {
   const { parts, issuedAt, url } = prepared;
   const stem = parts.source?.originalName.replace(/\.pdf$/i, '') ?? `certificate-${certificate.uuid}`;
   const kinds = [
@@ -187,10 +192,8 @@ export async function recordIssuance(tx: RequestContext, certificate: Certificat
     recipientEmail: parts.student.email,
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
-  enqueueNotification(
-    tx.em,
-    issuedMessage({ certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl }),
-  );
+  const message = { certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl };
+  if (notify) enqueueNotification(tx.em, issuedMessage(message));
   enqueueWebhookEvents(tx.em, [certificateEvent('certificate.issued', certificateFacts(certificate))]);
   // Open Badges 3.0: last, because the status index it draws holds the institution's list row until commit.
   if (parts.institution.isBadgesEnabled) await issueOpenBadgeCredential(tx, { certificate, ...parts });

@@ -17,7 +17,7 @@ export function issuedMessage({
   publicBaseUrl,
 }: {
   certificate: Certificate;
-  student: Student;
+  student: Pick<Student, 'name' | 'socialName' | 'email'>;
   course: Course;
   institution: Institution;
   url: string;

@@ -112,6 +112,20 @@ export const Present = (): PropertyDecorator => (target, property) => {
   })(target, property);
 };
 
+/** Refuses an explicit null (the column has no empty value); absent passes (a PATCH keeps the value). Unlike `Present`, it skips no other rule. */
+export const NotNull = (): PropertyDecorator =>
+  ValidateBy({ name: 'notNull', validator: { validate: (value) => value !== null, defaultMessage: (args) => `The ${label(args!)} field is required.` } });
+
+/** Laravel's `required_without_all`: the field, unless one of `others` names the same thing another way. */
+export const RequiredWithoutAll = (others: string[]): PropertyDecorator =>
+  ValidateBy({
+    name: 'requiredWithoutAll',
+    validator: {
+      validate: (value, args) => value != null || others.some((other) => (args!.object as Record<string, unknown>)[other] != null),
+      defaultMessage: (args) => `The ${label(args!)} field is required when none of ${others.map(humanize).join(' / ')} are present.`,
+    },
+  });
+
 /** For fields that may be cleared: null or absent skips the other rules. */
 export const Nullable = () => IsOptional();
 
