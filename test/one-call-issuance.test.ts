@@ -6,10 +6,12 @@ import { diplomaPdf } from './support/pdf.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 import { SmtpListener } from './support/smtp.js';
 import { until } from './support/wait.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 
 jest.setTimeout(120_000);
 
 let smtp: SmtpListener;
+let receiver: WebhookReceiver;
 let service: TestService;
 let acme: ApiClient;
 let globex: ApiClient;
@@ -18,6 +20,7 @@ let courseExternalId: string;
 
 beforeAll(async () => {
   smtp = await new SmtpListener().listen();
+  receiver = await new WebhookReceiver().listen();
   service = await startTestService({ SMTP_URL: smtp.url, NOTIFICATION_POLL_MS: '100' });
   [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
   make = factories(acme);
@@ -28,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.stop();
   await smtp.close();
+  await receiver.close();
 });
 
 let pdfCounter = 0;
@@ -228,6 +232,33 @@ describe('notifications', () => {
   });
 });
 
+describe('integrator webhook events', () => {
+  it('certificate.updated on a draft change; job.finished when a batch (of one-call items) completes', async () => {
+    const hook = await acme.rest('POST', '/webhooks', { url: receiver.url('/integrator'), events: ['certificate.updated', 'job.finished'] });
+    expect(hook.status).toBe(201);
+    const email = `batch-${randomUUID()}@example.org`;
+    const item = async () => ({
+      course_external_id: courseExternalId,
+      recipient: { email, name: 'Igor Alves', date_of_birth: '1993-02-01' },
+      file_uuid: await uploadedPdf(),
+    });
+    const batch = await acme.rest('POST', '/certificates/batch', { inputs: [await item(), await item()] });
+    expect([200, 202]).toContain(batch.status);
+    const jobUuid = batch.body.data.uuid as string;
+    await until(() => receiver.at('/integrator').some((request) => JSON.parse(request.body).type === 'job.finished'), 'job.finished');
+    const finished = JSON.parse(receiver.at('/integrator').find((request) => JSON.parse(request.body).type === 'job.finished')!.body);
+    expect(finished.data).toMatchObject({ uuid: jobUuid, kind: 'certificates.batch', status: 'completed', total: 2, done: 2, failed: 0 });
+    expect(await studentsWith(email)).toHaveLength(1);
+
+    const draft = (await acme.rest('GET', `/jobs/${jobUuid}`)).body.data.results[0].uuid as string;
+    const patched = await acme.rest('PATCH', `/certificates/${draft}`, { external_id: `cert-${randomUUID()}` });
+    expect(patched.status).toBe(200);
+    await until(() => receiver.at('/integrator').some((request) => JSON.parse(request.body).type === 'certificate.updated'), 'certificate.updated');
+    const updated = JSON.parse(receiver.at('/integrator').find((request) => JSON.parse(request.body).type === 'certificate.updated')!.body);
+    expect(updated.data).toMatchObject({ uuid: draft, status: 'draft' });
+  });
+});
+
 describe('external_id', () => {
   it('is unique per tenant and resource (422), filterable with where[external_id], and free in another tenant', async () => {
     const externalId = `inst-${randomUUID()}`;
@@ -248,5 +279,25 @@ describe('external_id', () => {
     });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.errors).toEqual({ external_id: ['The external id field must not be greater than 255 characters.'] });
+  });
+
+  it('enrollments accept student_external_id and course_external_id, and name every unknown reference at once', async () => {
+    const studentExternalId = `sis-${randomUUID()}`;
+    const student = await make.student({ external_id: studentExternalId });
+    const enrolled = await acme.rest('POST', '/enrollments', {
+      student_external_id: studentExternalId,
+      course_external_id: courseExternalId,
+      enrolled_at: '2026-01-10',
+    });
+    expect(enrolled.status).toBe(201);
+    expect(enrolled.body.data).toMatchObject({ student: { uuid: student.uuid }, course: { name: 'Data Engineering' } });
+    const unknown = await acme.rest('POST', '/enrollments', {
+      student_uuid: randomUUID(),
+      course_external_id: 'nope',
+      cohort_uuid: randomUUID(),
+      enrolled_at: '2026-01-10',
+    });
+    expect(unknown.status).toBe(422);
+    expect(Object.keys(unknown.body.errors).sort()).toEqual(['cohort_uuid', 'course_external_id', 'student_uuid']);
   });
 });

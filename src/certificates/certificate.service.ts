@@ -164,6 +164,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     return this.write(ctx, async (tx) => {
       const certificate = await this.draft(tx, uuid);
       await this.updateDraft(tx, certificate, input, 'update');
+      enqueueWebhookEvents(tx.em, [certificateEvent('certificate.updated', certificateFacts(certificate))]);
       return certificate;
     });
   }
@@ -178,6 +179,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     return this.write(ctx, async (tx) => {
       const certificate = await this.draft(tx, uuid);
       await this.updateDraft(tx, certificate, replacement, 'replace');
+      enqueueWebhookEvents(tx.em, [certificateEvent('certificate.updated', certificateFacts(certificate))]);
       return certificate;
     });
   }

@@ -2,6 +2,8 @@ import type { RequestContext } from '../context/request-context.js';
 import { findOrFail } from '../db/lookup.js';
 import { Job, JobStatus } from './job.entity.js';
 import type { StoredItemResult } from './job.views.js';
+import { jobFinishedEvent } from '../webhooks/webhook-events.js';
+import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 
 /** How long a worker holds a job between two progress saves before another may take it over. */
 export const JOB_LEASE_SECONDS = 120;
@@ -10,7 +12,9 @@ const PROGRESS = `update jobs
   set results = ?::jsonb, done = ?, failed = ?, locked_until = now() + make_interval(secs => ?), updated_at = now()
   where uuid = ? and tenant_uuid = ?`;
 
-const COMPLETE = `update jobs set status = 'completed', finished_at = now(), locked_until = null, updated_at = now() where uuid = ? and tenant_uuid = ?`;
+const COMPLETE = `update jobs set status = 'completed', finished_at = now(), locked_until = null, updated_at = now()
+  where uuid = ? and tenant_uuid = ? and status <> 'completed'
+  returning uuid, kind, total, done, failed, finished_at`;
 
 /** Jobs of the request's tenant: created by the request that asks for the work, progressed by whoever runs it. */
 export class JobService {
@@ -39,8 +43,15 @@ export class JobService {
     await ctx.em.getConnection().execute(PROGRESS, [JSON.stringify(results), results.length - failed, failed, JOB_LEASE_SECONDS, uuid, ctx.tenant.uuid], 'run');
   }
 
+  /** The job completed, and `job.finished` queued with it (once: completing a completed job does nothing). */
   async complete(ctx: RequestContext, uuid: string): Promise<void> {
-    await ctx.em.getConnection().execute(COMPLETE, [uuid, ctx.tenant.uuid], 'run');
+    await ctx.em.fork().transactional(async (em) => {
+      const [job] = await em.execute<{ uuid: string; kind: string; total: number; done: number; failed: number; finished_at: Date }[]>(COMPLETE, [
+        uuid,
+        ctx.tenant.uuid,
+      ]);
+      if (job) enqueueWebhookEvents(em, [jobFinishedEvent({ ...job, finishedAt: new Date(job.finished_at) })], ctx.tenant.uuid);
+    });
   }
 }
 
