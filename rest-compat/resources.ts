@@ -17,7 +17,7 @@ const ENROLLMENT = fields(
 const TEMPLATE = fields('uuid name version path previewImagePath designConfig isDefault status institution { uuid name } createdAt updatedAt');
 const FILE = fields('uuid originalName mimeType extension size usedAt file createdAt updatedAt');
 const CERTIFICATE =
-  fields(`uuid externalId status issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl blockcertsUrl
+  fields(`uuid externalId status locale issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl blockcertsUrl
   institution { uuid name } course { uuid name } student: recipient { uuid name: displayName }
   cohort { uuid code } enrollment { uuid completionStatus grade } template { uuid name version }
   files { type uuid } createdAt updatedAt`);

@@ -175,7 +175,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     },
     ...courseModuleRoutes(schema),
     ...certificateRoutes(schema),
-    ...jobRoutes(schema),
+    ...jobRoutes(schema, publicBaseUrl),
     ...badgeRoutes(schema),
     ...portfolioRoutes(schema, publicBaseUrl),
     ...COLLECTIONS.flatMap((resource) => resourceRoutes(resource, schema, publicBaseUrl)),

@@ -4,7 +4,7 @@ import { factories, type Factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { diplomaPdf } from './support/pdf.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
-import { SmtpListener } from './support/smtp.js';
+import { decodedHeader, SmtpListener } from './support/smtp.js';
 import { until } from './support/wait.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -230,10 +230,23 @@ describe('notifications', () => {
     expect((await acme.rest('POST', `/certificates/${draft.body.data.uuid}/notifications`)).status).toBe(409);
     expect((await globex.rest('POST', `/certificates/${uuid}/notifications`)).status).toBe(404);
   });
+
+  it('the certificate’s locale picks the e-mail’s language; an unknown locale is a 422 naming the languages', async () => {
+    const email = `locale-${randomUUID()}@example.org`;
+    const uuid = await issueTo(email, { locale: 'pt-BR' });
+    expect((await acme.rest('GET', `/certificates/${uuid}`)).body.data.locale).toBe('pt-BR');
+    await until(() => smtp.to(email).length === 1, 'the Portuguese e-mail');
+    const mail = smtp.to(email)[0]!.raw;
+    expect(decodedHeader(mail, 'Subject')).toBe('Seu certificado de Data Engineering emitido por Instituto Federal');
+    expect(mail).toContain('ID do certificado');
+    const refused = await acme.rest('POST', '/certificates', { course_external_id: courseExternalId, recipient: { email, name: 'H' }, locale: 'xx' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.locale).toEqual([expect.stringContaining('pt-BR')]);
+  });
 });
 
 describe('integrator webhook events', () => {
-  it('certificate.updated on a draft change; job.finished when a batch (of one-call items) completes', async () => {
+  it('certificate.updated on a draft change; job.finished when a batch (of one-call items) completes, and GET /jobs lists it by status', async () => {
     const hook = await acme.rest('POST', '/webhooks', { url: receiver.url('/integrator'), events: ['certificate.updated', 'job.finished'] });
     expect(hook.status).toBe(201);
     const email = `batch-${randomUUID()}@example.org`;
@@ -249,6 +262,15 @@ describe('integrator webhook events', () => {
     const finished = JSON.parse(receiver.at('/integrator').find((request) => JSON.parse(request.body).type === 'job.finished')!.body);
     expect(finished.data).toMatchObject({ uuid: jobUuid, kind: 'certificates.batch', status: 'completed', total: 2, done: 2, failed: 0 });
     expect(await studentsWith(email)).toHaveLength(1);
+
+    const completed = await acme.rest('GET', '/jobs?where[status]=completed&sort[column]=created_at&sort[order]=desc');
+    expect(completed.status).toBe(200);
+    expect(completed.body.data[0]).toMatchObject({ uuid: jobUuid, status: 'completed', total: 2, done: 2 });
+    expect(completed.body.meta).toMatchObject({ current_page: 1, total: 1 });
+    expect((await acme.rest('GET', '/jobs?where[status]=queued')).body.data).toEqual([]);
+    expect((await globex.rest('GET', '/jobs')).body.data).toEqual([]);
+    const graphqlJobs = await acme.graphql('{ jobs(where: {status: completed}) { totalCount nodes { uuid done } } }');
+    expect(graphqlJobs.body.data.jobs).toEqual({ totalCount: 1, nodes: [{ uuid: jobUuid, done: 2 }] });
 
     const draft = (await acme.rest('GET', `/jobs/${jobUuid}`)).body.data.results[0].uuid as string;
     const patched = await acme.rest('PATCH', `/certificates/${draft}`, { external_id: `cert-${randomUUID()}` });

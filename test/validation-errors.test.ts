@@ -79,7 +79,7 @@ describe('every field error of a request at once', () => {
       { courseUuid: course.uuid, enrolledAt: '2025-05-01', completedAt: '2025-04-01', grade: 10.555, completionStatus: 'graduated' },
     );
     expect(rest.errors).toEqual({
-      student_uuid: ['The student uuid field is required.'],
+      student_uuid: ['The student uuid field is required when student external id is not present.'],
       completion_status: ['The selected completion status is invalid.'],
       grade: ['The grade field must not be greater than 10.', 'The grade field must have at most 2 decimal places.'],
       completed_at: ['The completed at field must be a date after or equal to the enrolled at.'],

@@ -79,6 +79,10 @@ export class Certificate extends ExternallyIdentifiedEntity {
   @Property({ type: 'json', nullable: true })
   attributes?: Record<string, unknown> | null;
 
+  @Field(() => String, { nullable: true, description: 'The language of the student’s e-mail (`en`, `pt-BR`, …); null: the service’s default, English.' })
+  @Property({ length: 10, nullable: true })
+  locale?: string | null;
+
   /** As stored; `expired` is also derived for issued certificates past `expiresAt` (see CertificateResolver). */
   @Enum({ items: () => CertificateStatus, nativeEnumName: 'certificate_status' })
   status: CertificateStatus & Opt = CertificateStatus.draft;

@@ -1,9 +1,10 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, NotNull, Nullable, Present, Prohibited, RequiredWithoutAll, Url } from '../graphql/validators.js';
+import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, NotNull, Nullable, OneOf, Present, Prohibited, RequiredWithoutAll, Url } from '../graphql/validators.js';
 import { CertificateStatus } from './certificate.entity.js';
 import { RecipientInput } from '../students/recipient.inputs.js';
+import { LOCALES } from '../pages/locale.js';
 import { EXTERNAL_ID_DESCRIPTION, ExternalIdFilter, ExternalIdInput } from '../resources/external-id.js';
 
 const SET_WHEN_ANCHORED = 'it is set by the service when the certificate is anchored on a blockchain (docs/anchoring.md).';
@@ -49,6 +50,14 @@ export class UpdateCertificateInput {
   @Field({ nullable: true, description: '`true` runs issuance: sign, transcript, notification. Default `false` (draft).' })
   @Nullable()
   finish?: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The language of the student’s e-mail, one of the service’s languages (`en`, `pt-BR`, …). Default: English.',
+  })
+  @Nullable()
+  @OneOf(LOCALES)
+  locale?: string | null;
 
   @Field({ nullable: true, description: 'With `finish: true`: `false` issues without e-mailing the student. Default `true`.' })
   @Nullable()

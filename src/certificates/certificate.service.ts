@@ -69,6 +69,7 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
   expiresAt: null,
   attributes: null,
   externalId: null,
+  locale: null,
   finish: false,
 };
 
@@ -298,7 +299,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     if (input.publicVerificationUrl) await this.checkVerificationLink(ctx, input.publicVerificationUrl);
     // Issuing can only come later; issuance checks again against its own time (issuance.ts).
     if (expiresBy(input.expiresAt, new Date())) throw invalid(EXPIRY_NOT_AFTER_ISSUE);
-    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'attributes']);
+    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'attributes', 'locale']);
     await this.applyExternalId(ctx, certificate, input);
     certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
     const checked = await this.checkAgreement(ctx, certificate);

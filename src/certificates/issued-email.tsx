@@ -1,29 +1,37 @@
 import { render } from 'preact-render-to-string';
+import type { IssuedEmailMessages } from './issued-email-messages.js';
 
 /** The HTML part of the issued-certificate e-mail; preact escapes every name and the link. */
 export function issuedEmailHtml({
+  messages: m,
   name,
   institutionName,
   courseName,
   url,
   certificateUuid,
   badgeUrl,
-}: Record<'name' | 'institutionName' | 'courseName' | 'url' | 'certificateUuid', string> & { badgeUrl: string | null }) {
+}: Record<'name' | 'institutionName' | 'courseName' | 'url' | 'certificateUuid', string> & { badgeUrl: string | null; messages: IssuedEmailMessages }) {
   return render(
     <>
-      <p>Dear {name},</p>
+      <p>{m.greeting(name)}</p>
       <p>
-        {institutionName} has issued your certificate for <strong>{courseName}</strong>.
+        {m.issued.before(institutionName)}
+        <strong>{courseName}</strong>
+        {m.issued.after}
       </p>
       <p>
-        <a href={url}>View and verify your certificate</a> — the page also has the signed PDF and your transcript.
+        <a href={url}>{m.verifyLink}</a>
+        {m.verifyLinkAfter}
       </p>
       {badgeUrl && (
         <p>
-          <a href={badgeUrl}>Download your Open Badge</a> — an image with the credential baked in, for badge backpacks and profiles.
+          <a href={badgeUrl}>{m.badgeLink}</a>
+          {m.badgeLinkAfter}
         </p>
       )}
-      <p style={{ color: '#666' }}>Certificate ID: {certificateUuid}</p>
+      <p style={{ color: '#666' }}>
+        {m.certificateId}: {certificateUuid}
+      </p>
     </>,
   );
 }

@@ -6,8 +6,9 @@ import { bakedBadgeLink } from '../badges/badge-urls.js';
 import { displayName } from './certificate-rules.js';
 import type { Certificate } from './certificate.entity.js';
 import { issuedEmailHtml } from './issued-email.js';
+import { issuedEmailMessages } from './issued-email-messages.js';
 
-/** The email a student receives when a certificate is issued to them. */
+/** The email a student receives when a certificate is issued to them, in the certificate's language. */
 export function issuedMessage({
   certificate,
   student,
@@ -25,19 +26,21 @@ export function issuedMessage({
 }): OutboxMessage {
   const badge = bakedBadgeLink(institution, certificate.uuid, publicBaseUrl);
   const name = displayName(student);
-  const subject = `Your certificate for ${course.name} from ${institution.name}`;
+  const m = issuedEmailMessages(certificate.locale);
+  const subject = m.subject(course.name, institution.name);
   const textBody = [
-    `Dear ${name},`,
+    m.greeting(name),
     '',
-    `${institution.name} has issued your certificate for ${course.name}.`,
+    `${m.issued.before(institution.name)}${course.name}${m.issued.after}`,
     '',
-    `View and verify it, and download the signed PDF and your transcript, at:`,
+    m.verifyText,
     url,
     '',
-    ...(badge ? ['Download your Open Badge (an image with the credential baked in, for badge backpacks and profiles):', badge, ''] : []),
-    `Certificate ID: ${certificate.uuid}`,
+    ...(badge ? [m.badgeText, badge, ''] : []),
+    `${m.certificateId}: ${certificate.uuid}`,
   ].join('\n');
   const htmlBody = issuedEmailHtml({
+    messages: m,
     name,
     institutionName: institution.name,
     courseName: course.name,

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context/request-context.js';
-import { findOrFail } from '../db/lookup.js';
+import { ResourceBase } from '../resources/resource.service.js';
 import { Job, JobStatus } from './job.entity.js';
 import type { StoredItemResult } from './job.views.js';
 import { jobFinishedEvent } from '../webhooks/webhook-events.js';
@@ -17,7 +17,10 @@ const COMPLETE = `update jobs set status = 'completed', finished_at = now(), loc
   returning uuid, kind, total, done, failed, finished_at`;
 
 /** Jobs of the request's tenant: created by the request that asks for the work, progressed by whoever runs it. */
-export class JobService {
+export class JobService extends ResourceBase<Job> {
+  protected readonly entity = Job;
+  protected readonly label = 'Job';
+
   /** A new job; `held` when the creating request runs it itself (no worker may claim it meanwhile). */
   async create(ctx: RequestContext, job: { kind: string; total: number; payload: unknown; held: boolean }): Promise<Job> {
     const em = ctx.em.fork();
@@ -31,10 +34,6 @@ export class JobService {
     });
     await em.flush();
     return row;
-  }
-
-  get(ctx: RequestContext, uuid: string): Promise<Job> {
-    return findOrFail(ctx.em, Job, uuid, 'Job');
   }
 
   /** Saves the results so far and renews the lease. */
