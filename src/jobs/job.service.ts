@@ -3,7 +3,7 @@ import { ResourceBase } from '../resources/resource.service.js';
 import { Job, JobStatus } from './job.entity.js';
 import type { StoredItemResult } from './job.views.js';
 import { jobFinishedEvent } from '../webhooks/webhook-events.js';
-import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
+import { webhookMessagesInsert } from '../webhooks/webhook.outbox.js';
 
 /** How long a worker holds a job between two progress saves before another may take it over. */
 export const JOB_LEASE_SECONDS = 120;
@@ -15,6 +15,15 @@ const PROGRESS = `update jobs
 const COMPLETE = `update jobs set status = 'completed', finished_at = now(), locked_until = null, updated_at = now()
   where uuid = ? and tenant_uuid = ? and status <> 'completed'
   returning uuid, kind, total, done, failed, finished_at`;
+
+interface CompletedJob {
+  uuid: string;
+  kind: string;
+  total: number;
+  done: number;
+  failed: number;
+  finished_at: Date;
+}
 
 /** Jobs of the request's tenant: created by the request that asks for the work, progressed by whoever runs it. */
 export class JobService extends ResourceBase<Job> {
@@ -42,14 +51,14 @@ export class JobService extends ResourceBase<Job> {
     await ctx.em.getConnection().execute(PROGRESS, [JSON.stringify(results), results.length - failed, failed, JOB_LEASE_SECONDS, uuid, ctx.tenant.uuid], 'run');
   }
 
-  /** The job completed, and `job.finished` queued with it (once: completing a completed job does nothing). */
+  /** The job completed, and `job.finished` queued in the same transaction (once: completing a completed job does nothing). */
   async complete(ctx: RequestContext, uuid: string): Promise<void> {
-    await ctx.em.fork().transactional(async (em) => {
-      const [job] = await em.execute<{ uuid: string; kind: string; total: number; done: number; failed: number; finished_at: Date }[]>(COMPLETE, [
-        uuid,
-        ctx.tenant.uuid,
-      ]);
-      if (job) enqueueWebhookEvents(em, [jobFinishedEvent({ ...job, finishedAt: new Date(job.finished_at) })], ctx.tenant.uuid);
+    const connection = ctx.em.getConnection();
+    await connection.transactional(async (trx) => {
+      const [job] = await connection.execute<CompletedJob[]>(COMPLETE, [uuid, ctx.tenant.uuid], 'all', trx);
+      if (!job) return;
+      const insert = webhookMessagesInsert([jobFinishedEvent({ ...job, finishedAt: new Date(job.finished_at) })], ctx.tenant.uuid);
+      await connection.execute(insert.sql, insert.params, 'run', trx);
     });
   }
 }
