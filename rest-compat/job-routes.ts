@@ -4,7 +4,9 @@ import { toSnake } from './case.js';
 import { buildOperation } from './operation.js';
 import { objectInput } from './resource.js';
 import type { RestRoute } from './route.js';
-import { fields } from './selection.js';
+import { fields, nest } from './selection.js';
+import { listBody } from './list-envelope.js';
+import { argumentInputType, pageVariables, sortVariables, whereVariables } from './query-params.js';
 
 const JOB = fields(
   'uuid kind status total done failed results { index uuid status error { code message reason errors { field messages } } } createdAt finishedAt',
@@ -36,8 +38,34 @@ function batchInputs(schema: GraphQLSchema, req: Request): unknown {
   return inputs.map((item: unknown) => (item && typeof item === 'object' && !Array.isArray(item) ? objectInput(item, schema, 'createCertificate') : item));
 }
 
-/** Bulk issuance and the jobs it leaves: `POST /certificates/batch`, `GET /jobs/{uuid}`. */
-export const jobRoutes = (schema: GraphQLSchema): RestRoute[] => [
+/** `GET /jobs`: the tenant's jobs, `where[status]`, `sort[...]` and pages as every list takes them. */
+function jobList(schema: GraphQLSchema, publicBaseUrl: string): RestRoute {
+  const whereType = argumentInputType(schema, 'query', 'jobs', 'where');
+  return {
+    method: 'get',
+    path: '/jobs',
+    document: buildOperation(schema, {
+      type: 'query',
+      name: 'Jobs',
+      route: 'GET /jobs',
+      fields: [{ field: 'jobs', alias: 'result', selection: fields('totalCount').concat(nest('nodes', JOB)) }],
+    }),
+    variables: (req) => {
+      const { page: _page, perPage: _perPage, ...paging } = pageVariables(req.query);
+      return { where: whereVariables(req.query, whereType), sort: sortVariables(req.query), ...paging };
+    },
+    present: (result, req) => {
+      const { total_count: total, nodes } = result as { total_count: number; nodes: unknown[] };
+      const { page, perPage } = pageVariables(req.query);
+      const presented = nodes.map((node) => (presentJob(node) as { data: unknown }).data);
+      return listBody(presented, { page, perPage, total }, `${publicBaseUrl}/api/v1`, req);
+    },
+  };
+}
+
+/** Bulk issuance and the jobs it leaves: `POST /certificates/batch`, `GET /jobs`, `GET /jobs/{uuid}`. */
+export const jobRoutes = (schema: GraphQLSchema, publicBaseUrl: string): RestRoute[] => [
+  jobList(schema, publicBaseUrl),
   {
     method: 'post',
     path: '/certificates/batch',

@@ -3,21 +3,21 @@ import { fields, leaves, nest, omit } from './selection.js';
 
 /** The REST representation of each collection, as GraphQL selections (renamed to snake_case on the way out). */
 const INSTITUTION = fields(
-  'uuid name legalName taxId country website email networkOrganization status isBadgesEnabled isGradePublic badgeImageUuid createdAt updatedAt',
+  'uuid externalId name legalName taxId country website email networkOrganization status isBadgesEnabled isGradePublic badgeImageUuid createdAt updatedAt',
 );
 const MODULE = fields('uuid code name description syllabus workload credits modality level isActive isRequired institution { uuid name } createdAt updatedAt');
-const COURSE = fields(`uuid name code description workload isActive institution { uuid name }
+const COURSE = fields(`uuid externalId name code description workload isActive institution { uuid name }
   modules { order module { uuid code name workload credits isRequired } group { uuid name order } } createdAt updatedAt`);
 const MODULE_GROUP = fields('uuid name order isActive course { uuid name } createdAt updatedAt');
 const COHORT = fields('uuid code modality startDate endDate course { uuid name } createdAt updatedAt');
-const STUDENT = fields('uuid name email dateOfBirth gender socialName createdAt updatedAt');
+const STUDENT = fields('uuid externalId name email dateOfBirth gender socialName createdAt updatedAt');
 const ENROLLMENT = fields(
   'uuid completionStatus grade enrolledAt completedAt student { uuid name } course { uuid name } cohort { uuid code } createdAt updatedAt',
 );
 const TEMPLATE = fields('uuid name version path previewImagePath designConfig isDefault status institution { uuid name } createdAt updatedAt');
 const FILE = fields('uuid originalName mimeType extension size usedAt file createdAt updatedAt');
 const CERTIFICATE =
-  fields(`uuid status issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl blockcertsUrl clrUrl
+  fields(`uuid externalId status locale issuedAt revokedAt revocationReason expiresAt publicVerificationUrl blockchainTxHash blockchainTxUrl blockcertsUrl clrUrl
   institution { uuid name } course { uuid name } student: recipient { uuid name: displayName }
   cohort { uuid code } enrollment { uuid completionStatus grade } template { uuid name version }
   files { type uuid } createdAt updatedAt`);

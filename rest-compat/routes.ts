@@ -37,7 +37,7 @@ const bodyOf = (req: Request): Body => (req.body && typeof req.body === 'object'
  */
 function mutationRoute(
   schema: GraphQLSchema,
-  route: Pick<RestRoute, 'method' | 'path' | 'variables' | 'docs'>,
+  route: Pick<RestRoute, 'method' | 'path' | 'variables' | 'docs' | 'status' | 'location'>,
   mutation: string,
   selection: SelectionSource,
 ): RestRoute {
@@ -104,8 +104,25 @@ const certificateRoutes = (schema: GraphQLSchema): RestRoute[] => [
   ),
   mutationRoute(
     schema,
-    { method: 'post', path: '/certificates/:uuid/issue', variables: (req) => ({ uuid: req.params.uuid }) },
+    {
+      method: 'post',
+      path: '/certificates/:uuid/issue',
+      variables: (req) => ({ uuid: req.params.uuid, notify: bodyOf(req).notify }),
+      docs: { body: { notify: 'notify' } },
+    },
     'issueCertificate',
+    resources.certificates.fields,
+  ),
+  mutationRoute(
+    schema,
+    {
+      method: 'post',
+      path: '/certificates/:uuid/notifications',
+      variables: (req) => ({ uuid: req.params.uuid }),
+      status: () => 202,
+      location: '/certificates/:uuid',
+    },
+    'resendCertificateNotification',
     resources.certificates.fields,
   ),
 ];
@@ -180,7 +197,7 @@ export function routes(schema: GraphQLSchema, publicBaseUrl: string): RestRoute[
     },
     ...courseModuleRoutes(schema),
     ...certificateRoutes(schema),
-    ...jobRoutes(schema),
+    ...jobRoutes(schema, publicBaseUrl),
     ...badgeRoutes(schema),
     engagementRoute(schema),
     ...offerRoutes(schema),

@@ -158,8 +158,8 @@ describe('enrollments', () => {
   it('report every missing required field', async () => {
     const response = await acme.rest('POST', '/enrollments', {});
     expect(response.body.errors).toEqual({
-      student_uuid: ['The student uuid field is required.'],
-      course_uuid: ['The course uuid field is required.'],
+      student_uuid: ['The student uuid field is required when student external id is not present.'],
+      course_uuid: ['The course uuid field is required when course external id is not present.'],
       enrolled_at: ['The enrolled at field is required.'],
     });
   });

@@ -86,13 +86,15 @@ describe('bulk issuance', () => {
     const { student_uuid: _, ...withoutStudent } = valid!;
     const rest = await acme.rest('POST', '/certificates/batch', { inputs: [valid, withoutStudent] });
     expect(rest.status).toBe(422);
-    expect(rest.body.errors).toEqual({ 'inputs.1.student_uuid': ['The student uuid field is required.'] });
+    expect(rest.body.errors).toEqual({
+      'inputs.1.student_uuid': ['The student uuid field is required when none of student external id / recipient are present.'],
+    });
     const graphql = await acme.graphql('mutation($inputs: [CertificateInput!]!) { createCertificates(inputs: $inputs) { uuid } }', {
       inputs: [{ institutionUuid: valid!.institution_uuid, courseUuid: valid!.course_uuid, fileUuid: valid!.file_uuid }],
     });
     expect(graphql.body.errors[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
-      errors: { 'inputs.0.studentUuid': ['The student uuid field is required.'] },
+      errors: { 'inputs.0.studentUuid': ['The student uuid field is required when none of student external id / recipient are present.'] },
     });
   });
 

@@ -81,6 +81,26 @@ describe('certificates:import', () => {
     expect(listed.body.data[1].expires_at).toBe('2030-01-31T00:00:00.000000Z');
   });
 
+  it('imports one-call lines: the course by external id, the recipient found or registered once', async () => {
+    const make = factories(acme);
+    const institution = await make.institution();
+    const courseExternalId = `import-${randomBytes(4).toString('hex')}`;
+    await make.course({ institution_uuid: institution.uuid, external_id: courseExternalId });
+    const email = `import-${randomBytes(4).toString('hex')}@example.org`;
+    const files = [await uploadPdf(acme), await uploadPdf(acme)];
+    const csv = [
+      'course_external_id,recipient_email,recipient_name,recipient_date_of_birth,file_uuid,notify',
+      ...files.map((file) => `${courseExternalId},${email},Lia Prado,1996-05-06,${file.uuid},false`),
+    ].join('\n');
+    const input = join(scratch, 'one-call.csv');
+    await writeFile(input, csv);
+    const run = await cli(['certificates:import', input, '--tenant', 'acme']);
+    expect([run.code, run.stdout]).toEqual([0, expect.stringContaining('2 certificate(s) created, 0 line(s) failed')]);
+    const students = (await acme.rest('GET', `/students?where[email]=${email}`)).body.data;
+    expect(students).toHaveLength(1);
+    expect((await acme.rest('GET', `/certificates?where[student_uuid]=${students[0].uuid}`)).body.meta.total).toBe(2);
+  });
+
   it('an unknown column stops the import before anything is created, naming the columns', async () => {
     const input = join(scratch, 'wrong.csv');
     await writeFile(input, 'institution,course_uuid\nx,y\n');

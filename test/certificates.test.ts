@@ -121,7 +121,8 @@ describe('drafts', () => {
     const { body } = await scenario();
     const missing = await acme.rest('POST', '/certificates', {});
     // file_uuid is required unless the template draws the certificate: decided after the relations (templates-rendering.test.ts).
-    expect(Object.keys(missing.body.errors).sort()).toEqual(['course_uuid', 'institution_uuid', 'student_uuid']);
+    // institution_uuid defaults to the course's institution (one-call issuance).
+    expect(Object.keys(missing.body.errors).sort()).toEqual(['course_uuid', 'student_uuid']);
 
     const otherCourse = await make.course();
     const otherCohort = await make.cohort();

@@ -27,6 +27,7 @@ describe('institutions over REST', () => {
     expect(response.body).toEqual({
       data: {
         uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        external_id: null,
         name: 'Escola Técnica',
         legal_name: null,
         tax_id: null,

@@ -60,7 +60,7 @@ describe('REST operations', () => {
     const [list] = resourceRoutes(resources.courses, schema, 'http://x');
     const req = { query: { includes: { groups: '1', institution: '1' } }, params: {} } as unknown as Request;
     const text = print(documentOf(list!, req)).replace(/\s+/g, ' ');
-    expect(text).toContain('is_active: isActive institution { uuid name legal_name: legalName');
+    expect(text).toContain('is_active: isActive institution { uuid external_id: externalId name legal_name: legalName');
     expect(text).toMatch(
       /updated_at: updatedAt module_groups: moduleGroups \{ uuid name order is_active: isActive created_at: createdAt updated_at: updatedAt \} \} \} \}$/,
     );

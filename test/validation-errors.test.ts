@@ -79,7 +79,7 @@ describe('every field error of a request at once', () => {
       { courseUuid: course.uuid, enrolledAt: '2025-05-01', completedAt: '2025-04-01', grade: 10.555, completionStatus: 'graduated' },
     );
     expect(rest.errors).toEqual({
-      student_uuid: ['The student uuid field is required.'],
+      student_uuid: ['The student uuid field is required when student external id is not present.'],
       completion_status: ['The selected completion status is invalid.'],
       grade: ['The grade field must not be greater than 10.', 'The grade field must have at most 2 decimal places.'],
       completed_at: ['The completed at field must be a date after or equal to the enrolled at.'],
@@ -108,13 +108,13 @@ describe('every field error of a request at once', () => {
       { courseUuid: course.uuid, publicVerificationUrl: 'ftp:nope', expiresAt: 'someday' },
     );
     // file_uuid is no longer an input rule: it is required unless the template draws the certificate (templates-rendering.test.ts).
+    // institution_uuid defaults to the course's institution; the student may be named by external id or recipient instead.
     expect(certificate.rest.errors).toEqual({
-      institution_uuid: ['The institution uuid field is required.'],
-      student_uuid: ['The student uuid field is required.'],
+      student_uuid: ['The student uuid field is required when none of student external id / recipient are present.'],
       public_verification_url: ['The public verification url field must be a valid URL.'],
       expires_at: ['The expires at field must be a valid date.'],
     });
-    expect(Object.keys(certificate.graphql.extensions.errors)).toEqual(['institutionUuid', 'studentUuid', 'publicVerificationUrl', 'expiresAt']);
+    expect(Object.keys(certificate.graphql.extensions.errors)).toEqual(['studentUuid', 'publicVerificationUrl', 'expiresAt']);
   });
 
   it('reports every field of a PATCH at once, an explicit null of a required field among them', async () => {

@@ -64,7 +64,7 @@ describe('variable errors', () => {
     const type = schema.getType('EnrollmentInput') as GraphQLInputType;
     const errors = inputFieldErrors(type, { courseUuid: 'c', enrolledAt: '2024-05-01', completedAt: '2024-04-01', grade: 8.333 });
     expect(errors).toEqual({
-      studentUuid: ['The student uuid field is required.'],
+      studentUuid: ['The student uuid field is required when student external id is not present.'],
       grade: ['The grade field must have at most 2 decimal places.'],
       completedAt: ['The completed at field must be a date after or equal to the enrolled at.'],
     });

@@ -71,7 +71,7 @@ describe('webhook endpoints', () => {
     expect(response.status).toBe(422);
     expect(Object.keys(response.body.errors).sort()).toEqual(['events', 'url']);
     expect(response.body.errors.events).toEqual([
-      'The selected events are invalid; allowed: certificate.issued, certificate.revoked, certificate.expired, certificate.anchored, file.uploaded.',
+      'The selected events are invalid; allowed: certificate.issued, certificate.updated, certificate.revoked, certificate.expired, certificate.anchored, file.uploaded, job.finished.',
     ]);
   });
 });

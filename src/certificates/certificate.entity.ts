@@ -4,7 +4,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
+import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -41,6 +41,7 @@ registerEnumType(CertificateStatus, {
 })
 @Entity({ tableName: 'certificates' })
 @Index(liveListIndex('certificates'))
+@Index(externalIdIndex('certificates'))
 @Index({
   name: 'certificates_source_file_unique',
   expression: `create unique index "certificates_source_file_unique" on "certificates" ("source_file_uuid") where "deleted_at" is null and "status" <> 'revoked'`,
@@ -50,7 +51,7 @@ registerEnumType(CertificateStatus, {
   name: 'certificates_unanchored_index',
   expression: `create index "certificates_unanchored_index" on "certificates" ("issued_at", "uuid") where "status" = 'issued' and "blockchain_tx_hash" is null and "deleted_at" is null`,
 })
-export class Certificate extends TenantScopedEntity {
+export class Certificate extends ExternallyIdentifiedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;
 
@@ -77,6 +78,10 @@ export class Certificate extends TenantScopedEntity {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free values the template prints as {{attributes.<key>}} (at most 64 KiB of JSON).' })
   @Property({ type: 'json', nullable: true })
   attributes?: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true, description: 'The language of the student’s e-mail (`en`, `pt-BR`, …); null: the service’s default, English.' })
+  @Property({ length: 10, nullable: true })
+  locale?: string | null;
 
   /** As stored; `expired` is also derived for issued certificates past `expiresAt` (see CertificateResolver). */
   @Enum({ items: () => CertificateStatus, nativeEnumName: 'certificate_status' })

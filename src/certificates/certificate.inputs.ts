@@ -1,24 +1,43 @@
 import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, Nullable, Present, Prohibited, Url } from '../graphql/validators.js';
+import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, NotNull, Nullable, OneOf, Present, Prohibited, RequiredWithoutAll, Url } from '../graphql/validators.js';
 import { CertificateStatus } from './certificate.entity.js';
+import { RecipientInput } from '../students/recipient.inputs.js';
+import { LOCALES } from '../pages/locale.js';
+import { EXTERNAL_ID_DESCRIPTION, ExternalIdFilter, ExternalIdInput } from '../resources/external-id.js';
 
 const SET_WHEN_ANCHORED = 'it is set by the service when the certificate is anchored on a blockchain (docs/anchoring.md).';
 
 @InputType({ description: 'The fields of a draft to change (PATCH); `finish: true` also issues it.' })
 export class UpdateCertificateInput {
+  @ExternalIdInput(EXTERNAL_ID_DESCRIPTION)
+  externalId?: string | null;
+
   @Field(() => ID, { nullable: true, description: 'The uuid of the issuing institution.' })
-  @Present()
+  @NotNull()
   institutionUuid?: string;
 
   @Field(() => ID, { nullable: true, description: 'The uuid of the course certified.' })
-  @Present()
+  @NotNull()
   courseUuid?: string;
 
   @Field(() => ID, { nullable: true, description: 'The uuid of the student receiving the certificate.' })
-  @Present()
+  @NotNull()
   studentUuid?: string;
+
+  @ExternalIdInput('The course by its external id, instead of `courseUuid`.')
+  courseExternalId?: string | null;
+
+  @ExternalIdInput('The student by their external id, instead of `studentUuid`.')
+  studentExternalId?: string | null;
+
+  @Field(() => RecipientInput, {
+    nullable: true,
+    description: 'The recipient by email (and external id), instead of `studentUuid`: found, or registered as a new student.',
+  })
+  @Nullable()
+  recipient?: RecipientInput | null;
 
   @Field(() => ID, { nullable: true, description: 'An uploaded, unused PDF of this tenant.' })
   @Present()
@@ -31,6 +50,18 @@ export class UpdateCertificateInput {
   @Field({ nullable: true, description: '`true` runs issuance: sign, transcript, notification. Default `false` (draft).' })
   @Nullable()
   finish?: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The language of the student’s e-mail, one of the service’s languages (`en`, `pt-BR`, …). Default: English.',
+  })
+  @Nullable()
+  @OneOf(LOCALES)
+  locale?: string | null;
+
+  @Field({ nullable: true, description: 'With `finish: true`: `false` issues without e-mailing the student. Default `true`.' })
+  @Nullable()
+  notify?: boolean;
 
   @Field(() => ID, { nullable: true, description: 'A cohort of the course.' })
   cohortUuid?: string | null;
@@ -63,14 +94,19 @@ export class UpdateCertificateInput {
 
 @InputType({ description: 'A certificate: create and PUT (of a draft).' })
 export class CertificateInput extends UpdateCertificateInput {
-  @Field(() => ID, { description: 'The uuid of the issuing institution.' })
-  declare institutionUuid: string;
+  @Field(() => ID, { nullable: true, description: 'The uuid of the issuing institution. Default: the course’s institution.' })
+  declare institutionUuid?: string;
 
-  @Field(() => ID, { description: 'The uuid of the course certified.' })
-  declare courseUuid: string;
+  @Field(() => ID, { nullable: true, description: 'The uuid of the course certified; required unless `courseExternalId` is given.' })
+  @RequiredWithoutAll(['courseExternalId'])
+  declare courseUuid?: string;
 
-  @Field(() => ID, { description: 'The uuid of the student receiving the certificate.' })
-  declare studentUuid: string;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The uuid of the student receiving the certificate; required unless `studentExternalId` or `recipient` is given.',
+  })
+  @RequiredWithoutAll(['studentExternalId', 'recipient'])
+  declare studentUuid?: string;
 
   @Field(() => ID, {
     nullable: true,
@@ -82,6 +118,9 @@ export class CertificateInput extends UpdateCertificateInput {
 
 @InputType({ description: 'Equality filters on certificates.' })
 export class CertificateWhere {
+  @ExternalIdFilter()
+  externalId?: string;
+
   @Field(() => CertificateStatus, { nullable: true, description: '`expired` also matches issued certificates past their expiry.' })
   status?: CertificateStatus;
 

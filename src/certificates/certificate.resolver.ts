@@ -19,6 +19,7 @@ import { displayName, effectiveStatus } from './certificate-rules.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
 import { CertificateInput, CertificateListArgs, UpdateCertificateInput } from './certificate.inputs.js';
 import { certificates } from './certificate.service.js';
+import { resendIssuedMessage } from './certificate-resends.js';
 import { CertificateFile, CertificateRecipient } from './certificate.views.js';
 
 const fileView = (type: CertificateFileType, file: Readable<StoredFile>, ctx: RequestContext): CertificateFile => ({
@@ -125,8 +126,22 @@ export class CertificateResolver extends ResourceResolver({
   }
 
   @Mutation(() => Certificate, { description: 'Issues a draft: signs its PDF, generates and signs the transcript, notifies the student.' })
-  issueCertificate(@Arg('uuid', () => ID, { description: 'The certificate’s uuid.' }) uuid: string, @Ctx() ctx: RequestContext): Promise<Certificate> {
-    return certificates.issue(ctx, uuid);
+  issueCertificate(
+    @Arg('uuid', () => ID, { description: 'The certificate’s uuid.' }) uuid: string,
+    @Ctx() ctx: RequestContext,
+    @Arg('notify', () => Boolean, { nullable: true, description: '`false` issues without e-mailing the student. Default `true`.' }) notify?: boolean | null,
+  ): Promise<Certificate> {
+    return certificates.issue(ctx, uuid, notify !== false);
+  }
+
+  @Mutation(() => Certificate, {
+    description: 'E-mails the student about an issued certificate again (at most 3 e-mails about a certificate an hour; more is TOO_MANY_REQUESTS).',
+  })
+  resendCertificateNotification(
+    @Arg('uuid', () => ID, { description: 'The certificate’s uuid.' }) uuid: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Certificate> {
+    return resendIssuedMessage(ctx, uuid);
   }
 
   @Mutation(() => Certificate, { description: 'issued → revoked; the reason is shown on the public verification page.' })

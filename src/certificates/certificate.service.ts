@@ -36,18 +36,24 @@ import { CERTIFICATE_FACT_COLUMNS, certificateFacts, certificateFactsOfRow } fro
 import { certificateEvent } from '../webhooks/webhook-events.js';
 import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { verificationLinkProblem } from './verification-link.js';
+import { lostRecipientRace, resolveRecipient } from '../students/recipients.js';
+import { externalIdViolation } from '../resources/external-id.js';
 
 /** What the draft's rules decided: the parties they checked, and the source file to take when it changes. */
 interface AppliedDraft {
   checked: CheckedDraft;
   newSource?: string;
+  /** A student the input's `recipient` registers: written in the transaction that writes the certificate. */
+  newRecipient?: Student;
+  /** Whether issuing e-mails the student (`notify: false` does not). */
+  notify: boolean;
 }
 
 /** The parties a draft names by uuid in its input. */
 const RELATIONS: Relation<Certificate, CertificateInput>[] = [
   { property: 'institution', entity: Institution, field: 'institutionUuid' },
-  { property: 'course', entity: Course, field: 'courseUuid' },
-  { property: 'student', entity: Student, field: 'studentUuid' },
+  { property: 'course', entity: Course, field: 'courseUuid', externalField: 'courseExternalId' },
+  { property: 'student', entity: Student, field: 'studentUuid', externalField: 'studentExternalId' },
   { property: 'cohort', entity: Cohort, field: 'cohortUuid' },
   { property: 'enrollment', entity: Enrollment, field: 'enrollmentUuid' },
   { property: 'template', entity: CertificateTemplate, field: 'templateUuid' },
@@ -62,11 +68,19 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
   publicVerificationUrl: null,
   expiresAt: null,
   attributes: null,
+  externalId: null,
+  locale: null,
   finish: false,
 };
 
 // One statement across all tenants: atomic, idempotent, and safe with any number of server processes.
 const EXPIRE_OVERDUE = `update certificates set status = 'expired', updated_at = now() where ${PAST_EXPIRY_SQL} and deleted_at is null`;
+
+/** The student named more than one way (uuid, external id, recipient): the error, for the same 422 as the unknown references. */
+function studentNamedTwice(input: Partial<CertificateInput>): FieldErrors {
+  const ways = [input.studentUuid, input.studentExternalId, input.recipient].filter((way) => way != null).length;
+  return ways > 1 ? { recipient: ['Name the student one way: student uuid, student external id or recipient.'] } : {};
+}
 
 /** Counts what a write did, once its transaction committed: an issuance or a revocation. */
 function counted(certificate: Certificate): Certificate {
@@ -94,7 +108,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     fileUuid: 'sourceFile',
   };
   protected readonly uuidWhereFields = Object.keys(this.whereColumns);
-  protected readonly uniqueViolations = { certificates_source_file_unique: SOURCE_TAKEN };
+  protected readonly uniqueViolations = { certificates_source_file_unique: SOURCE_TAKEN, ...externalIdViolation('certificates') };
 
   /** `status` filters by what a certificate reads as: an issued one past its expiry is `expired`. */
   protected filter(where: { status?: CertificateStatus } | undefined): Record<string, unknown> {
@@ -111,7 +125,17 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    * POST: a new draft, issued at once when `finish` is set. A batch job names the `uuid` up front, so
    * an item it finds already created after a restart is not created twice.
    */
-  create(ctx: RequestContext, input: CertificateInput, uuid?: string): Promise<Certificate> {
+  async create(ctx: RequestContext, input: CertificateInput, uuid?: string): Promise<Certificate> {
+    try {
+      return await this.createOnce(ctx, input, uuid);
+    } catch (error) {
+      // A concurrent request registered the same new recipient first: this run finds that student.
+      if (input.recipient && lostRecipientRace(error)) return this.createOnce(ctx, input, uuid);
+      throw error;
+    }
+  }
+
+  private createOnce(ctx: RequestContext, input: CertificateInput, uuid?: string): Promise<Certificate> {
     const certificate = new Certificate();
     if (uuid) certificate.uuid = uuid;
     if (input.finish) return this.issueAfter(ctx, certificate, true, () => this.applyDraft(ctx, certificate, { ...DRAFT_DEFAULTS, ...input }, 'create'));
@@ -141,6 +165,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     return this.write(ctx, async (tx) => {
       const certificate = await this.draft(tx, uuid);
       await this.updateDraft(tx, certificate, input, 'update');
+      enqueueWebhookEvents(tx.em, [certificateEvent('certificate.updated', certificateFacts(certificate))]);
       return certificate;
     });
   }
@@ -155,14 +180,15 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     return this.write(ctx, async (tx) => {
       const certificate = await this.draft(tx, uuid);
       await this.updateDraft(tx, certificate, replacement, 'replace');
+      enqueueWebhookEvents(tx.em, [certificateEvent('certificate.updated', certificateFacts(certificate))]);
       return certificate;
     });
   }
 
   /** draft → issued (`issueCertificate`): the draft as it stands, checked again, then signed and frozen. */
-  async issue(ctx: RequestContext, uuid: string): Promise<Certificate> {
+  async issue(ctx: RequestContext, uuid: string, notify = true): Promise<Certificate> {
     const certificate = await this.draft(ctx, uuid);
-    return this.issueAfter(ctx, certificate, false, async () => ({ checked: await this.checkAgreement(ctx, certificate) }));
+    return this.issueAfter(ctx, certificate, false, async () => ({ checked: await this.checkAgreement(ctx, certificate), notify }));
   }
 
   /**
@@ -173,15 +199,16 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    * files, the certificate and its outbox rows. The response reads the documents it just wrote.
    */
   private async issueAfter(ctx: RequestContext, certificate: Certificate, isNew: boolean, rules: () => Promise<AppliedDraft>): Promise<Certificate> {
-    const { checked, newSource } = await rules();
+    const { checked, newSource, newRecipient, notify } = await rules();
     const held = certificate.sourceFile ? await referenced(ctx.em, StoredFile, certificate.sourceFile) : null;
     const source = newSource === undefined ? held : await files.takeable(ctx, newSource, certificate.uuid);
     const prepared = await prepareIssuance(ctx, certificate, checked, source);
     const documents = await this.write(ctx, async (tx) => {
+      if (newRecipient) tx.em.persist(newRecipient);
       if (isNew) tx.em.persist(certificate);
       else await this.claimDraft(tx, certificate);
       if (newSource !== undefined) await this.takeSource(tx, certificate, newSource);
-      return recordIssuance(tx, certificate, prepared);
+      return recordIssuance(tx, certificate, prepared, { notify });
     });
     certificateDocuments(ctx).prime(certificate.uuid, documents as unknown as Row<CertificateDocument>[]);
     return counted(certificate);
@@ -247,7 +274,8 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
 
   /** `applyDraft`, then the source file it names taken. */
   private async updateDraft(tx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<CheckedDraft> {
-    const { checked, newSource } = await this.applyDraft(tx, certificate, input, mode);
+    const { checked, newSource, newRecipient } = await this.applyDraft(tx, certificate, input, mode);
+    if (newRecipient) tx.em.persist(newRecipient);
     if (newSource !== undefined) await this.takeSource(tx, certificate, newSource);
     return checked;
   }
@@ -259,8 +287,11 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    */
   private async applyDraft(ctx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<AppliedDraft> {
     const newSource = input.fileUuid != null && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined;
+    const recipient = input.recipient ? await resolveRecipient(ctx, input.recipient) : undefined;
     // The new source file is read with the parties: issuance checks it (files.takeable) from the identity map.
-    await this.relateAll(ctx, certificate, input, RELATIONS, newSource ? [{ entity: StoredFile, uuid: newSource }] : []);
+    await this.relateAll(ctx, certificate, input, RELATIONS, newSource ? [{ entity: StoredFile, uuid: newSource }] : [], studentNamedTwice(input));
+    if (recipient) certificate.student = ref(recipient.student);
+    if (mode !== 'update' && input.institutionUuid == null) certificate.institution = (await referenced(ctx.em, Course, certificate.course)).institution;
     if (mode !== 'update' && !input.templateUuid) {
       const fallback = await certificateTemplates.findDefault(ctx, certificate.institution.uuid);
       certificate.template = fallback ? ref(fallback) : null;
@@ -268,11 +299,12 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
     if (input.publicVerificationUrl) await this.checkVerificationLink(ctx, input.publicVerificationUrl);
     // Issuing can only come later; issuance checks again against its own time (issuance.ts).
     if (expiresBy(input.expiresAt, new Date())) throw invalid(EXPIRY_NOT_AFTER_ISSUE);
-    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'attributes']);
+    assignPresent(certificate, input, ['publicVerificationUrl', 'expiresAt', 'attributes', 'locale']);
+    await this.applyExternalId(ctx, certificate, input);
     certificate.publicVerificationUrl = verificationUrl(certificate, ctx.publicBaseUrl);
     const checked = await this.checkAgreement(ctx, certificate);
     if (!newSource && !certificate.sourceFile) await this.requireLayout(ctx, checked);
-    return { checked, newSource };
+    return { checked, newSource, newRecipient: recipient?.isNew ? recipient.student : undefined, notify: input.notify !== false };
   }
 
   /** A certificate without a file is drawn by its template (CONTRACT "Rendering"); without a layout to draw, the file is required. */

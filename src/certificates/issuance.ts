@@ -6,6 +6,7 @@ import { Course } from '../courses/course.entity.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { invalidReference, referenced } from '../db/lookup.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
+import { localeOf } from '../i18n/locales.js';
 import { DocumentError, sealPlacement, type LayoutDrawing, type PreparedSigner, type TranscriptData } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { invalid } from '../errors/domain-error.js';
@@ -77,6 +78,7 @@ function transcriptOf(parts: Parties, certificate: Certificate, url: string, iss
     ...transcriptListing(parts.attachments),
     enrollment: parts.enrollment ? { grade: parts.enrollment.grade, completedAt: parts.enrollment.completedAt } : null,
     certificate: { uuid: certificate.uuid, verificationUrl: url, issuedAt },
+    locale: localeOf(certificate.locale) ?? undefined,
   };
 }
 
@@ -161,7 +163,12 @@ async function drawnPage(ctx: RequestContext, certificate: Certificate, parts: P
  * PDFs as files of the certificate, freezes the recipient snapshot, queues the student's notification
  * and the webhook event. Any failure rolls all of it back. Returns the certificate's new documents.
  */
-export async function recordIssuance(tx: RequestContext, certificate: Certificate, prepared: PreparedIssuance): Promise<CertificateDocument[]> {
+export async function recordIssuance(
+  tx: RequestContext,
+  certificate: Certificate,
+  prepared: PreparedIssuance,
+  { notify }: { notify: boolean },
+): Promise<CertificateDocument[]> {
   const { parts, issuedAt, url } = prepared;
   const stem = parts.source?.originalName.replace(/\.pdf$/i, '') ?? `certificate-${certificate.uuid}`;
   const kinds = [
@@ -187,19 +194,11 @@ export async function recordIssuance(tx: RequestContext, certificate: Certificat
     recipientDateOfBirth: parts.student.dateOfBirth,
   });
   // The student's wallet offer (docs/wallets.md) rides in the e-mail, as a QR code and a link, while badges are on.
-  const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid, url) : null;
-  enqueueNotification(
-    tx.em,
-    issuedMessage({
-      certificate,
-      student: parts.student,
-      course: parts.course,
-      institution: parts.institution,
-      url,
-      publicBaseUrl: tx.publicBaseUrl,
-      walletOffer,
-    }),
-  );
+  if (notify) {
+    const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid, url) : null;
+    const message = { certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl };
+    enqueueNotification(tx.em, issuedMessage({ ...message, walletOffer }));
+  }
   enqueueWebhookEvents(tx.em, [certificateEvent('certificate.issued', certificateFacts(certificate))]);
   // Open Badges 3.0: last, because the status index it draws holds the institution's list row until commit.
   if (parts.institution.isBadgesEnabled) await issueOpenBadgeCredential(tx, { certificate, ...parts });

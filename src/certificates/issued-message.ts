@@ -6,7 +6,7 @@ import { bakedBadgeLink } from '../badges/badge-urls.js';
 import { displayName } from './certificate-rules.js';
 import type { Certificate } from './certificate.entity.js';
 import { issuedEmailHtml } from './issued-email.js';
-import { DEFAULT_LOCALE, type Locale } from '../i18n/locales.js';
+import { DEFAULT_LOCALE, localeOf, type Locale } from '../i18n/locales.js';
 import { messagesFor } from '../i18n/messages.js';
 import type { WalletOffer } from '../wallets/emailed-offer.js';
 
@@ -22,7 +22,7 @@ export function issuedMessage({
   walletOffer = null,
 }: {
   certificate: Certificate;
-  student: Student;
+  student: Pick<Student, 'name' | 'socialName' | 'email'>;
   course: Course;
   institution: Institution;
   url: string;
@@ -31,7 +31,7 @@ export function issuedMessage({
   /** An OpenID4VCI offer of the credentials, when the institution issues badges. */
   walletOffer?: WalletOffer | null;
 }): OutboxMessage {
-  const m = messagesFor(locale).email;
+  const m = messagesFor(localeOf(certificate.locale) ?? locale).email;
   const badge = bakedBadgeLink(institution, certificate.uuid, publicBaseUrl);
   const name = displayName(student);
   const subject = m.subject(course.name, institution.name);

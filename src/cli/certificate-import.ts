@@ -9,11 +9,24 @@ import { DomainError } from '../errors/domain-error.js';
 import { snakeCase, toCamel } from '../identifier-case.js';
 import type { StoredItemResult } from '../jobs/job.views.js';
 
-/** The columns an import file may have (its header line names them, in any order); the first three are required, `file_uuid` too unless the template draws the certificate. */
+/**
+ * The columns an import file may have (its header line names them, in any order): the course by
+ * `course_uuid` or `course_external_id`, the student by `student_uuid`, `student_external_id` or the
+ * `recipient_*` columns (one-call issuance, docs/api.md); `file_uuid` unless the template draws the certificate.
+ */
 export const IMPORT_COLUMNS = [
   'institution_uuid',
   'course_uuid',
+  'course_external_id',
   'student_uuid',
+  'student_external_id',
+  'recipient_email',
+  'recipient_name',
+  'recipient_date_of_birth',
+  'recipient_external_id',
+  'external_id',
+  'locale',
+  'notify',
   'file_uuid',
   'cohort_uuid',
   'enrollment_uuid',
@@ -52,7 +65,8 @@ function inputOf(record: Record<string, string>): CertificateInput | { invalid: 
   const input = new CertificateInput();
   for (const [column, cell] of Object.entries(record)) {
     if (cell === '') continue;
-    if (column === 'finish') input.finish = /^(true|1|yes)$/i.test(cell);
+    if (column === 'finish' || column === 'notify') input[column] = /^(true|1|yes)$/i.test(cell);
+    else if (column.startsWith('recipient_')) input.recipient = { ...input.recipient!, [toCamel(column.slice('recipient_'.length))]: cell };
     else if (column === 'expires_at') {
       const date = new Date(cell);
       if (Number.isNaN(date.getTime())) return { invalid: 'expires_at: The expires at must be a valid date.' };

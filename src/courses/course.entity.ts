@@ -1,7 +1,7 @@
 import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
+import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -9,7 +9,8 @@ import { Node } from '../graphql/node.js';
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A programme an institution offers; certificates are issued for completing it.' })
 @Entity({ tableName: 'courses' })
 @Index(liveListIndex('courses'))
-export class Course extends TenantScopedEntity {
+@Index(externalIdIndex('courses'))
+export class Course extends ExternallyIdentifiedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;
 

@@ -1,9 +1,13 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
 import { AtLeast, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
+import { EXTERNAL_ID_DESCRIPTION, ExternalIdFilter, ExternalIdInput } from '../resources/external-id.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateCourseInput {
+  @ExternalIdInput(EXTERNAL_ID_DESCRIPTION)
+  externalId?: string | null;
+
   @Field(() => ID, { nullable: true, description: 'The uuid of the institution offering the course.' })
   @Present()
   institutionUuid?: string;
@@ -45,6 +49,9 @@ export class CourseInput extends UpdateCourseInput {
 
 @InputType({ description: 'Equality filters on courses.' })
 export class CourseWhere {
+  @ExternalIdFilter()
+  externalId?: string;
+
   @Field(() => ID, { nullable: true, description: 'Only records whose institution uuid equals this.' })
   institutionUuid?: string;
 

@@ -6,6 +6,7 @@ import { invalid, type FieldErrors } from '../errors/domain-error.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
 import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
+import { externalIdViolation } from '../resources/external-id.js';
 import { CourseModule } from './course-module.entity.js';
 import { Course } from './course.entity.js';
 import type { CourseInput, ModuleAttachmentInput } from './course.inputs.js';
@@ -15,7 +16,8 @@ import { ModuleGroup } from './module-group.entity.js';
 export class CourseService extends ResourceService<Course, CourseInput> {
   protected readonly entity = Course;
   protected readonly label = 'Course';
-  protected readonly defaults: Partial<CourseInput> = { code: null, description: null, workload: null, isActive: true };
+  protected readonly defaults: Partial<CourseInput> = { code: null, description: null, workload: null, isActive: true, externalId: null };
+  protected readonly uniqueViolations = externalIdViolation('courses');
   protected readonly whereColumns = { institutionUuid: 'institution' };
   protected readonly uuidWhereFields = ['institutionUuid'];
 
@@ -26,6 +28,7 @@ export class CourseService extends ResourceService<Course, CourseInput> {
       throw invalid({ institutionUuid: ['A course with attached modules cannot move to another institution.'] });
     }
     assignPresent(row, input, ['name', 'code', 'description', 'workload', 'isActive']);
+    await this.applyExternalId(ctx, row, input);
   }
 
   /**

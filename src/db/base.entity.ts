@@ -49,3 +49,20 @@ export const liveListIndex = (table: string) => ({
   name: `${table}_live_index`,
   expression: `create index "${table}_live_index" on "${table}" ("tenant_uuid", "uuid") where "deleted_at" is null`,
 });
+
+/**
+ * A tenant row an integrator may also name by its own identifier (`external_id`): optional, unique
+ * per tenant among live rows of the resource (`externalIdIndex`).
+ */
+@ObjectType({ simpleResolvers: true })
+export abstract class ExternallyIdentifiedEntity extends TenantScopedEntity {
+  @Field(() => String, { nullable: true, description: 'The integrator’s own identifier (at most 255 characters), unique within the tenant for this resource.' })
+  @Property({ length: 255, nullable: true })
+  externalId?: string | null;
+}
+
+/** The index that keeps `external_id` unique per tenant among live rows (and finds a row by it). */
+export const externalIdIndex = (table: string) => ({
+  name: `${table}_external_id_unique`,
+  expression: `create unique index "${table}_external_id_unique" on "${table}" ("tenant_uuid", "external_id") where "deleted_at" is null and "external_id" is not null`,
+});

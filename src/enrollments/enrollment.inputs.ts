@@ -1,17 +1,24 @@
 import { Field, Float, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
-import { AtLeast, AtMost, Decimals, Nullable, OnOrAfter, Present } from '../graphql/validators.js';
+import { AtLeast, AtMost, Decimals, NotNull, Nullable, OnOrAfter, Present, RequiredWithoutAll } from '../graphql/validators.js';
+import { ExternalIdInput } from '../resources/external-id.js';
 import { CompletionStatus } from './enrollment.entity.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateEnrollmentInput {
   @Field(() => ID, { nullable: true, description: 'The uuid of the enrolled student.' })
-  @Present()
+  @NotNull()
   studentUuid?: string;
 
+  @ExternalIdInput('The student by their external id, instead of `studentUuid`.')
+  studentExternalId?: string | null;
+
   @Field(() => ID, { nullable: true, description: 'The uuid of the course enrolled in.' })
-  @Present()
+  @NotNull()
   courseUuid?: string;
+
+  @ExternalIdInput('The course by its external id, instead of `courseUuid`.')
+  courseExternalId?: string | null;
 
   @Field(() => ID, { nullable: true, description: 'A cohort of the enrollment’s course.' })
   cohortUuid?: string | null;
@@ -38,11 +45,13 @@ export class UpdateEnrollmentInput {
 
 @InputType({ description: 'Every field of an enrollment: create and PUT.' })
 export class EnrollmentInput extends UpdateEnrollmentInput {
-  @Field(() => ID, { description: 'The uuid of the enrolled student.' })
-  declare studentUuid: string;
+  @Field(() => ID, { nullable: true, description: 'The uuid of the enrolled student; required unless `studentExternalId` is given.' })
+  @RequiredWithoutAll(['studentExternalId'])
+  declare studentUuid?: string;
 
-  @Field(() => ID, { description: 'The uuid of the course enrolled in.' })
-  declare courseUuid: string;
+  @Field(() => ID, { nullable: true, description: 'The uuid of the course enrolled in; required unless `courseExternalId` is given.' })
+  @RequiredWithoutAll(['courseExternalId'])
+  declare courseUuid?: string;
 
   @Field(() => Date, { description: 'When the student enrolled.' })
   declare enrolledAt: Date;

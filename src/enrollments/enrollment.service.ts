@@ -3,10 +3,17 @@ import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { invalid } from '../errors/domain-error.js';
 import { isOnOrAfter, onOrAfterMessage } from '../graphql/validators.js';
-import { assignPresent, ResourceService } from '../resources/resource.service.js';
+import { assignPresent, type Relation, ResourceService } from '../resources/resource.service.js';
 import { Student } from '../students/student.entity.js';
 import { CompletionStatus, Enrollment } from './enrollment.entity.js';
 import type { EnrollmentInput } from './enrollment.inputs.js';
+
+/** The parties an enrollment names: by uuid, or student and course by their external ids. */
+const RELATIONS: Relation<Enrollment, EnrollmentInput>[] = [
+  { property: 'student', entity: Student, field: 'studentUuid', externalField: 'studentExternalId' },
+  { property: 'course', entity: Course, field: 'courseUuid', externalField: 'courseExternalId' },
+  { property: 'cohort', entity: Cohort, field: 'cohortUuid' },
+];
 
 /** Enrollments: the cohort must be one of the course's; grades are 0-10 with two decimals. */
 export class EnrollmentService extends ResourceService<Enrollment, EnrollmentInput> {
@@ -17,9 +24,7 @@ export class EnrollmentService extends ResourceService<Enrollment, EnrollmentInp
   protected readonly uuidWhereFields = ['studentUuid', 'courseUuid', 'cohortUuid'];
 
   protected async apply(ctx: RequestContext, row: Enrollment, input: Partial<EnrollmentInput>): Promise<void> {
-    await this.relate(ctx, row, 'student', Student, input, 'studentUuid');
-    await this.relate(ctx, row, 'course', Course, input, 'courseUuid');
-    await this.relate(ctx, row, 'cohort', Cohort, input, 'cohortUuid');
+    await this.relateAll(ctx, row, input, RELATIONS);
     assignPresent(row, input, ['completionStatus', 'grade', 'enrolledAt', 'completedAt']);
     if (row.cohort) {
       const cohort = await ctx.em.findOneOrFail(Cohort, { uuid: row.cohort.uuid }, { filters: { live: false } });

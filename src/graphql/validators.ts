@@ -75,6 +75,13 @@ export const MaxJsonBytes = (limit: number) =>
     (v) => Buffer.byteLength(JSON.stringify(v) ?? '') <= limit,
     (f) => `The ${f} field must not be greater than ${limit / 1024} kilobytes.`,
   );
+/** One of `values`, exactly (a language tag such as `pt-BR`). */
+export const OneOf = (values: readonly string[]) =>
+  rule(
+    'oneOf',
+    (v) => values.includes(v as string),
+    (f) => `The selected ${f} is invalid; allowed: ${values.join(', ')}.`,
+  );
 /** A `YYYY-MM-DD` date strictly before today (UTC). */
 export const BeforeToday = () =>
   rule(
@@ -111,6 +118,23 @@ export const Present = (): PropertyDecorator => (target, property) => {
     validator: { validate: (value) => value !== null, defaultMessage: (args) => `The ${label(args!)} field is required.` },
   })(target, property);
 };
+
+/** Refuses an explicit null (the column has no empty value); absent passes (a PATCH keeps the value). Unlike `Present`, it skips no other rule. */
+export const NotNull = (): PropertyDecorator =>
+  ValidateBy({ name: 'notNull', validator: { validate: (value) => value !== null, defaultMessage: (args) => `The ${label(args!)} field is required.` } });
+
+/** Laravel's `required_without` / `required_without_all`: the field, unless one of `others` names the same thing another way. */
+export const RequiredWithoutAll = (others: string[]): PropertyDecorator =>
+  ValidateBy({
+    name: 'requiredWithoutAll',
+    validator: {
+      validate: (value, args) => value != null || others.some((other) => (args!.object as Record<string, unknown>)[other] != null),
+      defaultMessage: (args) =>
+        others.length === 1
+          ? `The ${label(args!)} field is required when ${humanize(others[0]!)} is not present.`
+          : `The ${label(args!)} field is required when none of ${others.map(humanize).join(' / ')} are present.`,
+    },
+  });
 
 /** For fields that may be cleared: null or absent skips the other rules. */
 export const Nullable = () => IsOptional();

@@ -21,6 +21,7 @@ export function sendError(res: Response, { code, message, fieldErrors, reason, d
   const status = ERROR_STATUS[code];
   noteErrorCodes(res, [code]);
   res.set(errorHeaders(code, shape === 'oauth' ? 'client' : res.req.get('authorization') ? 'bearer' : 'none'));
+  if (code === 'TOO_MANY_REQUESTS' && details?.retryAfter) res.set('Retry-After', details.retryAfter);
   const told = status === 500 ? 'Server Error' : message;
   if (shape === 'oauth') {
     res.set('Cache-Control', 'no-store');

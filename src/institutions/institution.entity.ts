@@ -1,7 +1,7 @@
 import { type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
+import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
 import { Node } from '../graphql/node.js';
 
 export enum InstitutionStatus {
@@ -27,7 +27,8 @@ registerEnumType(InstitutionStatus, {
 })
 @Entity({ tableName: 'institutions' })
 @Index(liveListIndex('institutions'))
-export class Institution extends TenantScopedEntity {
+@Index(externalIdIndex('institutions'))
+export class Institution extends ExternallyIdentifiedEntity {
   @Field({ description: 'Display name, printed on certificates.' })
   @Property({ length: 255 })
   name!: string;

@@ -2,9 +2,13 @@ import { Field, ID, InputType } from 'type-graphql';
 import { ListArgsType } from '../graphql/list-args.js';
 import { Email, MaxChars, NotBlank, Nullable, Present, Url } from '../graphql/validators.js';
 import { InstitutionStatus } from './institution.entity.js';
+import { EXTERNAL_ID_DESCRIPTION, ExternalIdFilter, ExternalIdInput } from '../resources/external-id.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateInstitutionInput {
+  @ExternalIdInput(EXTERNAL_ID_DESCRIPTION)
+  externalId?: string | null;
+
   @Field({ nullable: true, description: 'Display name, printed on certificates.' })
   @Present()
   @NotBlank()
@@ -71,6 +75,9 @@ export class InstitutionInput extends UpdateInstitutionInput {
 
 @InputType({ description: 'Equality filters on institutions.' })
 export class InstitutionWhere {
+  @ExternalIdFilter()
+  externalId?: string;
+
   @Field({ nullable: true, description: 'Only records whose name equals this.' })
   name?: string;
 

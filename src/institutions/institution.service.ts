@@ -3,6 +3,7 @@ import { type FieldErrors, invalid } from '../errors/domain-error.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { requireBadgeImage } from '../badges/badge-image-limits.js';
 import { revokeAllStatuses } from '../badges/v3/status-list.js';
+import { externalIdViolation } from '../resources/external-id.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';
 
@@ -34,11 +35,14 @@ export class InstitutionService extends ResourceService<Institution, Institution
     isBadgesEnabled: false,
     isGradePublic: false,
     badgeImageUuid: null,
+    externalId: null,
   };
+  protected readonly uniqueViolations = externalIdViolation('institutions');
 
   protected async apply(ctx: RequestContext, row: Institution, input: Partial<InstitutionInput>): Promise<void> {
     if (input.badgeImageUuid != null) await requireBadgeImage(ctx, input.badgeImageUuid, 'badgeImageUuid');
     assignPresent(row, input, SCALARS);
+    await this.applyExternalId(ctx, row, input);
     if (!row.isBadgesEnabled) return;
     const errors: FieldErrors = {};
     if (!row.badgeImageUuid) errors.badgeImageUuid = ['The badge image uuid field is required when badges are enabled.'];

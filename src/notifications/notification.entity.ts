@@ -30,6 +30,10 @@ export enum NotificationStatus {
     },
   ],
 })
+@Index({
+  name: 'notifications_reference_index',
+  expression: `create index "notifications_reference_index" on "notifications" ("tenant_uuid", "reference_uuid", "created_at") where "reference_uuid" is not null`,
+})
 @Index({ name: 'notifications_due_index', properties: ['nextAttemptAt'], where: { status: NotificationStatus.pending } })
 export class Notification extends TenantScopedEntity {
   /** What happened, e.g. `certificate_issued`. */

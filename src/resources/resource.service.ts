@@ -3,7 +3,7 @@ import { type RelationValue, uuidOf } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
-import { findOrFail, invalidReferences, requireRelated, softDeleteMany } from '../db/lookup.js';
+import { ensureUnique, findOrFail, invalidReferences, requireRelated, softDeleteMany } from '../db/lookup.js';
 import { type EntityRequest, findLiveByUuids } from '../db/lookup.js';
 import { readPageStatement } from '../db/page-statement.js';
 import { relatedReads } from '../db/rows.js';
@@ -11,6 +11,7 @@ import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../db/paging.js';
 import type { Row } from '../db/rows.js';
+import { resolveExternalReferences } from './external-references.js';
 
 export type WriteMode = 'create' | 'update' | 'replace';
 
@@ -22,6 +23,8 @@ export interface Relation<T, Input> {
   property: keyof T;
   entity: EntityClass<TenantScopedEntity>;
   field: keyof Input & string;
+  /** The input field that may name the related row by its `external_id` instead (`courseExternalId`). */
+  externalField?: keyof Input & string;
 }
 
 export interface ListArgs extends Omit<ListOptions, 'related'> {
@@ -140,6 +143,16 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   }
 
   /**
+   * Sets `externalId` when the input carries it: unique among the tenant's live rows of this resource
+   * (422, as for other uniqueness rules; the unique index decides races, see `uniqueViolations`).
+   */
+  protected async applyExternalId(ctx: RequestContext, row: T & { externalId?: string | null }, input: { externalId?: string | null }): Promise<void> {
+    if (!('externalId' in input)) return;
+    row.externalId = input.externalId ?? null;
+    if (row.externalId != null) await ensureUnique(ctx.em, this.entity, { externalId: row.externalId } as never, row.uuid, 'externalId');
+  }
+
+  /**
    * Points `row[property]` at the related row named by `input[field]` when the field is present:
    * a live row of this tenant (else 422 on the field), or nothing when the field is null.
    */
@@ -161,20 +174,25 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
   /**
    * `relate` for several fields at once: every related row named in `input` read in one statement
    * (db/lookup.ts), and every field naming no live row of this tenant reported in one 422.
-   * `alongside` rows are read in the same statement into the identity map (null where none).
+   * `alongside` rows are read in the same statement into the identity map (null where none). A
+   * relation's `externalField` names the row by its `external_id` instead; its misses join the same 422.
    */
   protected async relateAll<Input extends object>(
     ctx: RequestContext,
     row: T,
-    input: Partial<Input>,
+    given: Partial<Input>,
     relations: Relation<T, Input>[],
     alongside: EntityRequest[] = [],
+    otherErrors: FieldErrors = {},
   ): Promise<(object | null)[]> {
+    const { input, errors } = await resolveExternalReferences(ctx.em, given, relations);
     const present = relations.filter(({ field }) => field in input);
     const named = present.filter(({ field }) => input[field] != null);
     const rows = await findLiveByUuids(ctx.em, [...named.map(({ entity, field }) => ({ entity, uuid: input[field] as string })), ...alongside]);
     const missing = named.filter((_, index) => !rows[index]).map(({ field }) => field);
-    if (missing.length > 0) throw invalidReferences(missing);
+    if (missing.length > 0 || Object.keys(errors).length > 0 || Object.keys(otherErrors).length > 0) {
+      throw invalid({ ...otherErrors, ...errors, ...(missing.length > 0 ? invalidReferences(missing).fieldErrors : {}) });
+    }
     for (const { property, field } of present) {
       const related = input[field] == null ? null : rows[named.findIndex((relation) => relation.field === field)]!;
       (row as Record<keyof T, unknown>)[property] = related ? ref(related) : null;

@@ -1,6 +1,6 @@
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
-import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
+import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
 import { DateScalar } from '../graphql/scalars.js';
 import { Node } from '../graphql/node.js';
 
@@ -8,11 +8,12 @@ import { Node } from '../graphql/node.js';
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A person who enrolls in courses and receives certificates.' })
 @Entity({ tableName: 'students' })
 @Index(liveListIndex('students'))
+@Index(externalIdIndex('students'))
 @Index({
   name: 'students_email_unique',
   expression: 'create unique index "students_email_unique" on "students" ("tenant_uuid", "email") where "deleted_at" is null',
 })
-export class Student extends TenantScopedEntity {
+export class Student extends ExternallyIdentifiedEntity {
   @Field({ description: 'Full legal name.' })
   @Property({ length: 255 })
   name!: string;

@@ -2,9 +2,13 @@ import { Field, InputType } from 'type-graphql';
 import { DateScalar } from '../graphql/scalars.js';
 import { ListArgsType } from '../graphql/list-args.js';
 import { BeforeToday, Email, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
+import { EXTERNAL_ID_DESCRIPTION, ExternalIdFilter, ExternalIdInput } from '../resources/external-id.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })
 export class UpdateStudentInput {
+  @ExternalIdInput(EXTERNAL_ID_DESCRIPTION)
+  externalId?: string | null;
+
   @Field({ nullable: true, description: 'Full legal name.' })
   @Present()
   @NotBlank()
@@ -47,6 +51,9 @@ export class StudentInput extends UpdateStudentInput {
 
 @InputType({ description: 'Equality filters on students.' })
 export class StudentWhere {
+  @ExternalIdFilter()
+  externalId?: string;
+
   @Field({ nullable: true, description: 'Case-insensitive. REST also accepts `where[user][email]`.' })
   email?: string;
 

@@ -2,7 +2,15 @@
  * The events a webhook endpoint can subscribe to, and the JSON body each delivery carries
  * (Standard Webhooks' recommended shape: `type`, `timestamp`, `data`).
  */
-export const WEBHOOK_EVENT_TYPES = ['certificate.issued', 'certificate.revoked', 'certificate.expired', 'certificate.anchored', 'file.uploaded'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'certificate.issued',
+  'certificate.updated',
+  'certificate.revoked',
+  'certificate.expired',
+  'certificate.anchored',
+  'file.uploaded',
+  'job.finished',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const isWebhookEventType = (value: unknown): value is WebhookEventType => WEBHOOK_EVENT_TYPES.includes(value as WebhookEventType);
@@ -19,6 +27,16 @@ export interface CertificateFacts {
   institutionUuid: string;
   courseUuid: string;
   studentUuid: string;
+}
+
+/** What `job.finished` says: the job's counts once its last item is done (`GET /jobs/{uuid}` has the results). */
+export interface JobFacts {
+  uuid: string;
+  kind: string;
+  total: number;
+  done: number;
+  failed: number;
+  finishedAt: Date;
 }
 
 export interface FileFacts {
@@ -62,6 +80,14 @@ export function fileUploadedEvent(file: FileFacts): WebhookEvent {
     type: 'file.uploaded',
     subjectUuid: file.uuid,
     data: { uuid: file.uuid, original_name: file.originalName, mime_type: file.mimeType, size: file.size, sha256: file.hash },
+  };
+}
+
+export function jobFinishedEvent(job: JobFacts): WebhookEvent {
+  return {
+    type: 'job.finished',
+    subjectUuid: job.uuid,
+    data: { uuid: job.uuid, kind: job.kind, status: 'completed', total: job.total, done: job.done, failed: job.failed, finished_at: iso(job.finishedAt) },
   };
 }
 
