@@ -5,7 +5,7 @@ import type { RestRoute } from './route.js';
 import { fields, nest } from './selection.js';
 
 const OFFER = fields('uuid certificateUuid credentialOfferUri offerUrl txCode txCodeRequired expiresAt redeemedAt revokedAt claims createdAt');
-const OFFERS = '/certificates/:uuid/offers';
+const OFFERS = '/certificates/:certificateUuid/offers';
 
 /** OpenID4VCI credential offers of a certificate (docs/wallets.md): made, listed, revoked. */
 export function offerRoutes(schema: GraphQLSchema): RestRoute[] {
@@ -14,13 +14,15 @@ export function offerRoutes(schema: GraphQLSchema): RestRoute[] {
       method: 'post',
       path: OFFERS,
       status: 201,
+      // Offers have no address of their own: the Location is the certificate's list of offers, where the new one is first.
+      location: OFFERS,
       document: buildOperation(schema, {
         type: 'mutation',
         name: 'CreateCredentialOffer',
         route: `POST ${OFFERS}`,
         fields: [{ field: 'createCredentialOffer', alias: 'result', selection: OFFER }],
       }),
-      variables: (req) => ({ certificateUuid: req.params.uuid, input: bodyInput(req, schema, 'createCredentialOffer') }),
+      variables: (req) => ({ certificateUuid: req.params.certificateUuid, input: bodyInput(req, schema, 'createCredentialOffer') }),
     },
     {
       method: 'get',
@@ -31,7 +33,7 @@ export function offerRoutes(schema: GraphQLSchema): RestRoute[] {
         route: `GET ${OFFERS}`,
         fields: [{ field: 'certificate', alias: 'result', selection: [nest('credentialOffers', OFFER)] }],
       }),
-      variables: (req) => ({ uuid: req.params.uuid }),
+      variables: (req) => ({ uuid: req.params.certificateUuid }),
       present: (result) => ({ data: (result as { credential_offers: unknown[] }).credential_offers }),
     },
     {

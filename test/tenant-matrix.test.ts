@@ -79,6 +79,9 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
   const item = await api.rest('POST', `/students/${student.uuid}/pages/${page.body.data.uuid}/items`, { certificate_uuid: issued.body.data.uuid });
   expect(item.status).toBe(201);
   const [delivery] = (await api.rest('GET', `/webhooks/${webhook.body.data.uuid}/deliveries`)).body.data;
+  // A batch whose one item fails (no file) still leaves a job of tenant A.
+  const job = await api.rest('POST', '/certificates/batch', { inputs: [refs] });
+  expect(job.body.data.uuid).toBeDefined();
   return {
     webhooks: webhook.body.data.uuid,
     deliveries: delivery.uuid,
@@ -95,6 +98,7 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
     files: issuedSource.uuid,
     pages: page.body.data.uuid,
     items: item.body.data.uuid,
+    jobs: job.body.data.uuid,
   };
 }
 
