@@ -39,6 +39,25 @@ const FACES: readonly FaceFiles[] = [
   },
 ];
 
+/** How many parsed uploaded fonts a thread keeps. */
+const MAX_UPLOADED_FONTS = 8;
+const uploaded = new Map<string, LoadedFont>();
+
+/**
+ * An uploaded TTF/OTF file parsed for drawing, kept by its file uuid (a file's bytes never change
+ * under its uuid): the same `forPdf` view as the bundled faces. DocumentError-free: callers check
+ * the font when the template is saved (`checkUploadedFont`).
+ */
+export function loadUploadedFont(fileUuid: string, bytes: Uint8Array): LoadedFont {
+  let entry = uploaded.get(fileUuid);
+  if (!entry) {
+    entry = parseFont(bytes);
+    if (uploaded.size >= MAX_UPLOADED_FONTS) uploaded.delete(uploaded.keys().next().value!);
+    uploaded.set(fileUuid, entry);
+  }
+  return entry;
+}
+
 /** A font file read and parsed: its bytes for pdf-lib, its parsed tables for cmap look-ups and layout. */
 export interface LoadedFont {
   bytes: Uint8Array;
@@ -59,19 +78,23 @@ const parsedByBytes = new WeakMap<Uint8Array, Font>();
 function load(path: string): LoadedFont {
   let entry = loaded.get(path);
   if (!entry) {
-    const bytes = new Uint8Array(readFileSync(resolve(path)));
-    const font = forPdf(fontkit.create(bytes));
-    const advances = new Map<number, number>();
-    const advance = (codePoint: number) => {
-      let width = advances.get(codePoint);
-      if (width === undefined) advances.set(codePoint, (width = font.glyphForCodePoint(codePoint).advanceWidth));
-      return width;
-    };
-    entry = { bytes, font, advance };
-    parsedByBytes.set(bytes, font);
+    entry = parseFont(new Uint8Array(readFileSync(resolve(path))));
     loaded.set(path, entry);
   }
   return entry;
+}
+
+/** A font file parsed for pdf-lib (`forPdf`), which `cachingFontkit` hands pdf-lib for these bytes instead of parsing them again. */
+export function parseFont(bytes: Uint8Array): LoadedFont {
+  const font = forPdf(fontkit.create(bytes));
+  const advances = new Map<number, number>();
+  const advance = (codePoint: number) => {
+    let width = advances.get(codePoint);
+    if (width === undefined) advances.set(codePoint, (width = font.glyphForCodePoint(codePoint).advanceWidth));
+    return width;
+  };
+  parsedByBytes.set(bytes, font);
+  return { bytes, font, advance };
 }
 
 /**
