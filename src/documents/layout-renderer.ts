@@ -99,7 +99,8 @@ async function drawBackground({ document, page }: Canvas, file: LayoutFile): Pro
 async function embedImage(document: PDFDocument, file: LayoutFile) {
   const jpeg = file.mimeType === 'image/jpeg';
   try {
-    return await (jpeg ? document.embedJpg(file.bytes) : document.embedPng(file.bytes));
+    // pdf-lib reads a JPEG through a DataView of the whole underlying buffer (its byteOffset ignored): hand it bytes that start it.
+    return await (jpeg ? document.embedJpg(new Uint8Array(file.bytes)) : document.embedPng(file.bytes));
   } catch (error) {
     throw new DocumentError('PDF_UNREADABLE', `An image of the template cannot be read as a ${jpeg ? 'JPEG' : 'PNG'}.`, { cause: error });
   }

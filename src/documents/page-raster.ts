@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /**
@@ -12,11 +14,19 @@ type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 export const PREVIEW_WIDTH_PX = 1200;
 /** The longest side any preview may have, whatever the page's shape (a 50 × 1200 mm page stays bounded). */
 const MAX_SIDE_PX = 2400;
+/** The 14 standard fonts (Helvetica of the signature stamp, a background PDF's Times) as PDF.js ships them: PDFs need not embed these. */
+const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
 export async function rasterizeFirstPage(pdf: Uint8Array, widthPx = PREVIEW_WIDTH_PX): Promise<Uint8Array> {
   const [{ getDocument }, { createCanvas }] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('@napi-rs/canvas')]);
   // PDF.js takes the buffer over: hand it a copy so the caller's bytes stay usable.
-  const document = await getDocument({ data: pdf.slice(), verbosity: 0, isEvalSupported: false, disableFontFace: true }).promise;
+  const document = await getDocument({
+    data: new Uint8Array(pdf),
+    verbosity: 0,
+    isEvalSupported: false,
+    disableFontFace: true,
+    standardFontDataUrl: STANDARD_FONTS,
+  }).promise;
   try {
     const page = await document.getPage(1);
     const natural = page.getViewport({ scale: 1 });
