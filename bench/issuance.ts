@@ -44,8 +44,20 @@ const MODULES = Array.from({ length: 10 }, (_, i) => ({
 
 type Json = Record<string, any>;
 
-/** The formal diploma of docs/templates.md: what a rendered issuance draws. */
-const FORMAL_DIPLOMA = JSON.parse(readFileSync(new URL('../../examples/templates/formal-diploma.json', import.meta.url), 'utf8')) as Json;
+const example = (name: string) => readFileSync(new URL(`../../examples/templates/${name}`, import.meta.url));
+/** The formal diploma of docs/templates.md: what a rendered issuance draws, with the two images its uuids stand for. */
+const FORMAL_DIPLOMA = JSON.parse(example('formal-diploma.json').toString('utf8')) as Json;
+const DIPLOMA_IMAGES: Record<string, string> = { '5b0f4c1e-0c1a-4d7e-9a3b-6f2d8e4c1a01': 'crest.png', '5b0f4c1e-0c1a-4d7e-9a3b-6f2d8e4c1a02': 'signature.png' };
+
+/** The formal diploma naming this tenant's uploads of its images. */
+async function uploadedDiploma(env: IssuanceTarget): Promise<Json> {
+  const form = new FormData();
+  for (const name of Object.values(DIPLOMA_IMAGES)) form.append('files[]', new Blob([new Uint8Array(example(name))], { type: 'image/png' }), name);
+  const uploaded = (await post(env, '/files', form)) as { uuid: string }[];
+  let json = JSON.stringify(FORMAL_DIPLOMA);
+  Object.keys(DIPLOMA_IMAGES).forEach((placeholder, i) => (json = json.replaceAll(placeholder, uploaded[i]!.uuid)));
+  return JSON.parse(json) as Json;
+}
 /** A measured case; `rps` is operations a second, `ops` how many completed. */
 type Measured = Row & { ops: number };
 
@@ -133,7 +145,7 @@ export async function seedIssuances(
       name: 'Formal diploma',
       version: '1',
       path: 'formal-diploma',
-      design_config: FORMAL_DIPLOMA,
+      design_config: await uploadedDiploma(env),
     });
     templateUuid = template.uuid;
   }
@@ -451,13 +463,16 @@ async function measureRendered(env: BenchEnv): Promise<Measured[]> {
   const drawnIssuance = await measureIssuance(env, bodies.slice(1), `(a') POST /certificates finish: true, no file, drawn from a template, ${CLIENTS} clients`);
   const { layout } = readLayout(FORMAL_DIPLOMA);
   const names = Array.from({ length: 50 }, (_, i) => `Graduate Number ${i + 1}`);
+  const images = Object.fromEntries(
+    Object.entries(DIPLOMA_IMAGES).map(([uuid, name]) => [uuid, { mimeType: 'image/png' as const, bytes: new Uint8Array(example(name)) }]),
+  );
   let next = 0;
   const draw = () => {
     const student = names[next++ % names.length]!;
     const elements = layout!.elements.map((element) =>
       element.type === 'text' ? { ...element, text: element.text.replace(/\{\{[^}]+\}\}/g, student) } : element,
     );
-    return renderLayout({ layout: { ...layout!, elements }, files: {}, verificationUrl: `https://verify.bench.test/verify/${randomUUID()}` });
+    return renderLayout({ layout: { ...layout!, elements }, files: images, verificationUrl: `https://verify.bench.test/verify/${randomUUID()}` });
   };
   const warmUntil = performance.now() + WARMUP_SECONDS * 1000;
   while (performance.now() < warmUntil) await draw();
