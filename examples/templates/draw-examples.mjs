@@ -5,7 +5,9 @@
  * The layouts name their images by uuid; here those uuids stand for the PNGs beside this script
  * (upload them with POST /files and put the answered uuids in the JSON to use the designs).
  */
+import { Buffer } from 'node:buffer';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { URL } from 'node:url';
 import { createSigningIdentity, prepareSigner, sealPlacement, signPdf } from '../../dist/src/documents/index.js';
 import { renderLayout } from '../../dist/src/documents/layout-renderer.js';
 import { rasterizeFirstPage } from '../../dist/src/documents/page-raster.js';
