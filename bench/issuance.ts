@@ -5,6 +5,7 @@
  * renderTranscript), so the ratio of the two shows what the rest of the pipeline costs.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import pg from 'pg';
@@ -18,6 +19,8 @@ import {
   type PreparedSigner,
   type TranscriptData,
 } from '../src/documents/index.js';
+import { renderLayout } from '../src/documents/layout-renderer.js';
+import { readLayout } from '../src/templates/template-layout.js';
 import { cpuSample, perRequest } from './cpu.js';
 import { profiled, shouldProfile } from './profile.js';
 import type { BenchEnv, Row } from './support.js';
@@ -40,6 +43,21 @@ const MODULES = Array.from({ length: 10 }, (_, i) => ({
 }));
 
 type Json = Record<string, any>;
+
+const example = (name: string) => readFileSync(new URL(`../../examples/templates/${name}`, import.meta.url));
+/** The formal diploma of docs/templates.md: what a rendered issuance draws, with the two images its uuids stand for. */
+const FORMAL_DIPLOMA = JSON.parse(example('formal-diploma.json').toString('utf8')) as Json;
+const DIPLOMA_IMAGES: Record<string, string> = { '5b0f4c1e-0c1a-4d7e-9a3b-6f2d8e4c1a01': 'crest.png', '5b0f4c1e-0c1a-4d7e-9a3b-6f2d8e4c1a02': 'signature.png' };
+
+/** The formal diploma naming this tenant's uploads of its images. */
+async function uploadedDiploma(env: IssuanceTarget): Promise<Json> {
+  const form = new FormData();
+  for (const name of Object.values(DIPLOMA_IMAGES)) form.append('files[]', new Blob([new Uint8Array(example(name))], { type: 'image/png' }), name);
+  const uploaded = (await post(env, '/files', form)) as { uuid: string }[];
+  let json = JSON.stringify(FORMAL_DIPLOMA);
+  Object.keys(DIPLOMA_IMAGES).forEach((placeholder, i) => (json = json.replaceAll(placeholder, uploaded[i]!.uuid)));
+  return JSON.parse(json) as Json;
+}
 /** A measured case; `rps` is operations a second, `ops` how many completed. */
 type Measured = Row & { ops: number };
 
@@ -116,8 +134,21 @@ export async function seedIssuances(
   count: number,
   institutionFields: Json = INSTITUTION,
   emailPrefix = 'graduate',
+  /** `template`: no uploads; every body names a template whose layout draws the certificate (docs/templates.md). */
+  source: 'upload' | 'template' = 'upload',
 ): Promise<{ bodies: string[]; pdfBytes: number }> {
   const institution = await post(env, '/institutions', institutionFields);
+  let templateUuid: string | undefined;
+  if (source === 'template') {
+    const template = await post(env, '/certificate-templates', {
+      institution_uuid: institution.uuid,
+      name: 'Formal diploma',
+      version: '1',
+      path: 'formal-diploma',
+      design_config: await uploadedDiploma(env),
+    });
+    templateUuid = template.uuid;
+  }
   const course = await post(env, '/courses', { institution_uuid: institution.uuid, ...COURSE, workload: 360 });
   const groups = [
     await post(env, `/courses/${course.uuid}/modules/groups`, { name: 'Foundations', order: 1 }),
@@ -132,6 +163,19 @@ export async function seedIssuances(
     const enrollment = await post(env, '/enrollments', { student_uuid: student.uuid, course_uuid: course.uuid, ...completed });
     return { student: student.uuid as string, enrollment: enrollment.uuid as string, name: student.name as string };
   });
+  if (source === 'template') {
+    const bodies = people.map(({ student, enrollment }) =>
+      JSON.stringify({
+        institution_uuid: institution.uuid,
+        course_uuid: course.uuid,
+        student_uuid: student,
+        enrollment_uuid: enrollment,
+        template_uuid: templateUuid,
+        finish: true,
+      }),
+    );
+    return { bodies, pdfBytes: 0 };
+  }
   let pdfBytes = 0;
   const batches = await inParallel(Math.ceil(count / UPLOAD_BATCH), 4, async (batch) => {
     const names = people.slice(batch * UPLOAD_BATCH, (batch + 1) * UPLOAD_BATCH).map((person) => person.name);
@@ -404,5 +448,53 @@ export async function runIssuanceBench(env: BenchEnv): Promise<Row[]> {
   const pipeline = await measureIssuance(env, bodies.slice(2));
   const rows = [pipeline, ...(await measureDocuments())];
   print(rows, { orm: orm.statements, driver });
-  return rows;
+  const rendered = await measureRendered(env);
+  printRendered(pipeline, rendered);
+  return [...rows, ...rendered];
+}
+
+/**
+ * Issue 33's targets: the same issuances with no upload, drawn from the formal diploma template
+ * (a'), and drawing the layout alone on this thread (e), whose CPU per drawing is what rendering adds.
+ */
+async function measureRendered(env: BenchEnv): Promise<Measured[]> {
+  const { bodies } = await seedIssuances(env, PAIRS + 1, { ...INSTITUTION, name: `${INSTITUTION.name} (templates)` }, 'drawn', 'template');
+  await issueOne(env, bodies[0]!);
+  const drawnIssuance = await measureIssuance(env, bodies.slice(1), `(a') POST /certificates finish: true, no file, drawn from a template, ${CLIENTS} clients`);
+  const { layout } = readLayout(FORMAL_DIPLOMA);
+  const names = Array.from({ length: 50 }, (_, i) => `Graduate Number ${i + 1}`);
+  const images = Object.fromEntries(
+    Object.entries(DIPLOMA_IMAGES).map(([uuid, name]) => [uuid, { mimeType: 'image/png' as const, bytes: new Uint8Array(example(name)) }]),
+  );
+  let next = 0;
+  const draw = () => {
+    const student = names[next++ % names.length]!;
+    const elements = layout!.elements.map((element) =>
+      element.type === 'text' ? { ...element, text: element.text.replace(/\{\{[^}]+\}\}/g, student) } : element,
+    );
+    return renderLayout({ layout: { ...layout!, elements }, files: images, verificationUrl: `https://verify.bench.test/verify/${randomUUID()}` });
+  };
+  const warmUntil = performance.now() + WARMUP_SECONDS * 1000;
+  while (performance.now() < warmUntil) await draw();
+  return [drawnIssuance, await loop('(e) renderLayout (formal diploma), 1 loop', 1, draw)];
+}
+
+function printRendered(uploaded: Measured, [drawn, layout]: Measured[]): void {
+  console.table(
+    [drawn!, layout!].map((row) => ({
+      case: row.name,
+      'ops/s': round(row.rps, 1),
+      'p50 ms': round(row.p50, 1),
+      'p99 ms': round(row.p99, 1),
+      'non-201': row.non2xx,
+      'server CPU ms/op': ms(row.serverUs),
+    })),
+  );
+  const ratio = drawn!.rps / uploaded.rps;
+  console.log(
+    `rendering: drawing the layout takes ${ms(layout!.serverUs)} ms CPU a page (target <= 30 ms: ${layout!.serverUs <= 30_000 ? 'met' : 'MISSED'}; p50 ${layout!.p50.toFixed(1)} ms wall on one loop); server CPU per issuance ${ms(uploaded.serverUs)} ms uploaded vs ${ms(drawn!.serverUs)} ms drawn`,
+  );
+  console.log(
+    `rendered issuances: ${drawn!.rps.toFixed(1)}/s vs ${uploaded.rps.toFixed(1)}/s uploaded = ${(100 * ratio).toFixed(0)}% (target >= 80%: ${ratio >= 0.8 ? 'met' : 'MISSED'})`,
+  );
 }

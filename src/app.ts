@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { RequestContext, ServiceRuntime } from './context/request-context.js';
 import type { Orm } from './db/orm.js';
 import { fileDownloadRoutes } from './files/file-download.route.js';
+import { TEMPLATE_PREVIEW_ROUTE, templatePreviewRoutes } from './templates/template-preview.route.js';
 import { uploadSlots } from './files/upload-slots.js';
 import { createApolloServer } from './graphql/apollo.js';
 import { ParkedAnswers } from './graphql/released-answers.js';
@@ -75,6 +76,7 @@ const HAND_WRITTEN_ROUTES = [
   OPENAPI_ROUTE,
   ...Object.values(VERIFICATION_ROUTES),
   FILE_DOWNLOAD_ROUTE,
+  TEMPLATE_PREVIEW_ROUTE,
   UNBAKE_ROUTE,
   ...Object.values(HOSTED_BADGE_ROUTES),
   ...Object.values(HOSTED_CREDENTIAL_ROUTES),
@@ -164,6 +166,7 @@ export async function createApp({ config, orm, logger, runtime, principals = new
   // hand (no token or tenant: the token endpoint, downloads, verification), each path's other methods a 405.
   const api = Router();
   api.use(createRestRouter({ schema, config, runtime, idempotent, auth, table }));
+  api.use(templatePreviewRoutes(auth));
   api.post(TOKEN_ROUTE.path, ...tokenRoute(orm, config.tokenTtlSeconds, logger, limits.token));
   api.use(openApiRoute(document));
   api.post(VERIFICATION_ROUTES.document.path, verifyLimit, workerTime);

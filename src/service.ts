@@ -28,6 +28,7 @@ import type { Principal } from './auth/token.service.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import { listenForRevocations } from './auth/principal-revocations.js';
 import type { NotificationListener } from './db/notification-listener.js';
+import { PreviewCache } from './templates/preview-cache.js';
 
 export interface RunningService {
   url: string;
@@ -95,7 +96,15 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         ).startAnchoring(orm, database.url, config.anchoring, signingKeys.wrapper, config.publicBaseUrl, logger)
       : undefined;
     stopAnchoring = anchoring?.stop;
-    const runtime: ServiceRuntime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks, anchoring };
+    const runtime: ServiceRuntime = {
+      documents,
+      badgeWorkers,
+      files: createFileRuntime(config),
+      signingKeys,
+      previews: new PreviewCache(),
+      webhooks: config.webhooks,
+      anchoring,
+    };
     // The queue starts before the server listens: once ready, a process can be stopped at any moment.
     const queueOrm = orm;
     email = config.notificationWorker ? emailWork(config, queueOrm, logger) : undefined;

@@ -1,3 +1,4 @@
+import { createCanvas } from '@napi-rs/canvas';
 import { PNG as PngImage } from 'pngjs';
 import QRCode from 'qrcode';
 import { BADGE_IMAGE_MAX_BYTES, BADGE_IMAGE_MAX_SIDE, declaredImageSize } from '../src/badges/badge-image-limits.js';
@@ -37,6 +38,17 @@ describe('the size an image declares', () => {
     expect(declaredImageSize(svg("width='1in' height='72pt'"), 'image/svg+xml')).toEqual({ width: 96, height: 96 });
     expect(declaredImageSize(svg('width="100%" viewBox="0 0 5000, 10"'), 'image/svg+xml')).toEqual({ width: 5000, height: 10 });
     expect(declaredImageSize(svg(''), 'image/svg+xml')).toBeNull();
+  });
+
+  it('reads a JPEG frame header past its metadata segments, and null for a JPEG cut before its frame', () => {
+    const canvas = createCanvas(321, 123);
+    canvas.getContext('2d').fillRect(0, 0, 10, 10);
+    const jpeg = canvas.encodeSync('jpeg', 80);
+    // An APP1 segment of 1000 bytes before the rest, as EXIF would sit.
+    const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, 0x03, 0xea]), Buffer.alloc(1000)]);
+    const withMetadata = Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]);
+    expect(declaredImageSize(withMetadata, 'image/jpeg')).toEqual({ width: 321, height: 123 });
+    expect(declaredImageSize(withMetadata.subarray(0, 600), 'image/jpeg')).toBeNull();
   });
 });
 

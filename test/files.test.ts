@@ -162,19 +162,19 @@ describe('uploading over REST', () => {
     expect(renamed.body.data.original_name).toBe('passwd.pdf');
   });
 
-  it('answers 415 for content that is not PDF, PNG or SVG, whatever the name says, and keeps nothing of the request', async () => {
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
-    const refused = await upload(acme, [[jpeg, 'photo.pdf']]);
+  it('answers 415 for content that is not PDF, PNG, SVG, JPEG or a font, whatever the name says, and keeps nothing of the request', async () => {
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
+    const refused = await upload(acme, [[gif, 'photo.pdf']]);
     expect(refused.status).toBe(415);
-    expect(refused.body).toEqual({ message: 'The file "photo.pdf" must be a file of type: pdf, png, svg.' });
+    expect(refused.body).toEqual({ message: 'The file "photo.pdf" must be a file of type: pdf, png, svg, jpg, ttf, otf.' });
 
     const text = await upload(acme, [[Buffer.from('just some text, no svg here'), 'notes.svg']]);
-    expect([text.status, text.body.message]).toEqual([415, 'The file "notes.svg" must be a file of type: pdf, png, svg.']);
+    expect([text.status, text.body.message]).toEqual([415, 'The file "notes.svg" must be a file of type: pdf, png, svg, jpg, ttf, otf.']);
 
     const pdf = pdfBytes();
     const mixed = await upload(acme, [
       [pdf, 'fine.pdf'],
-      [jpeg, 'photo.jpg'],
+      [gif, 'photo.gif'],
     ]);
     expect(mixed.status).toBe(415);
     expect(await rowsWithHash(service, pdf)).toBe(0);
@@ -526,7 +526,7 @@ describe('uploading over GraphQL', () => {
     const response = await graphqlUpload(acme, [[Buffer.from('GIF89a........'), 'anim.gif']]);
     const body = (await response.json()) as any;
     expect(body.errors[0]).toMatchObject({
-      message: 'The file "anim.gif" must be a file of type: pdf, png, svg.',
+      message: 'The file "anim.gif" must be a file of type: pdf, png, svg, jpg, ttf, otf.',
       extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' },
     });
   });

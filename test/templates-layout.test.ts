@@ -93,7 +93,7 @@ describe('the layout language of design_config', () => {
 
     const pdfAsImage = await create(layout(background));
     expect(pdfAsImage.status).toBe(422);
-    expect(pdfAsImage.body.errors).toEqual({ 'design_config.elements[2].file_uuid': ['The file must be of type: png.'] });
+    expect(pdfAsImage.body.errors).toEqual({ 'design_config.elements[2].file_uuid': ['The file must be of type: png, jpg.'] });
 
     const other = await signIn(service, 'other-tenant');
     const foreign = (await upload(other, [[solidPng(4, 4, [1, 2, 3]), 'foreign.png']])).body.data[0].uuid;

@@ -3,8 +3,10 @@
  * checked the way a recipient's tools see them — poppler's text boxes, pdfsig, a QR decoder.
  */
 import { jest } from '@jest/globals';
+import { createCanvas } from '@napi-rs/canvas';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { factories, type Factories } from './support/factories.js';
@@ -79,10 +81,27 @@ function layout(background: unknown, extra: unknown[] = []) {
   };
 }
 
+/** A JPEG of one colour, as a scanner or a photo editor would send it. */
+function solidJpeg(width: number, height: number, fill: string): Buffer {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = fill;
+  context.fillRect(0, 0, width, height);
+  return canvas.encodeSync('jpeg', 90);
+}
+
+/** A TrueType face no bundled family is: Liberation Sans Italic, shipped by pdfjs-dist. */
+const uploadedTtf = () => readFileSync(createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Italic.ttf'));
+
 /** Issues a certificate without a file from a new template with `design_config`, for a student with these fields. */
-async function issueDrawn(design_config: unknown, student: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+async function issueDrawn(
+  design_config: unknown,
+  student: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  templateFields: Record<string, unknown> = {},
+) {
   const institution = await make.institution({ name: 'Universidade Federal' });
-  const template = await make.template({ institution_uuid: institution.uuid, design_config });
+  const template = await make.template({ institution_uuid: institution.uuid, design_config, ...templateFields });
   const course = await make.course({ institution_uuid: institution.uuid, name: 'Data Engineering', workload: 360 });
   const response = await acme.rest('POST', '/certificates', {
     institution_uuid: institution.uuid,
@@ -93,7 +112,7 @@ async function issueDrawn(design_config: unknown, student: Record<string, unknow
     finish: true,
     ...extra,
   });
-  expect(response.status).toBe(201);
+  expect([response.status, response.body.errors]).toEqual([201, undefined]);
   return response.body.data;
 }
 
@@ -171,6 +190,61 @@ describe('certificates drawn from the template', () => {
     expect(height).toBeLessThan(28 * 1.2);
     const page = await renderPage(signed, 1, 72);
     expect(page.pixel(5, 5)).toEqual([250, 244, 225]);
+  });
+
+  it('draws on a JPEG the template path names (files/{uuid}), with a JPEG logo and the name in an uploaded TrueType font', async () => {
+    const paper = await uploaded(solidJpeg(1190, 842, '#e8f0ff'), 'paper.jpg');
+    const logo = await uploaded(solidJpeg(200, 100, '#203060'), 'logo.jpg');
+    const font = await uploaded(uploadedTtf(), 'LiberationSans-Italic.ttf');
+    const design = layout(undefined, [{ type: 'image', file_uuid: logo, x: 20, y: 15, width: 40 }]);
+    (design.elements[1] as Record<string, unknown>).font = `files/${font}`;
+    const certificate = await issueDrawn(design, { name: 'Beatriz Uploaded Face' }, {}, { path: `files/${paper.toUpperCase()}` });
+    const signed = await download(fileOf(certificate, 'certificate').uuid);
+
+    const { words } = await wordBoxes(signed);
+    const line = lineWith(words, 'Beatriz');
+    expect(line.map((word) => word.text).join(' ')).toBe('Beatriz Uploaded Face');
+    expectInsideNameBox(line);
+    const path = join(directory, `${certificate.uuid}.pdf`);
+    writeFileSync(path, signed);
+    // The name is set in the uploaded face, embedded (a subset: the whole PDF is smaller than the font file); the rest in Noto Sans.
+    const fonts = spawnSync('pdffonts', [path], { encoding: 'utf8' }).stdout;
+    expect(fonts).toMatch(/LiberationSans-Italic-\d+\s+CID TrueType\s+Identity-H\s+yes/);
+    expect(fonts).toMatch(/NotoSans-Bold-\d+|NotoSans-Regular-\d+/);
+    expect(fonts).not.toMatch(/NotoSans-Bold/);
+    expect(signed.length).toBeLessThan(uploadedTtf().length);
+    const page = await renderPage(signed, 1, 72);
+    const [r, g, b] = page.pixel(5, 5);
+    expect(Math.abs(r! - 0xe8) + Math.abs(g! - 0xf0) + Math.abs(b! - 0xff)).toBeLessThan(8);
+    if (installed('pdfsig')) expect(spawnSync('pdfsig', [path], { encoding: 'utf8' }).stdout).toContain('Signature is Valid.');
+    if (installed('zbarimg')) expect(zbarimg(signed)).toBe(`QR-Code:${certificate.public_verification_url}`);
+
+    // What the template draws is held: neither the document its path names nor its font can be deleted.
+    expect((await acme.rest('DELETE', `/files/${paper}`)).status).toBe(409);
+    expect((await acme.rest('DELETE', `/files/${font}`)).status).toBe(409);
+  });
+
+  it('refuses files a template cannot draw, each under its path: too many pixels, an unreadable font, a font as an image', async () => {
+    const institution = await make.institution();
+    const huge = await uploaded(solidJpeg(5000, 20, '#ffffff'), 'huge.jpg');
+    const brokenFont = await uploaded(Buffer.concat([Buffer.from('OTTO', 'latin1'), Buffer.alloc(2000, 7)]), 'broken.otf');
+    const font = await uploaded(uploadedTtf(), 'face.ttf');
+    const design = layout({ file_uuid: huge }, [{ type: 'image', file_uuid: font, x: 20, y: 15, width: 40 }]);
+    (design.elements[1] as Record<string, unknown>).font = `files/${brokenFont}`;
+    const response = await acme.rest('POST', '/certificate-templates', {
+      institution_uuid: institution.uuid,
+      name: 'Refused',
+      version: '1',
+      path: `files/${font}`,
+      design_config: design,
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual({
+      'design_config.background.file_uuid': ['The image must not be larger than 4096×4096 pixels (it is 5000×20).'],
+      'design_config.elements[1].font': ['The font cannot be read as a TrueType or OpenType file.'],
+      'design_config.elements[5].file_uuid': ['The file must be of type: png, jpg.'],
+      path: ['The file must be of type: pdf, png, jpg.'],
+    });
   });
 
   it('draws Vietnamese, Chinese and Korean names with the bundled Noto faces', async () => {

@@ -56,7 +56,7 @@ function contractOperation(contract: RouteContract): JsonSchema {
     summary: contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     tags: [contract.tag],
-    security: [],
+    ...(contract.authenticated ? {} : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
     ...(contract.requestBody
       ? {

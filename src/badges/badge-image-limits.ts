@@ -1,7 +1,7 @@
 import type { FileContext } from '../files/file.service.js';
 import { files } from '../files/file.service.js';
 import type { StoredFile } from '../files/file.entity.js';
-import { PNG, skipProlog } from '../files/file-type.js';
+import { JPEG, PNG, SVG, skipProlog } from '../files/file-type.js';
 import { invalid } from '../errors/domain-error.js';
 import { humanize } from '../errors/humanize.js';
 
@@ -48,12 +48,32 @@ function svgSize(head: Buffer): ImageSize | null {
   return null;
 }
 
+/** A JPEG's size from its first start-of-frame segment (SOF0–SOF15 but DHT, JPG and DAC), walking the segments before it. */
+function jpegSize(head: Buffer): ImageSize | null {
+  let at = 2;
+  while (at + 9 <= head.length && head[at] === 0xff) {
+    const marker = head[at + 1]!;
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
+    const length = head.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { width: head.readUInt16BE(at + 7), height: head.readUInt16BE(at + 5) };
+    }
+    at += 2 + length;
+  }
+  return null;
+}
+
 /**
- * The size an image declares in its first bytes: a PNG's IHDR, an SVG root's width and height (or
- * its viewBox). Null when it declares none that can be read (an SVG may leave its size to the page).
+ * The size an image declares in its first bytes: a PNG's IHDR, a JPEG's frame header, an SVG root's
+ * width and height (or its viewBox). Null when it declares none that can be read (an SVG may leave
+ * its size to the page; a JPEG's frame may lie past the head read).
  */
 export function declaredImageSize(head: Buffer, mimeType: string): ImageSize | null {
-  if (mimeType !== PNG.mimeType) return svgSize(head);
+  if (mimeType === SVG.mimeType) return svgSize(head);
+  if (mimeType === JPEG.mimeType) return jpegSize(head);
   if (head.length < 24 || head.toString('latin1', 12, 16) !== 'IHDR') return null;
   return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
 }
@@ -69,15 +89,16 @@ export function badgeImageProblem(file: Pick<StoredFile, 'size' | 'mimeType'>, h
   return null;
 }
 
-async function headOf(ctx: FileContext, file: StoredFile): Promise<Buffer> {
+/** The first `bytes` of a stored file (all of it when shorter). */
+export async function headOf(ctx: FileContext, file: StoredFile, bytes = HEAD_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of await files.open(ctx, file)) {
     chunks.push(chunk as Buffer);
     length += (chunk as Buffer).length;
-    if (length >= HEAD_BYTES) break;
+    if (length >= bytes) break;
   }
-  return Buffer.concat(chunks).subarray(0, HEAD_BYTES);
+  return Buffer.concat(chunks).subarray(0, bytes);
 }
 
 /** 422 on `field` unless it names a live PNG or SVG of the tenant within the badge image limits. */

@@ -31,6 +31,7 @@ import { DocumentWorkers } from '../documents/index.js';
 import { BadgeWorkers } from '../badges/badge-workers.js';
 import { createFileRuntime } from '../files/file-runtime.js';
 import { MigrationStopped, migrateFiles, type MigrationProgress } from '../files/file-migration.js';
+import { PreviewCache } from '../templates/preview-cache.js';
 
 /** What a command works with: the ORM (migrations applied) and the key ring opened under KEY_ENCRYPTION_KEY. */
 interface CliContext {
@@ -262,7 +263,7 @@ program
       const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
       try {
         const principal = { clientId: 'cli', tenant: { uuid: tenant.uuid, identifier: tenant.identifier, name: tenant.name } };
-        const runtime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, webhooks: config.webhooks };
+        const runtime = { documents, badgeWorkers, files: createFileRuntime(config), signingKeys, previews: new PreviewCache(), webhooks: config.webhooks };
         const ctx = createRequestContext(orm.em, principal, 'cli-import', logger, config.publicBaseUrl, runtime);
         const results = options.results ?? defaultResultsPath(file);
         const { created, failed } = await importCertificates(ctx, file, results);

@@ -9,6 +9,7 @@ import type { DocumentWorkers } from '../documents/index.js';
 import type { JobOwner } from '../documents/worker-pool.js';
 import type { FileRuntime } from '../files/file-runtime.js';
 import type { Logger } from '../logger.js';
+import type { PreviewCache } from '../templates/preview-cache.js';
 import { Loaders } from './loaders.js';
 import { ResponseBudget } from './response-budget.js';
 
@@ -24,6 +25,8 @@ export interface ServiceRuntime {
   signingKeys: SigningKeys;
   /** What registering a webhook endpoint checks: the per-tenant limit and whether private addresses may be targets. */
   webhooks: Pick<WebhookConfig, 'maxEndpointsPerTenant' | 'allowPrivate'>;
+  /** Template previews already drawn (templates/template-preview.ts). */
+  previews: PreviewCache;
   /** Blockchain anchoring when ANCHOR_RPC_URL is set (its chain, key and runs); absent when off. */
   anchoring?: Anchoring;
 }

@@ -8,7 +8,8 @@ export type DocumentErrorReason =
   | 'IDENTITY_UNREADABLE'
   | 'IDENTITY_INCOMPLETE'
   | 'IDENTITY_UNSUPPORTED'
-  | 'TRANSCRIPT_INVALID';
+  | 'TRANSCRIPT_INVALID'
+  | 'FONT_UNREADABLE';
 
 export class DocumentError extends Error {
   constructor(

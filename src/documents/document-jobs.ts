@@ -3,11 +3,13 @@ import { DocumentError } from './document-error.js';
 import { signPdf, type SignatureDetails } from './pdf-signer.js';
 import type { LayoutDrawing } from './layout-drawing.js';
 import { renderLayout } from './layout-renderer.js';
+import { rasterizeFirstPage } from './page-raster.js';
 import { checkPdfStructure } from './pdf-structure.js';
 import type { SigningKeyMaterial } from './pkcs12.js';
 import { PreparedSigner } from './prepared-signer.js';
 import { inspectSignedPdf, type SignatureInspection } from './signature-inspector.js';
 import { renderTranscript } from './transcript.js';
+import { checkUploadedFont } from './uploaded-font.js';
 import type { TranscriptData } from './transcript-content.js';
 
 /** Everything issuance needs to build its two signed documents, as plain cloneable data. */
@@ -30,13 +32,28 @@ export interface IssuedDocuments {
 }
 
 /** A unit of untrusted document work, run on a worker thread (see document-thread.ts). */
-export type DocumentJob = { kind: 'inspect'; pdf: Uint8Array } | { kind: 'issue'; input: IssuanceDocumentsInput } | { kind: 'render'; drawing: LayoutDrawing };
+export type DocumentJob =
+  | { kind: 'inspect'; pdf: Uint8Array }
+  | { kind: 'issue'; input: IssuanceDocumentsInput }
+  | { kind: 'render'; drawing: LayoutDrawing; format: PreviewFormat }
+  | { kind: 'font'; bytes: Uint8Array };
 
-export type DocumentJobResult = SignatureInspection | IssuedDocuments | Uint8Array;
+/** What a preview of a template is drawn as: the PDF itself, or its page as a PNG. */
+export type PreviewFormat = 'pdf' | 'png';
+
+export type DocumentJobResult = SignatureInspection | IssuedDocuments | Uint8Array | CheckedFont;
+
+export type CheckedFont = Awaited<ReturnType<typeof checkUploadedFont>>;
 
 export function runDocumentJob(job: DocumentJob): Promise<DocumentJobResult> {
-  if (job.kind === 'render') return renderLayout(job.drawing);
+  if (job.kind === 'render') return renderPreview(job.drawing, job.format);
+  if (job.kind === 'font') return checkUploadedFont(job.bytes);
   return job.kind === 'inspect' ? inspectSignedPdf(job.pdf) : buildIssuedDocuments(job.input);
+}
+
+async function renderPreview(drawing: LayoutDrawing, format: PreviewFormat): Promise<Uint8Array> {
+  const pdf = await renderLayout(drawing);
+  return format === 'png' ? rasterizeFirstPage(pdf) : pdf;
 }
 
 const MAX_CACHED_SIGNERS = 32;

@@ -1,6 +1,6 @@
 import type { PdfWorkerConfig } from '../config.js';
 import { DocumentError, type DocumentErrorReason } from './document-error.js';
-import type { DocumentJob, DocumentJobResult, IssuanceDocumentsInput, IssuedDocuments } from './document-jobs.js';
+import type { CheckedFont, DocumentJob, DocumentJobResult, IssuanceDocumentsInput, IssuedDocuments, PreviewFormat } from './document-jobs.js';
 import type { LayoutDrawing } from './layout-drawing.js';
 import type { SignatureInspection } from './signature-inspector.js';
 import { type JobOwner, threadEntry, UNOWNED, WorkerJobError, WorkerPool, type WorkerReply } from './worker-pool.js';
@@ -56,13 +56,25 @@ export class DocumentWorkers {
     }
   }
 
-  /** Draws a template's layout (a preview) on the tenants' pool; DocumentError when a file it draws cannot be used. */
-  async render(drawing: LayoutDrawing, owner: JobOwner = UNOWNED): Promise<Buffer> {
+  /** Draws a template's layout (a preview, as a PDF or a PNG) on the tenants' pool; DocumentError when a file it draws cannot be used. */
+  async render(drawing: LayoutDrawing, format: PreviewFormat, owner: JobOwner = UNOWNED): Promise<Buffer> {
     try {
-      return asBuffer((await this.value(this.tenantPool, { kind: 'render', drawing }, owner)) as Uint8Array);
+      return asBuffer((await this.value(this.tenantPool, { kind: 'render', drawing, format }, owner)) as Uint8Array);
     } catch (error) {
       if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
         throw new DocumentError('PDF_UNREADABLE', `The template cannot be drawn within the processing limits: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  /** Checks an uploaded font a template names (uploaded-font.ts) on the tenants' pool; DocumentError when it cannot be drawn with. */
+  async checkFont(bytes: Uint8Array, owner: JobOwner = UNOWNED): Promise<CheckedFont> {
+    try {
+      return (await this.value(this.tenantPool, { kind: 'font', bytes }, owner)) as CheckedFont;
+    } catch (error) {
+      if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
+        throw new DocumentError('FONT_UNREADABLE', `The font cannot be read within the processing limits: ${error.message}`);
       }
       throw error;
     }

@@ -35,6 +35,25 @@ const FACES: readonly FaceFiles[] = [
   noto('noto-sans-kr', 'NotoSansKR'),
 ];
 
+/** How many parsed uploaded fonts a thread keeps. */
+const MAX_UPLOADED_FONTS = 8;
+const uploaded = new Map<string, LoadedFont>();
+
+/**
+ * An uploaded TTF/OTF file parsed for drawing, kept by its file uuid (a file's bytes never change
+ * under its uuid): the same `forPdf` view as the bundled faces. DocumentError-free: callers check
+ * the font when the template is saved (`checkUploadedFont`).
+ */
+export function loadUploadedFont(fileUuid: string, bytes: Uint8Array): LoadedFont {
+  let entry = uploaded.get(fileUuid);
+  if (!entry) {
+    entry = parseFont(bytes);
+    if (uploaded.size >= MAX_UPLOADED_FONTS) uploaded.delete(uploaded.keys().next().value!);
+    uploaded.set(fileUuid, entry);
+  }
+  return entry;
+}
+
 /** A font file read and parsed: its bytes, its parsed tables for cmap look-ups and subsets, its shaper. */
 export interface LoadedFont {
   bytes: Uint8Array;
@@ -56,19 +75,23 @@ const loaded = new Map<string, LoadedFont>();
 function load(path: string): LoadedFont {
   let entry = loaded.get(path);
   if (!entry) {
-    const bytes = new Uint8Array(readFileSync(resolve(path)));
-    const font = withEvenSubsetGlyphs(fontkit.create(bytes));
-    const advances = new Map<number, number>();
-    const advance = (codePoint: number) => {
-      let width = advances.get(codePoint);
-      if (width === undefined) advances.set(codePoint, (width = font.glyphForCodePoint(codePoint).advanceWidth));
-      return width;
-    };
-    let shaper: hb.Font | undefined;
-    entry = { bytes, font, advance, shaper: () => (shaper ??= new hb.Font(new hb.Face(new hb.Blob(bytes)))) };
+    entry = parseFont(new Uint8Array(readFileSync(resolve(path))));
     loaded.set(path, entry);
   }
   return entry;
+}
+
+/** A font file parsed once: fontkit's tables (subsets padded, see below), advances cached, HarfBuzz on demand. */
+export function parseFont(bytes: Uint8Array): LoadedFont {
+  const font = withEvenSubsetGlyphs(fontkit.create(bytes));
+  const advances = new Map<number, number>();
+  const advance = (codePoint: number) => {
+    let width = advances.get(codePoint);
+    if (width === undefined) advances.set(codePoint, (width = font.glyphForCodePoint(codePoint).advanceWidth));
+    return width;
+  };
+  let shaper: hb.Font | undefined;
+  return { bytes, font, advance, shaper: () => (shaper ??= new hb.Font(new hb.Face(new hb.Blob(bytes)))) };
 }
 
 /**

@@ -19,7 +19,7 @@ export { sealPlacement, type SealPlacement } from './signature-stamp.js';
 export { inspectSignedPdf, type SignatureInspection, type SignatureReport } from './signature-inspector.js';
 export { DocumentWorkers } from './document-workers.js';
 export { WorkerJobError } from './worker-pool.js';
-export type { IssuanceDocumentsInput } from './document-jobs.js';
+export type { IssuanceDocumentsInput, PreviewFormat } from './document-jobs.js';
 export type { CredentialReference } from './source-pdf.js';
 export { renderTranscript } from './transcript.js';
 export type { TranscriptData, TranscriptModule, TranscriptModuleGroup } from './transcript-content.js';

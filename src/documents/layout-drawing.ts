@@ -23,7 +23,8 @@ export interface TextElement {
   width: number;
   fontSize: number;
   minFontSize: number;
-  font: 'NotoSans' | 'NotoSans-Bold';
+  /** A bundled face (`NotoSans`, `NotoSans-Bold`), or an uploaded TTF/OTF file: `files/{uuid}`, its bytes in `files`. */
+  font: string;
   color: Color;
   align: 'left' | 'center' | 'right';
   shrinkToFit: boolean;
@@ -77,9 +78,9 @@ export interface Layout {
   elements: LayoutElement[];
 }
 
-/** A file a layout draws: an uploaded PDF (its first page) or PNG, untrusted bytes. */
+/** A file a layout draws: an uploaded PDF (its first page), PNG or JPEG image, or TTF/OTF font; untrusted bytes. */
 export interface LayoutFile {
-  mimeType: 'application/pdf' | 'image/png';
+  mimeType: 'application/pdf' | 'image/png' | 'image/jpeg' | 'font/ttf' | 'font/otf';
   bytes: Uint8Array;
 }
 

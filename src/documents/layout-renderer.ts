@@ -1,6 +1,7 @@
-import { PDFDocument, rgb, type PDFPage, type RGB } from 'pdf-lib';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
 import { DocumentError } from './document-error.js';
-import { loadFace } from './font-library.js';
+import { loadFace, loadUploadedFont, type LoadedFont } from './font-library.js';
 import type { ImageElement, LayoutDrawing, LayoutFile, QrElement, TextElement } from './layout-drawing.js';
 import { checkPdfStructure } from './pdf-structure.js';
 import { qrModules } from './qr-code.js';
@@ -18,6 +19,9 @@ function color(hex: string): RGB {
 
 /** A page in millimetres from the top-left corner, drawn in PDF points from the bottom-left. */
 class Canvas {
+  /** Uploaded fonts embedded so far, by file uuid: each goes into the document once. */
+  readonly uploadedFonts = new Map<string, PDFFont>();
+
   constructor(
     readonly document: PDFDocument,
     readonly page: PDFPage,
@@ -44,7 +48,7 @@ export async function renderLayout({ layout, files, verificationUrl }: LayoutDra
   if (background && 'color' in background) page.drawRectangle({ x: 0, y: 0, width: page.getWidth(), height: page.getHeight(), color: color(background.color) });
   else if (background) await drawBackground(canvas, fileOf(files, background.fileUuid));
   for (const element of layout.elements) {
-    if (element.type === 'text') drawText(canvas, element);
+    if (element.type === 'text') await drawText(canvas, element, files);
     else if (element.type === 'qr') drawQr(canvas, element, verificationUrl);
     else if (element.type === 'image') await drawImage(canvas, element, fileOf(files, element.fileUuid));
     else if (element.type === 'line') {
@@ -76,10 +80,10 @@ function fileOf(files: LayoutDrawing['files'], uuid: string): LayoutFile {
   return file;
 }
 
-/** The first page of an uploaded PDF, or an uploaded PNG, stretched over the whole page. */
+/** The first page of an uploaded PDF, or an uploaded PNG or JPEG, stretched over the whole page. */
 async function drawBackground({ document, page }: Canvas, file: LayoutFile): Promise<void> {
   const whole = { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() };
-  if (file.mimeType === 'image/png') return page.drawImage(await embedPng(document, file.bytes), whole);
+  if (file.mimeType !== 'application/pdf') return page.drawImage(await embedImage(document, file), whole);
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   const refused = checkPdfStructure(bytes);
   if (refused) throw new DocumentError('PDF_UNREADABLE', `The template's background PDF cannot be read: ${refused}`);
@@ -92,11 +96,14 @@ async function drawBackground({ document, page }: Canvas, file: LayoutFile): Pro
   }
 }
 
-async function embedPng(document: PDFDocument, bytes: Uint8Array) {
+/** A PNG is decoded and compressed again; a JPEG goes into the PDF as it is (DCTDecode). */
+async function embedImage(document: PDFDocument, file: LayoutFile) {
+  const jpeg = file.mimeType === 'image/jpeg';
   try {
-    return await document.embedPng(bytes);
+    // pdf-lib reads a JPEG through a DataView of the whole underlying buffer (its byteOffset ignored): hand it bytes that start it.
+    return await (jpeg ? document.embedJpg(new Uint8Array(file.bytes)) : document.embedPng(file.bytes));
   } catch (error) {
-    throw new DocumentError('PDF_UNREADABLE', 'An image of the template cannot be read as a PNG.', { cause: error });
+    throw new DocumentError('PDF_UNREADABLE', `An image of the template cannot be read as a ${jpeg ? 'JPEG' : 'PNG'}.`, { cause: error });
   }
 }
 
@@ -105,22 +112,62 @@ async function embedPng(document: PDFDocument, bytes: Uint8Array) {
  * drops (not below `minFontSize`) until the widest line fits. `y` is the top of the first line: the
  * font's ascender sits there, as a PDF reader's text box does.
  */
-function drawText(canvas: Canvas, element: TextElement): void {
-  const { page, typeface } = canvas;
-  const weight = element.font === 'NotoSans-Bold' ? 'bold' : 'regular';
+async function drawText(canvas: Canvas, element: TextElement, files: LayoutDrawing['files']): Promise<void> {
+  const { page } = canvas;
   const lines = element.text.split('\n');
+  const pen = (await uploadedPen(canvas, element, files)) ?? bundledPen(canvas, element);
   const box = pt(element.width);
   let size = element.fontSize;
-  const widest = () => Math.max(...lines.map((line) => typeface.width(line, { weight, size, color: rgb(0, 0, 0) })));
+  const widest = () => Math.max(...lines.map((line) => pen.width(line, size)));
   if (element.shrinkToFit && widest() > box) size = Math.max(element.minFontSize, (size * box) / widest());
-  const { font } = loadFace(0, weight);
+  const { font } = pen;
   const [ascent, lineHeight] = [(font.ascent / font.unitsPerEm) * size, ((font.ascent - font.descent) / font.unitsPerEm) * size];
-  const style = { weight, size, color: color(element.color) } as const;
   lines.forEach((line, index) => {
-    const width = typeface.width(line, style);
+    const width = pen.width(line, size);
     const offset = element.align === 'center' ? (box - width) / 2 : element.align === 'right' ? box - width : 0;
-    typeface.draw(page, line, { x: pt(element.x) + offset, y: canvas.top(element.y) - ascent - index * lineHeight }, style);
+    pen.draw(page, line, { x: pt(element.x) + offset, y: canvas.top(element.y) - ascent - index * lineHeight }, size, color(element.color));
   });
+}
+
+/** What drawText needs of a face: its metrics, the width of a line and a way to draw it. */
+interface Pen {
+  font: Pick<LoadedFont['font'], 'ascent' | 'descent' | 'unitsPerEm'>;
+  width(line: string, size: number): number;
+  draw(page: PDFPage, line: string, at: { x: number; y: number }, size: number, color: RGB): void;
+}
+
+/** The bundled Noto faces with their fallback chain, through the shared Typeface. */
+function bundledPen({ typeface }: Canvas, element: TextElement): Pen {
+  const weight = element.font === 'NotoSans-Bold' ? 'bold' : 'regular';
+  return {
+    font: loadFace(0, weight).font,
+    width: (line, size) => typeface.width(line, { weight, size, color: rgb(0, 0, 0) }),
+    draw: (page, line, at, size, ink) => typeface.draw(page, line, at, { weight, size, color: ink }),
+  };
+}
+
+/**
+ * An uploaded TTF/OTF (`files/{uuid}`), embedded as a subset. It draws the element only when it has a
+ * glyph for every character of the filled text; otherwise the bundled faces do (a Latin display face
+ * meeting a Chinese name), rather than boxes in the middle of a name.
+ */
+async function uploadedPen({ document, uploadedFonts }: Canvas, element: TextElement, files: LayoutDrawing['files']): Promise<Pen | null> {
+  const uuid = element.font.startsWith('files/') ? element.font.slice('files/'.length) : null;
+  if (!uuid) return null;
+  const loaded = loadUploadedFont(uuid, fileOf(files, uuid).bytes);
+  if (![...element.text].every((character) => /\s/.test(character) || loaded.font.hasGlyphForCodePoint(character.codePointAt(0)!))) return null;
+  let embedded = uploadedFonts.get(uuid);
+  if (!embedded) {
+    // Uploaded faces go through pdf-lib's own embedding (no shaping): the bundled faces use font-subset.ts.
+    document.registerFontkit(fontkit);
+    uploadedFonts.set(uuid, (embedded = await document.embedFont(loaded.bytes, { subset: true })));
+  }
+  const font = embedded;
+  return {
+    font: loaded.font,
+    width: (line, size) => font.widthOfTextAtSize(line, size),
+    draw: (page, line, at, size, ink) => page.drawText(line, { ...at, size, font, color: ink }),
+  };
 }
 
 /** The verification QR code on a white square that holds its quiet zone. */
@@ -136,7 +183,7 @@ function drawQr(canvas: Canvas, element: QrElement, url: string): void {
 
 async function drawImage(canvas: Canvas, element: ImageElement, file: LayoutFile): Promise<void> {
   const { document, page } = canvas;
-  const image = await embedPng(document, file.bytes);
+  const image = await embedImage(document, file);
   const box = { width: pt(element.width), height: element.height === null ? null : pt(element.height) };
   const scale = Math.min(box.width / image.width, box.height === null ? Infinity : box.height / image.height);
   const [width, height] = [image.width * scale, image.height * scale];

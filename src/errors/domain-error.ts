@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   /** A known path asked with a method it does not have (answered with `Allow`). */
   METHOD_NOT_ALLOWED: 405,
+  /** `Accept` names no representation the resource has (a template preview is PNG or PDF). */
+  NOT_ACCEPTABLE: 406,
   CONFLICT: 409,
   /** Public documents of a certificate withdrawn by its issuer (docs/public-lifecycle.md). */
   GONE: 410,

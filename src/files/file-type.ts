@@ -7,12 +7,23 @@ export interface FileType {
 export const PDF: FileType = { mimeType: 'application/pdf', extension: 'pdf' };
 export const PNG: FileType = { mimeType: 'image/png', extension: 'png' };
 export const SVG: FileType = { mimeType: 'image/svg+xml', extension: 'svg' };
+/** Photographs and scanned designs a template draws (docs/templates.md). */
+export const JPEG: FileType = { mimeType: 'image/jpeg', extension: 'jpg' };
+/** Fonts a template's text may be set in: TrueType (also `true` Apple files) and OpenType with CFF outlines. */
+export const TTF: FileType = { mimeType: 'font/ttf', extension: 'ttf' };
+export const OTF: FileType = { mimeType: 'font/otf', extension: 'otf' };
+
+/** Every type an upload may be, in the order refusals list them. */
+export const ACCEPTED_TYPES: readonly FileType[] = [PDF, PNG, SVG, JPEG, TTF, OTF];
 
 /** How much of the start of a file detection needs: the SVG prologue is looked for in the first KiB. */
 export const SNIFF_BYTES = 1024;
 
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
+const TRUETYPE_MAGICS = [Buffer.from([0x00, 0x01, 0x00, 0x00]), Buffer.from('true', 'latin1')];
+const OPENTYPE_MAGIC = Buffer.from('OTTO', 'latin1');
 
 /** Where the root element of an XML document starts, past whitespace, declaration, PIs, comments and doctype; -1 when the text ends first. */
 export function skipProlog(text: string): number {
@@ -60,6 +71,9 @@ function isSvg(head: Buffer): boolean {
 export function detectFileType(head: Buffer): FileType | undefined {
   if (head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) return PDF;
   if (head.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) return PNG;
+  if (head.subarray(0, JPEG_MAGIC.length).equals(JPEG_MAGIC)) return JPEG;
+  if (TRUETYPE_MAGICS.some((magic) => head.subarray(0, 4).equals(magic))) return TTF;
+  if (head.subarray(0, 4).equals(OPENTYPE_MAGIC)) return OTF;
   if (isSvg(head)) return SVG;
   return undefined;
 }

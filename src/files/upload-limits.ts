@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/domain-error.js';
+import { ACCEPTED_TYPES } from './file-type.js';
 
 /** The 413s of an upload; the same words whichever transport noticed the excess first. */
 export function fileTooLarge(maxBytes: number): DomainError {
@@ -11,5 +12,8 @@ export function tooManyFiles(maxFiles: number): DomainError {
 }
 
 export function unsupportedType(filename: string): DomainError {
-  return new DomainError('UNSUPPORTED_MEDIA_TYPE', `The file ${JSON.stringify(filename)} must be a file of type: pdf, png, svg.`);
+  return new DomainError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `The file ${JSON.stringify(filename)} must be a file of type: ${ACCEPTED_TYPES.map((type) => type.extension).join(', ')}.`,
+  );
 }

@@ -24,7 +24,8 @@ export interface RouteContract {
   description?: string;
   /** The group it is listed under in the docs. */
   tag: string;
-  /** Every hand-written route is public: no token, no X-Tenant. */
+  /** Hand-written routes are public (no token, no X-Tenant) unless this says they take the REST table's authentication. */
+  authenticated?: boolean;
   query?: Record<string, { description: string; schema: JsonSchema }>;
   requestBody?: { description?: string; required: boolean; content: Record<string, JsonSchema> };
   responses: Record<number, ContractResponse>;

@@ -1,16 +1,16 @@
-import { LockMode } from '@mikro-orm/core';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
 import type { RequestContext } from '../context/request-context.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
 import { conflict, invalid, type FieldErrors } from '../errors/domain-error.js';
-import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { CertificateTemplate, TemplateStatus } from './certificate-template.entity.js';
 import type { CertificateTemplateInput } from './certificate-template.inputs.js';
 import { designConfigErrors } from './design-config.js';
-import { LAYOUT_FILE_TYPES, layoutFileReferences } from './layout-files.js';
-import { readLayout } from './template-layout.js';
+import { layoutFileErrors } from './layout-file-checks.js';
+import { layoutFileReferences } from './layout-files.js';
+import { previewPath } from './preview-path.js';
+import { hasLayout, namedFileUuid, readLayout } from './template-layout.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** What a certificate was drawn from: frozen once one is issued (a new version is a new template). */
@@ -34,9 +34,18 @@ export class CertificateTemplateService extends ResourceService<CertificateTempl
 
   protected async apply(ctx: RequestContext, row: CertificateTemplate, input: Partial<CertificateTemplateInput>, mode: WriteMode): Promise<void> {
     await this.relate(ctx, row, 'institution', Institution, input, 'institutionUuid');
-    await this.checkDesign(ctx, input.designConfig);
+    // `files/{uuid}` is stored in one spelling, the one the file holders look for.
+    const pathFile = namedFileUuid(input.path);
+    if (pathFile) input = { ...input, path: `files/${pathFile}` };
+    await this.checkDesign(ctx, input);
     if (mode !== 'create') await this.refuseFrozenChange(ctx, row, input);
     assignPresent(row, input, ['name', 'version', 'path', 'previewImagePath', 'designConfig', 'isDefault', 'status']);
+    // A layout is its own preview: unless the client names another picture, the path points at the drawn one.
+    if ('designConfig' in input && !input.previewImagePath) {
+      const drawn = previewPath(row.uuid);
+      if (hasLayout(input.designConfig)) row.previewImagePath = drawn;
+      else if (row.previewImagePath === drawn) row.previewImagePath = null;
+    }
     if (row.isDefault) {
       await ctx.em.nativeUpdate(CertificateTemplate, { institution: row.institution, isDefault: true, uuid: { $ne: row.uuid } }, { isDefault: false });
     }
@@ -48,21 +57,19 @@ export class CertificateTemplateService extends ResourceService<CertificateTempl
   }
 
   /**
-   * Every problem of a design at once, by path: colours, the layout, and the files it draws (live
-   * files of this tenant of a drawable type, read FOR SHARE so a concurrent delete waits: file-holders.ts).
+   * Every problem of a design at once, by path: colours, the layout, the files it draws, and the
+   * template document when `path` names an uploaded file (`files/{uuid}`: layout-file-checks.ts).
    */
-  private async checkDesign(ctx: RequestContext, config: Record<string, unknown> | null | undefined): Promise<void> {
+  private async checkDesign(ctx: RequestContext, input: Partial<CertificateTemplateInput>): Promise<void> {
+    const config = input.designConfig;
     const colours = designConfigErrors(config);
     const { layout, errors } = readLayout(config);
-    const all: FieldErrors = { ...(colours.length > 0 ? { designConfig: colours } : {}), ...errors };
-    for (const { fileUuid, path, kind } of layout ? layoutFileReferences(layout) : []) {
-      const file = await ctx.em.findOne(StoredFile, { uuid: fileUuid }, { lockMode: LockMode.PESSIMISTIC_READ });
-      const types = LAYOUT_FILE_TYPES[kind];
-      if (!file) (all[path] ??= []).push('The selected file uuid is invalid.');
-      else if (!types.some((type) => type.mimeType === file.mimeType)) {
-        (all[path] ??= []).push(`The file must be of type: ${types.map((type) => type.extension).join(', ')}.`);
-      }
-    }
+    const pathFile = namedFileUuid(input.path);
+    const references = [
+      ...(layout ? layoutFileReferences(layout) : []),
+      ...(pathFile ? [{ fileUuid: pathFile, path: 'path', kind: 'background' as const }] : []),
+    ];
+    const all: FieldErrors = { ...(colours.length > 0 ? { designConfig: colours } : {}), ...errors, ...(await layoutFileErrors(ctx, references)) };
     if (Object.keys(all).length > 0) throw invalid(all);
   }
 

@@ -57,3 +57,8 @@ function formatDate(value: unknown, locale: string): string {
   if (!date || Number.isNaN(date.getTime())) return typeof value === 'string' ? value : '';
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
+
+/** The `<key>`s of the `{{attributes.<key>}}` placeholders of `text`. */
+export function attributeKeys(text: string): string[] {
+  return [...text.matchAll(TOKEN)].flatMap(([, name]) => (ATTRIBUTE.test(name!) ? [name!.slice('attributes.'.length)] : []));
+}

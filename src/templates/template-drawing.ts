@@ -17,7 +17,7 @@ export async function templateDrawing(
   values: PlaceholderValues,
   verificationUrl: string,
 ): Promise<LayoutDrawing | null> {
-  const { layout } = readLayout(template.designConfig);
+  const { layout } = readLayout(template.designConfig, template.path);
   if (!layout) return null;
   const drawn: Record<string, LayoutFile> = {};
   for (const { fileUuid } of layoutFileReferences(layout)) {

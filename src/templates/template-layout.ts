@@ -18,6 +18,14 @@ const MAX_ELEMENTS = 200;
 const MAX_TEXT_CHARS = 2000;
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How a template names an uploaded file where the language takes a name (`path`, a text's `font`). */
+const FILE_NAME = /^files\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The uuid of the uploaded file `files/{uuid}` names, or null when the name is something else. */
+export function namedFileUuid(name: unknown): string | null {
+  const match = typeof name === 'string' ? FILE_NAME.exec(name) : null;
+  return match ? match[1]!.toLowerCase() : null;
+}
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -163,22 +171,32 @@ function readText(read: Reader, page: LayoutPage, value: Json, path: string, at:
     width: read.number(value, 'width', path, [1, Math.max(1, page.width - x)], page.width - x)!,
     fontSize,
     minFontSize: read.number(value, 'min_font_size', path, [1, 300], Math.min(6, fontSize))!,
-    font: read.choice(value, 'font', path, BUNDLED_FONTS, 'NotoSans')!,
+    font: readFont(read, value, path),
     color: at.color ?? '#000000',
     align: read.choice(value, 'align', path, ALIGNMENTS, 'left')!,
     shrinkToFit: shrinkToFit === true,
   };
 }
 
+/** A bundled face by name, or an uploaded TTF/OTF file as `files/{uuid}`. */
+function readFont(read: Reader, value: Json, path: string): string {
+  const uploaded = namedFileUuid(value.font);
+  if (uploaded) return `files/${uploaded}`;
+  return read.choice(value, 'font', path, BUNDLED_FONTS, 'NotoSans') ?? 'NotoSans';
+}
+
 /**
  * Reads the layout of a `design_config`: every bad key reported at once under its path, or the
- * layout with defaults applied. Null layout when the config has none (`elements` absent).
+ * layout with defaults applied. Null layout when the config has none (`elements` absent). With
+ * `templatePath`, a `path` of `files/{uuid}` is the background when `design_config` names none.
  */
-export function readLayout(config: Record<string, unknown> | null | undefined): { layout: Layout | null; errors: FieldErrors } {
+export function readLayout(config: Record<string, unknown> | null | undefined, templatePath?: string | null): { layout: Layout | null; errors: FieldErrors } {
   const read = new Reader();
   if (!config || (config.elements === undefined && config.page === undefined && config.background === undefined)) return { layout: null, errors: {} };
   const page = readPage(read, config.page);
-  const background = readBackground(read, config.background);
+  // The template document, when `path` names an uploaded file, is the background a layout names none of.
+  const pathFile = namedFileUuid(templatePath);
+  const background = config.background === undefined && pathFile ? { fileUuid: pathFile } : readBackground(read, config.background);
   const elements: LayoutElement[] = [];
   if (config.elements !== undefined && (!Array.isArray(config.elements) || config.elements.length > MAX_ELEMENTS)) {
     read.fail('designConfig.elements', `The elements field must be a list of at most ${MAX_ELEMENTS} elements.`);
