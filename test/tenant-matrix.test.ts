@@ -66,9 +66,10 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
   const files = await upload(api, [
     [await diplomaPdf(`${MARKER} diploma`), `${MARKER}.pdf`],
     [await diplomaPdf(`${MARKER} draft`), `${MARKER}-2.pdf`],
+    [await diplomaPdf(`${MARKER} batch`), `${MARKER}-3.pdf`],
   ]);
   expect(files.status).toBe(201);
-  const [issuedSource, draftSource] = files.body.data;
+  const [issuedSource, draftSource, batchSource] = files.body.data;
   const refs = { institution_uuid: institution.uuid, course_uuid: course.uuid, student_uuid: student.uuid, enrollment_uuid: enrollment.uuid };
   const issued = await api.rest('POST', '/certificates', { ...refs, file_uuid: issuedSource.uuid, finish: true });
   expect(issued.status).toBe(201);
@@ -79,8 +80,7 @@ async function tenantAWorld(api: ApiClient): Promise<Record<string, string>> {
   const item = await api.rest('POST', `/students/${student.uuid}/pages/${page.body.data.uuid}/items`, { certificate_uuid: issued.body.data.uuid });
   expect(item.status).toBe(201);
   const [delivery] = (await api.rest('GET', `/webhooks/${webhook.body.data.uuid}/deliveries`)).body.data;
-  // A batch whose one item fails (no file) still leaves a job of tenant A.
-  const job = await api.rest('POST', '/certificates/batch', { inputs: [refs] });
+  const job = await api.rest('POST', '/certificates/batch', { inputs: [{ ...refs, file_uuid: batchSource.uuid }] });
   expect(job.body.data.uuid).toBeDefined();
   return {
     webhooks: webhook.body.data.uuid,

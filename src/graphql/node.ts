@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Field, FieldResolver, ID, Info, InterfaceType, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context/request-context.js';

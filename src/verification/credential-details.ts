@@ -5,13 +5,11 @@ import { servesBadges } from '../certificates/public-standing.js';
 import type { PublicContext } from '../context/request-context.js';
 import { attachedModules } from '../courses/attached-modules.js';
 import { Course } from '../courses/course.entity.js';
-import { LIVE_FILTER, TENANT_FILTER } from '../db/tenant-scope.js';
+import { acrossTenants } from '../db/tenant-scope.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import { Institution } from '../institutions/institution.entity.js';
-
-const ACROSS_TENANTS_INCLUDING_DELETED = { filters: { [TENANT_FILTER]: false, [LIVE_FILTER]: false } } as const;
 
 /** What the credential page shows beyond the verification facts: the achievement and how to check it. */
 export interface CredentialDetails {
@@ -31,17 +29,15 @@ const first = (value: unknown): Record<string, unknown> | undefined =>
 /** The details of a certificate the verification facts already showed (so it exists and is public). */
 export async function credentialDetails(ctx: PublicContext, certificateUuid: string): Promise<CredentialDetails> {
   const { em, publicBaseUrl } = ctx;
-  const certificate = await em.findOneOrFail(Certificate, { uuid: certificateUuid }, ACROSS_TENANTS_INCLUDING_DELETED);
+  const certificate = await em.findOneOrFail(Certificate, { uuid: certificateUuid }, acrossTenants('deleted too'));
   const [institution, course] = await Promise.all([
-    em.findOneOrFail(Institution, { uuid: certificate.institution.uuid }, ACROSS_TENANTS_INCLUDING_DELETED),
-    em.findOneOrFail(Course, { uuid: certificate.course.uuid }, ACROSS_TENANTS_INCLUDING_DELETED),
+    em.findOneOrFail(Institution, { uuid: certificate.institution.uuid }, acrossTenants('deleted too')),
+    em.findOneOrFail(Course, { uuid: certificate.course.uuid }, acrossTenants('deleted too')),
   ]);
   const [modules, enrollment, image, credential] = await Promise.all([
     attachedModules(em, course),
-    institution.isGradePublic && certificate.enrollment
-      ? em.findOne(Enrollment, { uuid: certificate.enrollment.uuid }, ACROSS_TENANTS_INCLUDING_DELETED)
-      : null,
-    institution.badgeImageUuid ? em.findOne(StoredFile, { uuid: institution.badgeImageUuid }, ACROSS_TENANTS_INCLUDING_DELETED) : null,
+    institution.isGradePublic && certificate.enrollment ? em.findOne(Enrollment, { uuid: certificate.enrollment.uuid }, acrossTenants('deleted too')) : null,
+    institution.badgeImageUuid ? em.findOne(StoredFile, { uuid: institution.badgeImageUuid }, acrossTenants('deleted too')) : null,
     servesBadges(institution) ? openBadgeCredentials.hostedCredential(ctx, certificateUuid) : null,
   ]);
   const document = credential && credential !== 'withdrawn' ? credential : null;

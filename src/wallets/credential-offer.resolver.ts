@@ -5,10 +5,10 @@ import { credentialOffers, type OfferView } from './credential-offers.js';
 
 @ObjectType({ description: 'An OpenID4VCI credential offer of a certificate to a wallet (docs/wallets.md).' })
 export class CredentialOfferView implements OfferView {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The offer's uuid." })
   uuid!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The certificate it offers.' })
   certificateUuid!: string;
 
   @Field(() => String, {
@@ -32,19 +32,19 @@ export class CredentialOfferView implements OfferView {
   @Field({ description: 'Whether the wallet must send a PIN (tx_code).' })
   txCodeRequired!: boolean;
 
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When its code stops working.' })
   expiresAt!: Date;
 
   @Field(() => Date, { nullable: true, description: 'When a wallet took the token with its code (single use).' })
   redeemedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When it was revoked, if it was.' })
   revokedAt!: Date | null;
 
   @Field(() => Int, { description: 'Credentials wallets received through it.' })
   claims!: number;
 
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When it was made.' })
   createdAt!: Date;
 }
 
@@ -68,15 +68,15 @@ export class CredentialOfferResolver {
     description: 'An OpenID4VCI offer of a valid issued certificate: a single-use, short-lived pre-authorized code (and PIN).',
   })
   createCredentialOffer(
-    @Arg('certificateUuid', () => ID) certificateUuid: string,
-    @Arg('input', () => CredentialOfferInput, { nullable: true }) input: CredentialOfferInput | null,
+    @Arg('certificateUuid', () => ID, { description: 'The issued certificate to offer.' }) certificateUuid: string,
+    @Arg('input', () => CredentialOfferInput, { nullable: true, description: 'PIN and lifetime; defaults when absent.' }) input: CredentialOfferInput | null,
     @Ctx() ctx: RequestContext,
   ): Promise<OfferView> {
     return credentialOffers.create(ctx, certificateUuid, input ?? {});
   }
 
   @Mutation(() => CredentialOfferView, { description: 'Revokes an offer: its code no longer redeems and its access tokens get no credential.' })
-  revokeCredentialOffer(@Arg('uuid', () => ID) uuid: string, @Ctx() ctx: RequestContext): Promise<OfferView> {
+  revokeCredentialOffer(@Arg('uuid', () => ID, { description: 'The offer to revoke.' }) uuid: string, @Ctx() ctx: RequestContext): Promise<OfferView> {
     return credentialOffers.revoke(ctx, uuid);
   }
 }

@@ -1,7 +1,7 @@
 import type { PublicContext } from '../../context/request-context.js';
 import { attachedModules, transcriptListing } from '../../courses/attached-modules.js';
 import { Course } from '../../courses/course.entity.js';
-import { TENANT_FILTER } from '../../db/tenant-scope.js';
+import { acrossTenants } from '../../db/tenant-scope.js';
 import { Enrollment } from '../../enrollments/enrollment.entity.js';
 import type { Institution } from '../../institutions/institution.entity.js';
 import { signCredential } from '../v3/credential-signing.js';
@@ -11,8 +11,6 @@ import { activeIssuerSigner } from '../v3/issuer-keys.js';
 import { type CredentialDocument, withProofList } from '../v3/open-badge-credential.js';
 import type { OpenBadgeCredentialRecord } from '../v3/open-badge-credential.entity.js';
 import { signClr, unsignedClr } from './clr-credential.js';
-
-const ACROSS_TENANTS = { filters: { [TENANT_FILTER]: false } };
 
 /** A signer of credentials with the institution's active key, proofs as a list (1EdTech's schemas). */
 export async function institutionSigner(ctx: PublicContext, institution: Institution) {
@@ -26,8 +24,8 @@ async function clrOfEarlierCredential(ctx: PublicContext, record: OpenBadgeCrede
     'select course_uuid, enrollment_uuid from certificates where uuid = ?',
     [record.certificateUuid],
   );
-  const course = await ctx.em.findOneOrFail(Course, { uuid: row!.course_uuid }, ACROSS_TENANTS);
-  const enrollment = row!.enrollment_uuid ? await ctx.em.findOne(Enrollment, { uuid: row!.enrollment_uuid }, ACROSS_TENANTS) : null;
+  const course = await ctx.em.findOneOrFail(Course, { uuid: row!.course_uuid }, acrossTenants());
+  const enrollment = row!.enrollment_uuid ? await ctx.em.findOne(Enrollment, { uuid: row!.enrollment_uuid }, acrossTenants()) : null;
   const listing = transcriptListing(await attachedModules(ctx.em, course));
   return unsignedClr({ openBadge: record.document, id: ob3Urls(ctx.publicBaseUrl).clr(record.certificateUuid), listing, grade: enrollment?.grade ?? null });
 }
