@@ -212,8 +212,9 @@ describe("a tenant's backlog behind dead endpoints", () => {
     expect(await pending('bursting')).toBe(1000);
     await uploadPdf(globex, 'the bystander');
     await until(() => receiver.at('/bystander').length === 1, "the bystander's delivery to arrive", 120_000);
-    // At most the first ten of each of the 20 endpoints were due before it at the normal priority (before: all 1,000).
-    expect(claims(before)).toBeLessThan(300);
+    // At most the first ten of each of the 20 endpoints were due before it at the normal priority (200), plus
+    // the tenant-full re-looks a slow machine fits in meanwhile (before: 857 of the 1,000 claimed first).
+    expect(claims(before)).toBeLessThan(500);
   }, 240_000);
 });
 
