@@ -13,6 +13,13 @@ type Matrix = [number, number, number, number, number, number];
 
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 // Bounds on what is read of an untrusted page: past them the page counts as unreadable.
+/** An image or form's own space: the unit square its matrix maps onto the page. */
+const UNIT_SQUARE: Array<[number, number]> = [
+  [0, 0],
+  [1, 1],
+  [0, 1],
+  [1, 0],
+];
 const MAX_CONTENT_BYTES = 8 << 20;
 const MAX_TOKENS = 2_000_000;
 /** More painted boxes than this and the search for a free spot would cost too much: the page counts as full. */
@@ -216,32 +223,11 @@ export function paintedBoxes(page: PDFPage): Box[] | undefined {
                 multiply(form, ctm),
               ),
             );
-          } else
-            add(
-              boxOf(
-                [
-                  [0, 0],
-                  [1, 1],
-                  [0, 1],
-                  [1, 0],
-                ],
-                ctm,
-              ),
-            );
+          } else add(boxOf(UNIT_SQUARE, ctm));
           break;
         }
         case 'BI':
-          add(
-            boxOf(
-              [
-                [0, 0],
-                [1, 1],
-                [0, 1],
-                [1, 0],
-              ],
-              ctm,
-            ),
-          );
+          add(boxOf(UNIT_SQUARE, ctm));
           break;
       }
       operands.length = 0;

@@ -16,16 +16,21 @@ const cardKey = (facts: VerificationFacts, locale: Locale) =>
  * by every network's previewer, and drawing costs milliseconds of this thread.
  */
 export class CardCache {
-  private readonly cards = new Map<string, Buffer>();
+  private readonly cards = new Map<string, Promise<Buffer>>();
 
-  /** The PNG and its ETag (the key: the same facts always draw the same bytes). */
-  card(facts: VerificationFacts, locale: Locale): { png: Buffer; etag: string } {
+  /** The PNG and its ETag (the key: the same facts always draw the same bytes); requests for a card being drawn share it. */
+  async card(facts: VerificationFacts, locale: Locale): Promise<{ png: Buffer; etag: string }> {
     const key = cardKey(facts, locale);
     let png = this.cards.get(key);
     if (png) this.cards.delete(key);
     else png = renderCredentialCard(facts, locale);
     this.cards.set(key, png);
     if (this.cards.size > MAX_CARDS) this.cards.delete(this.cards.keys().next().value!);
-    return { png, etag: `"${key}"` };
+    try {
+      return { png: await png, etag: `"${key}"` };
+    } catch (error) {
+      this.cards.delete(key);
+      throw error;
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Resvg } from '@resvg/resvg-js';
+import { renderAsync } from '@resvg/resvg-js';
 import type { VerificationFacts } from '../verification/verification-facts.js';
 import { formatDate, type Locale } from './locale.js';
 import { messagesFor } from './messages.js';
@@ -64,11 +64,11 @@ export function credentialCardSvg(facts: VerificationFacts, locale: Locale): str
   ].join('');
 }
 
-/** The card as PNG, drawn without a browser (resvg), 1200 × 630. */
-export function renderCredentialCard(facts: VerificationFacts, locale: Locale): Buffer {
-  const resvg = new Resvg(credentialCardSvg(facts, locale), {
+/** The card as PNG, drawn without a browser (resvg, ~20 ms) on libuv's threads, not the event loop; 1200 × 630. */
+export async function renderCredentialCard(facts: VerificationFacts, locale: Locale): Promise<Buffer> {
+  const image = await renderAsync(credentialCardSvg(facts, locale), {
     font: { fontFiles: CARD_FONTS.map((file) => resolve(file)), loadSystemFonts: false, defaultFontFamily: 'Noto Sans' },
     fitTo: { mode: 'width', value: CARD_WIDTH },
   });
-  return resvg.render().asPng();
+  return image.asPng();
 }

@@ -91,7 +91,7 @@ export function publicPages({ publicContext, config, limits }: PublicPagesDeps):
     const { locale } = chooseLocale(req);
     const facts = await verificationFacts(publicContext(req), String(req.params.uuid));
     if (!facts || facts === 'withdrawn') throw new DomainError(facts ? 'GONE' : 'NOT_FOUND', facts ? 'Withdrawn.' : 'Not found.');
-    const { png, etag } = cards.card(facts, locale);
+    const { png, etag } = await cards.card(facts, locale);
     res.set({ 'Cache-Control': 'public, max-age=3600', ETag: etag, 'Content-Language': locale }).vary('Accept-Language');
     if (isFresh(req, etag)) res.status(304).end();
     else res.type('png').send(png);
