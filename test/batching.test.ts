@@ -1,7 +1,7 @@
 import { diplomaPdf } from './support/pdf.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
-import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
 
 /**
  * Statements an issuance with `finish: true` runs through the ORM (authentication included): the
@@ -17,14 +17,7 @@ let api: ApiClient;
 
 beforeAll(async () => {
   // Background jobs share the ORM and would add their polling to the statement count.
-  service = await startTestService({
-    NOTIFICATION_WORKER: 'off',
-    EXPIRY_SWEEP_MS: '0',
-    JOB_WORKER: 'off',
-    IDEMPOTENCY_SWEEP_MS: '0',
-    FILE_PURGE_SWEEP_MS: '0',
-    TOKEN_PURGE_MS: '0',
-  });
+  service = await startTestService(NO_BACKGROUND_WORK);
   api = await signIn(service, 'acme');
   const make = factories(api);
   const institution = await make.institution();

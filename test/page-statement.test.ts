@@ -11,7 +11,7 @@ import { scopeToTenant } from '../src/db/tenant-scope.js';
 import { Enrollment } from '../src/enrollments/enrollment.entity.js';
 import { Student } from '../src/students/student.entity.js';
 import { factories } from './support/factories.js';
-import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
+import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
 
 /**
  * The hand-tuned page statement (db/page-statement.ts) must read exactly what the query builder with
@@ -25,14 +25,7 @@ let deletedUuid: string;
 
 beforeAll(async () => {
   // No background workers: their polling statements would be counted with the requests'.
-  service = await startTestService({
-    NOTIFICATION_WORKER: 'off',
-    JOB_WORKER: 'off',
-    EXPIRY_SWEEP_MS: '0',
-    IDEMPOTENCY_SWEEP_MS: '0',
-    FILE_PURGE_SWEEP_MS: '0',
-    TOKEN_PURGE_MS: '0',
-  });
+  service = await startTestService(NO_BACKGROUND_WORK);
   acme = await signIn(service, 'acme');
   const globex = await signIn(service, 'globex');
   const make = factories(acme);

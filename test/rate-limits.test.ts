@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { RateLimitStore } from '../src/rate-limits/rate-limit.store.js';
-import { ApiClient, provisionClient, signIn, startTestService, type Credentials, type TestService } from './support/service.js';
+import { ApiClient, provisionClient, signIn, startTestService, type Credentials, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
 
 // Addresses come from X-Forwarded-For, which the first two services trust from loopback only.
 const LIMITS = {
@@ -163,12 +163,7 @@ describe('refusals this process already knows', () => {
     quiet = await startTestService(
       {
         ...LIMITS,
-        NOTIFICATION_WORKER: 'off',
-        JOB_WORKER: 'off',
-        EXPIRY_SWEEP_MS: '0',
-        IDEMPOTENCY_SWEEP_MS: '0',
-        FILE_PURGE_SWEEP_MS: '0',
-        TOKEN_PURGE_MS: '0',
+        ...NO_BACKGROUND_WORK,
       },
       first.database,
     );

@@ -20,6 +20,16 @@ export interface TestService {
 
 export const PUBLIC_BASE_URL = 'http://credentials.test';
 
+/** No background workers or sweeps: for tests that count the statements of their own requests. */
+export const NO_BACKGROUND_WORK = {
+  NOTIFICATION_WORKER: 'off',
+  JOB_WORKER: 'off',
+  EXPIRY_SWEEP_MS: '0',
+  IDEMPOTENCY_SWEEP_MS: '0',
+  FILE_PURGE_SWEEP_MS: '0',
+  TOKEN_PURGE_MS: '0',
+};
+
 /** Suites that send many requests measure behaviour, not throttles; rate-limit tests turn these back on. */
 const PER_MINUTE_LIMITS_OFF = {
   RATE_LIMIT_API_PER_MINUTE: '0',
