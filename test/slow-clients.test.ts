@@ -86,8 +86,9 @@ describe('slow clients', () => {
     const dripping = setInterval(() => trickles.forEach((trickle) => trickle.socket.write(' ')), 250);
     try {
       await until(() => trickles.every((trickle) => trickle.socket.bytesWritten > 2300), 'every upload to be sent');
-      // Time for the server to take them all in; checked below, once the probes have answered.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Every upload taken in by the server (its bytes reserved) before the probes, however slow the machine.
+      const { uploadBudget } = service.runtime.files;
+      await until(() => uploadBudget.heldBy(tenant!.uuid) === TRICKLES * TRICKLE_BYTES, 'every upload to hold its bytes');
       const globexClient = await provisionClient(service.orm, 'globex');
       const [ready, token, students, verification, overCap, otherTenant] = await Promise.all([
         fetch(`${service.url}/readyz`, withinTenSeconds()),
