@@ -4,6 +4,9 @@ type SystemError = NodeJS.ErrnoException & { address?: string; port?: number; ho
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
 
+/** initdb's refusal when the data directory lies under one the cluster's user may not enter (running as root). */
+const CLUSTER_DIR_REFUSED = /initdb: error: could not (?:access|create|change permissions of) directory "([^"]+)": Permission denied/;
+
 /** The error and its causes, outermost first (drivers wrap socket errors). */
 function chain(error: unknown): SystemError[] {
   const errors: SystemError[] = [];
@@ -28,6 +31,10 @@ export function startupProblem(error: unknown, config: Pick<Config, 'port' | 'ho
     // PostgreSQL's own refusals: invalid password or authorisation, no such database.
     if (e.code === '28P01' || e.code === '28000') return `the database refused the login of ${setting} (${e.message}): correct its user or password`;
     if (e.code === '3D000') return `the database of ${setting} does not exist (${e.message}): create it, or correct ${setting}`;
+    const unreachableDir = CLUSTER_DIR_REFUSED.exec(e.message ?? '')?.[1];
+    if (unreachableDir) {
+      return `PostgreSQL may not run as root, so the embedded one runs as the user "postgres", which cannot reach ${unreachableDir}: set DATA_DIR to a directory every parent of which that user may enter (e.g. chmod o+x on them), or run as another user`;
+    }
   }
   return undefined;
 }

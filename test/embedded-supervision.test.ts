@@ -161,6 +161,20 @@ describe('a start that cannot succeed', () => {
     );
   });
 
+  // PostgreSQL refuses to run as root, so as root the embedded cluster runs as "postgres"; a DATA_DIR
+  // under a directory only root may enter (what `mktemp -d` makes) was a stack trace from initdb.
+  (process.getuid?.() === 0 ? it : it.skip)('with a DATA_DIR the cluster user cannot reach (as root) says so and what to do', async () => {
+    const privateDir = await mkdtemp(path.join(tmpdir(), 'private-'));
+    try {
+      await chmod(privateDir, 0o700);
+      expect(await refusedWith({ DATA_DIR: path.join(privateDir, 'data') })).toBe(
+        `Cannot start: PostgreSQL may not run as root, so the embedded one runs as the user "postgres", which cannot reach ${path.join(privateDir, 'data', 'postgres')}: set DATA_DIR to a directory every parent of which that user may enter (e.g. chmod o+x on them), or run as another user`,
+      );
+    } finally {
+      await rm(privateDir, { recursive: true, force: true });
+    }
+  });
+
   it('with its port in use says so and what to do', async () => {
     const port = await freePort();
     const squatter = await occupy(port);
