@@ -42,6 +42,8 @@ function armBodyIdleTimeout(idleMs: number) {
   };
 }
 
+const KEEP_ALIVE_MS = 65_000;
+
 /**
  * The HTTP server with its timeouts: headers (Node answers 408 itself), a body idle timeout, and
  * keep-alive. Node checks the headers deadline every `connectionsCheckingInterval`, so that runs at
@@ -53,7 +55,9 @@ export function createHttpServer(app: http.RequestListener, { headersMs, bodyIdl
     requestTimeout: Math.max(300_000, headersMs),
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersMs / 4))),
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than the idle timeout of common proxies (60 s), so the proxy closes an idle connection first and
+  // never sends a request into one this server is closing at that moment (a reset the client cannot retry).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.on('request', armBodyIdleTimeout(bodyIdleMs));
   server.on('request', app);
   return server;
