@@ -2,6 +2,8 @@ import type { ApolloServer } from '@apollo/server';
 import express, { type Express, type NextFunction, type Request, type Response, Router } from 'express';
 import { createRestRouter } from '../rest-compat/router.js';
 import { routes } from '../rest-compat/routes.js';
+import type { RestRoute } from '../rest-compat/route.js';
+import type { GraphQLSchema } from 'graphql';
 import { otherMethodsOf } from '../rest-compat/method-not-allowed.js';
 import { API_BASE, openApiDocument } from '../rest-compat/openapi/openapi-document.js';
 import { apiReferencePage, OPENAPI_ROUTE, openApiRoute } from '../rest-compat/openapi/api-reference.routes.js';
@@ -71,7 +73,7 @@ function isLandingPageRequest(req: Request, sandbox: boolean): boolean {
  * (src/http/route-contract.ts): the OpenAPI document and the 405 answers read them from here
  * (test/openapi.test.ts fails when the app answers a route this list or the table lacks).
  */
-const HAND_WRITTEN_ROUTES = [
+export const HAND_WRITTEN_ROUTES = [
   TOKEN_ROUTE,
   OPENAPI_ROUTE,
   ...Object.values(VERIFICATION_ROUTES),
@@ -86,6 +88,11 @@ const HAND_WRITTEN_ROUTES = [
   ...Object.values(HEALTH_ROUTES),
   OEMBED_ROUTE,
 ];
+
+/** The OpenAPI document served at /api/v1/openapi.json; sdk/generate-types.ts builds the SDK's types from it without a server. */
+export function apiDocument(schema: GraphQLSchema, publicBaseUrl: string, table: RestRoute[] = routes(schema, publicBaseUrl)): Record<string, unknown> {
+  return openApiDocument(schema, publicBaseUrl, { table, contracts: HAND_WRITTEN_ROUTES }, TOKEN_ROUTE);
+}
 
 export interface AppDependencies {
   config: Config;
@@ -155,7 +162,7 @@ export async function createApp({ config, orm, logger, runtime, principals = new
     graphqlRequestErrors,
   );
   const table = routes(schema, config.publicBaseUrl);
-  const document = openApiDocument(schema, config.publicBaseUrl, { table, contracts: HAND_WRITTEN_ROUTES }, TOKEN_ROUTE);
+  const document = apiDocument(schema, config.publicBaseUrl, table);
   const publicContext = publicContexts(orm, runtime, config.publicBaseUrl);
   const publicReads = limitByAddress(limits.store, limits.publicReads);
   const verifyLimit = limitByAddress(limits.store, limits.verify);

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['src', 'rest-compat', 'bench', 'test/support', 'mikro-orm.config.ts', 'package.json', 'package-lock.json'];
+const SOURCES = ['src', 'rest-compat', 'bench', 'sdk', 'test/support', 'mikro-orm.config.ts', 'package.json', 'package-lock.json'];
 const STAMP = path.join('dist', '.built');
 
 function newest(entry) {
