@@ -270,7 +270,9 @@ export function combinationProblems(raw: Partial<Record<VariableName, string>>):
   if (Boolean(raw.S3_ACCESS_KEY_ID) !== Boolean(raw.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   if (raw.DATABASE_REPLICA_URL && !raw.DATABASE_URL) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL: the embedded PostgreSQL has no replica');
   if (raw.DATABASE_POOLER === 'transaction' && !raw.DATABASE_DIRECT_URL)
-    problems.push('DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: LISTEN and the job queue need a connection that bypasses the pooler (see docs/deploy.md)');
+    problems.push(
+      'DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: LISTEN and the job queue need a connection that bypasses the pooler (see docs/deploy.md)',
+    );
   if (raw.NODE_ENV === 'production') {
     if (!raw.KEY_ENCRYPTION_KEY) {
       problems.push('KEY_ENCRYPTION_KEY must be set in production: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)');

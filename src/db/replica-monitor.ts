@@ -31,7 +31,8 @@ const REPLAYED_POSITION = `select pg_is_in_recovery() as standby, pg_wal_lsn_dif
  * `now() - pg_last_xact_replay_timestamp()`, an idle primary does not make a caught-up replica look late.
  */
 export function lagSeconds(samples: readonly Sample[], replayed: bigint, now: number): number {
-  for (let index = samples.length - 1; index >= 0; index--) if (samples[index]!.position <= replayed) return index === samples.length - 1 ? 0 : (now - samples[index]!.at) / 1000;
+  for (let index = samples.length - 1; index >= 0; index--)
+    if (samples[index]!.position <= replayed) return index === samples.length - 1 ? 0 : (now - samples[index]!.at) / 1000;
   return Number.POSITIVE_INFINITY;
 }
 

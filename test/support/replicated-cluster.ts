@@ -100,13 +100,31 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
     servers.push(primary);
 
     const run_ = `${process.pid}_${Date.now()}`;
-    const roles: ServiceRoles = { owner: { user: `replica_owner_${run_}`, password: 'owner-secret' }, app: { user: `replica_app_${run_}`, password: 'app-secret' } };
+    const roles: ServiceRoles = {
+      owner: { user: `replica_owner_${run_}`, password: 'owner-secret' },
+      app: { user: `replica_app_${run_}`, password: 'app-secret' },
+    };
     await ensureServiceRoles(`${primary.adminUrl}/postgres`, roles);
     const name = 'credentials';
     await statement(`${primary.adminUrl}/postgres`, `create database ${name} owner ${roles.owner.user}`);
     await statement(`${primary.adminUrl}/${name}`, 'create extension pg_stat_statements');
 
-    await tool('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+    await tool('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      replicaDir,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+      '--no-sync',
+    ]);
     const replica = await start(replicaDir, await freePort());
     servers.push(replica);
 
