@@ -14,15 +14,21 @@ export interface OrmOptions {
   poolMax?: number;
   /** The server's limits (src/config.ts `timeouts`); without them (CLI, migrations, tests' own ORMs) nothing times out. */
   timeouts?: { poolAcquireMs: number; statementMs: number; idleInTransactionMs: number };
+  /** A streaming replica (DATABASE_REPLICA_URL): reads that ask for it go there while it is fresh (src/db/replica-monitor.ts). */
+  replicaUrl?: string;
+  /** DATABASE_POOLER=transaction: nothing session-scoped, not even the timeouts of the startup packet (PgBouncer refuses them). */
+  pooler?: 'transaction';
 }
 
 /**
  * MikroORM 7 maps only `pool.min/max/idleTimeoutMillis` onto node-postgres' Pool; everything else
  * reaches the Pool (and each Client it opens) through `driverOptions`, merged over those.
  */
-function driverOptions(timeouts: OrmOptions['timeouts']) {
+function driverOptions(timeouts: OrmOptions['timeouts'], pooler: OrmOptions['pooler']) {
   const always = { onPoolCreated: releaseDeadClients };
   if (!timeouts) return always;
+  // Behind a transaction pooler the session defaults are the role's (ALTER ROLE … SET, docs/deploy.md).
+  if (pooler === 'transaction') return { ...always, connectionTimeoutMillis: timeouts.poolAcquireMs };
   return {
     ...always,
     connectionTimeoutMillis: timeouts.poolAcquireMs,
@@ -68,7 +74,10 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
     // to inverse sides) only cost time on every hydrated row; flush still diffs against snapshots.
     propagationOnPrototype: false,
     pool: { min: 0, max: options.poolMax ?? 20 },
-    driverOptions: driverOptions(options.timeouts),
+    driverOptions: driverOptions(options.timeouts, options.pooler),
+    // Only reads that ask for the replica (db/tenant-scope.ts `acrossTenants`) go there: the rest read their own writes.
+    replicas: options.replicaUrl ? [{ name: 'replica', clientUrl: options.replicaUrl }] : [],
+    preferReadReplicas: false,
     onQuery: options.onQuery ? (sql) => (options.onQuery!(sql), sql) : undefined,
     discovery: { warnWhenNoEntities: false },
   });

@@ -140,6 +140,10 @@ export const ENVIRONMENT = z.object({
   HOST: host.default('0.0.0.0'),
   DATABASE_URL: url(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database', { secret: true }).optional(),
   DATABASE_MIGRATION_URL: url(['postgres:', 'postgresql:'], 'postgres://owner:password@host:5432/database', { secret: true }).optional(),
+  DATABASE_REPLICA_URL: url(['postgres:', 'postgresql:'], 'postgres://user:password@replica:5432/database', { secret: true }).optional(),
+  REPLICA_MAX_LAG_SECONDS: whole(0, 3600).default(5),
+  DATABASE_POOLER: oneOf(['none', 'transaction'] as const).default('none'),
+  DATABASE_DIRECT_URL: url(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database', { secret: true }).optional(),
   DATA_DIR: text.default('.data'),
   PUBLIC_BASE_URL: publicBaseUrl.optional(),
   LOG_LEVEL: oneOf(LOG_LEVELS).optional(),
@@ -264,6 +268,11 @@ export function combinationProblems(raw: Partial<Record<VariableName, string>>):
   if (seed !== 0 && seed !== 3) problems.push('SEED_TENANT, SEED_CLIENT_ID and SEED_CLIENT_SECRET must be set together');
   if (raw.FILE_STORAGE === 's3' && !raw.S3_BUCKET) problems.push('S3_BUCKET must be set when FILE_STORAGE=s3 (see docs/deploy.md)');
   if (Boolean(raw.S3_ACCESS_KEY_ID) !== Boolean(raw.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  if (raw.DATABASE_REPLICA_URL && !raw.DATABASE_URL) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL: the embedded PostgreSQL has no replica');
+  if (raw.DATABASE_POOLER === 'transaction' && !raw.DATABASE_DIRECT_URL)
+    problems.push(
+      'DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: LISTEN and the job queue need a connection that bypasses the pooler (see docs/deploy.md)',
+    );
   if (raw.NODE_ENV === 'production') {
     if (!raw.KEY_ENCRYPTION_KEY) {
       problems.push('KEY_ENCRYPTION_KEY must be set in production: 32 random bytes as base64 or hex (e.g. `openssl rand -base64 32`)');

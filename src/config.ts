@@ -11,6 +11,10 @@ export interface Config {
   databaseUrl?: string;
   /** The owner role migrations run as; DATABASE_URL (the app role) when unset. */
   databaseMigrationUrl?: string;
+  /** A streaming replica for public reads (DATABASE_REPLICA_URL) and how far behind it may be before they go to the primary. */
+  replica?: { url: string; maxLagSeconds: number };
+  /** DATABASE_POOLER=transaction: DATABASE_URL is a transaction-mode pooler; `directUrl` reaches PostgreSQL itself (LISTEN, the job queue, migrations). */
+  pooler?: { mode: 'transaction'; directUrl: string };
   dataDir: string;
   /** EMBEDDED_DB_RESTART_ATTEMPTS: failed starts in a row of a stopped embedded PostgreSQL before the process gives up and exits 1. */
   embeddedDbRestartAttempts: number;
@@ -256,6 +260,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
+    replica: e.DATABASE_REPLICA_URL ? { url: e.DATABASE_REPLICA_URL, maxLagSeconds: e.REPLICA_MAX_LAG_SECONDS } : undefined,
+    pooler: e.DATABASE_POOLER === 'transaction' ? { mode: 'transaction', directUrl: e.DATABASE_DIRECT_URL! } : undefined,
     dataDir,
     embeddedDbRestartAttempts: e.EMBEDDED_DB_RESTART_ATTEMPTS,
     publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,

@@ -6,6 +6,7 @@ import { provision, provisionDemoTenant } from './auth/provisioning.js';
 import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { openServiceOrm, type Orm } from './db/orm.js';
+import { monitorReplica, type ReplicaMonitor } from './db/replica-monitor.js';
 import { DocumentWorkers } from './documents/index.js';
 import { BadgeWorkers } from './badges/badge-workers.js';
 import type { Logger } from './logger.js';
@@ -76,13 +77,21 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
   let orm: Orm | undefined;
   let stopAnchoring: (() => Promise<void>) | undefined;
   let revocations: NotificationListener | undefined;
+  let replica: ReplicaMonitor | undefined;
   const documents = new DocumentWorkers(config.pdfWorkers);
   const badgeWorkers = new BadgeWorkers(config.badgeWorkers);
   let queue: RunningJobQueue | undefined;
   let email: ReturnType<typeof emailWork> | undefined;
   try {
-    const opened = await openServiceOrm(database, logger, { poolMax: config.dbPoolMax, timeouts: config.timeouts, ...ormOptions });
+    const opened = await openServiceOrm(database, logger, {
+      poolMax: config.dbPoolMax,
+      timeouts: config.timeouts,
+      replicaUrl: config.replica?.url,
+      pooler: config.pooler?.mode,
+      ...ormOptions,
+    });
     orm = opened.orm;
+    replica = config.replica ? monitorReplica(orm, config.replica, logger) : undefined;
     if (opened.applied.length > 0) logger.info({ migrations: opened.applied }, 'migrations applied');
     const signingKeys = await prepareSigningKeys(orm, await resolveKeyWrapper(config, logger), logger);
     const sealedSecrets = await sealLegacyWebhookSecrets(orm, signingKeys.wrapper);
@@ -93,7 +102,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     const anchoring = config.anchoring
       ? await (
           await import('./anchoring/anchor-scheduler.js')
-        ).startAnchoring(orm, database.url, config.anchoring, signingKeys.wrapper, config.publicBaseUrl, logger)
+        ).startAnchoring(orm, database.directUrl, config.anchoring, signingKeys.wrapper, config.publicBaseUrl, logger)
       : undefined;
     stopAnchoring = anchoring?.stop;
     const runtime: ServiceRuntime = {
@@ -114,14 +123,14 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       ...(config.jobWorker ? [jobWork(queueOrm, { [CERTIFICATE_BATCH]: certificateBatchRunner(jobContext) }, logger)] : []),
     ];
     queue = await startJobQueue({
-      databaseUrl: database.url,
+      databaseUrl: database.directUrl,
       kinds,
       periodic: periodicTasks(config, queueOrm, runtime.files),
       pollMs: config.notificationPollMs,
       logger,
     });
     const principals = new PrincipalCache();
-    revocations = listenForRevocations(database.url, principals, logger);
+    revocations = listenForRevocations(database.directUrl, principals, logger);
     const { app, apollo } = await createApp({ config, orm, logger, runtime, principals });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
@@ -147,6 +156,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await queue!.stop();
         email?.close();
         await stopAnchoring?.();
+        await replica?.stop();
         await readyOrm.close();
         await database.release();
       },
@@ -158,6 +168,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     email?.close();
     await documents.close();
     await badgeWorkers.close();
+    await replica?.stop();
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);
     throw error;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ClientService } from '../src/auth/client.service.js';
 import { openOrm, type Orm } from '../src/db/orm.js';
 import { createEmptyDatabase, type TestDatabase } from './support/database.js';
@@ -8,6 +8,8 @@ import { upload } from './support/files.js';
 import { diplomaPdf } from './support/pdf.js';
 import { ApiClient, provisionClient, requestToken, type Credentials } from './support/service.js';
 import { SmtpListener } from './support/smtp.js';
+import { type RoundRobinProxy, startRoundRobinProxy } from './support/round-robin-proxy.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 import { freePort, until } from './support/wait.js';
 
 /** One child process of the deployment, with everything it printed. */
@@ -24,6 +26,8 @@ let orm: Orm;
 const apis: Running[] = [];
 const workers: Running[] = [];
 let credentials: Credentials;
+/** Public reads per minute and address, counted in PostgreSQL: one budget for the three processes. */
+const PUBLIC_READS_PER_MINUTE = 9;
 let clients: ApiClient[];
 
 function run(script: string, env: Record<string, string>, url = ''): Running {
@@ -56,6 +60,7 @@ beforeAll(async () => {
     SMTP_URL: smtp.url,
     PUBLIC_BASE_URL: 'http://credentials.test',
     RATE_LIMIT_API_PER_MINUTE: '0',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: String(PUBLIC_READS_PER_MINUTE),
     EXPIRY_SWEEP_MS: '100',
     NOTIFICATION_POLL_MS: '50',
     PDF_WORKERS: '1',
@@ -158,5 +163,77 @@ describe('three API processes and two queue workers on one PostgreSQL', () => {
     for (const client of clients) await until(async () => (await client.rest('GET', '/institutions')).status === 401, 'the old token refused', 1_000);
     credentials = { ...credentials, ...rotated };
     for (const client of await signInEverywhere()) expect((await client.rest('GET', '/institutions')).status).toBe(200);
+  });
+});
+
+describe('the three API processes behind a round-robin proxy', () => {
+  let proxy: RoundRobinProxy;
+  let receiver: WebhookReceiver;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    [proxy, receiver] = await Promise.all([startRoundRobinProxy(apis.map(({ url }) => url)), new WebhookReceiver().listen()]);
+    const token = await requestToken(proxy.url, credentials);
+    client = new ApiClient(proxy.url, ((await token.json()) as { access_token: string }).access_token, credentials.tenant);
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await receiver?.close();
+  });
+
+  it('deliver every webhook and e-mail of single and batch issuance exactly once, whichever process took each request', async () => {
+    const hook = await client.rest('POST', '/webhooks', { url: receiver.url('/issued'), events: ['certificate.issued'], description: 'proxy' });
+    expect(hook.status).toBe(201);
+    const institution = await factories(client).institution();
+    const course = await factories(client).course({ institution_uuid: institution.uuid });
+    const parts = { institution_uuid: institution.uuid, course_uuid: course.uuid };
+    const single = await Promise.all([0, 1, 2].map((i) => issueOn(client, parts, `proxied${i}@example.org`)));
+    expect(single.map(({ status }) => status)).toEqual([201, 201, 201]);
+    const students = await Promise.all([0, 1].map((i) => factories(client).student({ email: `batched${i}@example.org` })));
+    const files = await Promise.all(students.map(async (_, i) => upload(client, [[await diplomaPdf(`Batched diploma ${i}`), 'diploma.pdf']])));
+    const batch = await client.rest('POST', '/certificates/batch', {
+      inputs: students.map((student, i) => ({ ...parts, student_uuid: student.uuid, file_uuid: files[i]!.body.data[0].uuid, finish: true })),
+    });
+    expect([batch.status, batch.body.data.done]).toEqual([200, 2]);
+    const issued = [...single.map(({ body }) => body.data.uuid as string), ...batch.body.data.results.map(({ uuid }: { uuid: string }) => uuid)];
+    const addresses = ['proxied0', 'proxied1', 'proxied2', 'batched0', 'batched1'].map((name) => `${name}@example.org`);
+    await until(() => receiver.at('/issued').length >= issued.length, 'the webhooks');
+    await until(() => addresses.every((address) => smtp.received.some((mail) => mail.to.includes(address))), 'the e-mails');
+    // Both workers keep polling every 50 ms: a duplicate would arrive within a few rounds.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const delivered = receiver.at('/issued').map(({ body }) => issued.find((uuid) => body.includes(uuid)));
+    expect(delivered.sort()).toEqual([...issued].sort());
+    expect(
+      smtp.received
+        .flatMap((mail) => mail.to)
+        .filter((to) => addresses.includes(to))
+        .sort(),
+    ).toEqual([...addresses].sort());
+    expect(proxy.served.every((count) => count > 0)).toBe(true);
+  });
+
+  it('share one public rate limit between the processes', async () => {
+    const answers: number[] = [];
+    for (let i = 0; i <= PUBLIC_READS_PER_MINUTE; i++) answers.push((await fetch(`${proxy.url}/api/v1/verify/${randomUUID()}`)).status);
+    expect(answers.slice(0, PUBLIC_READS_PER_MINUTE)).toEqual(Array(PUBLIC_READS_PER_MINUTE).fill(404));
+    expect(answers[PUBLIC_READS_PER_MINUTE]).toBe(429);
+  });
+
+  it('refuse a rotated token on every process the proxy reaches', async () => {
+    const rotated = await new ClientService(orm.em.fork()).rotate(credentials.clientId);
+    credentials = { ...credentials, ...rotated };
+    // Three requests in a row reach the three processes: each must refuse the old token.
+    await until(
+      async () => {
+        const statuses = await Promise.all([0, 1, 2].map(() => client.rest('GET', '/institutions').then(({ status }) => status)));
+        return statuses.every((status) => status === 401);
+      },
+      'the old token refused everywhere',
+      2_000,
+    );
+    const token = await requestToken(proxy.url, credentials);
+    const renewed = new ApiClient(proxy.url, ((await token.json()) as { access_token: string }).access_token, credentials.tenant);
+    for (let i = 0; i < 3; i++) expect((await renewed.rest('GET', '/institutions')).status).toBe(200);
   });
 });

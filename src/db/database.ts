@@ -13,6 +13,8 @@ export interface DatabaseTarget {
   url: string;
   /** Migrations: the owner role (DATABASE_MIGRATION_URL; the same as `url` when unset). */
   migrationUrl: string;
+  /** PostgreSQL itself, never a transaction pooler: LISTEN, the job queue, session locks (DATABASE_DIRECT_URL; else `url`). */
+  directUrl: string;
   /** Where it came from, for logs: 'DATABASE_URL' or the embedded data directory. */
   source: string;
   /** Stops the embedded cluster when this process started it; a no-op otherwise. */
@@ -51,7 +53,8 @@ async function embeddedRoles(dataDir: string): Promise<ServiceRoles> {
  */
 export async function resolveDatabase(config: Config, logger: Logger, options: { initialise?: boolean; keep?: boolean } = {}): Promise<DatabaseTarget> {
   if (config.databaseUrl) {
-    return { url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl ?? config.databaseUrl, source: 'DATABASE_URL', release: async () => {} };
+    const directUrl = config.pooler?.directUrl ?? config.databaseUrl;
+    return { url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl ?? directUrl, directUrl, source: 'DATABASE_URL', release: async () => {} };
   }
   const cluster = await openEmbeddedCluster(config.dataDir, logger, { ...options, restartAttempts: config.embeddedDbRestartAttempts });
   try {
@@ -59,8 +62,10 @@ export async function resolveDatabase(config: Config, logger: Logger, options: {
     await ensureServiceRoles(`${cluster.serverUrl}/postgres`, roles);
     await ensureDatabase(cluster.serverUrl, EMBEDDED_DATABASE_NAME, roles.owner.user);
     await adoptObjects(`${cluster.serverUrl}/${EMBEDDED_DATABASE_NAME}`, EMBEDDED_DATABASE_NAME, roles.owner.user);
+    const url = roleUrl(cluster.serverUrl, roles.app, EMBEDDED_DATABASE_NAME);
     return {
-      url: roleUrl(cluster.serverUrl, roles.app, EMBEDDED_DATABASE_NAME),
+      url,
+      directUrl: url,
       migrationUrl: roleUrl(cluster.serverUrl, roles.owner, EMBEDDED_DATABASE_NAME),
       source: `embedded PostgreSQL in ${config.dataDir}`,
       release: () => cluster.stop(),

@@ -4,12 +4,15 @@ import type { Logger } from '../logger.js';
 import type { DatabaseTarget } from './database.js';
 import { grantAppRole, sessionRole } from './database-roles.js';
 import { withMigrationLock } from './migration-lock.js';
+import type { ServicePostgreSqlDriver } from './service-driver.js';
 import { installQueueSchema } from '../queue/queue-schema.js';
 
 export type Orm = MikroORM;
 
 export async function openOrm(clientUrl: string, options: OrmOptions = {}): Promise<Orm> {
-  return MikroORM.init(ormConfig(clientUrl, options));
+  const orm = await MikroORM.init(ormConfig(clientUrl, options));
+  if (options.pooler === 'transaction') (orm.driver as unknown as ServicePostgreSqlDriver).namedStatements = false;
+  return orm;
 }
 
 /**

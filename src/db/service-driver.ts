@@ -1,5 +1,5 @@
-import { PostgreSqlDriver, PostgreSqlPlatform } from '@mikro-orm/postgresql';
-import type { Configuration } from '@mikro-orm/core';
+import { PostgreSqlDriver, PostgreSqlPlatform, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Configuration, ConnectionType } from '@mikro-orm/core';
 import { parseIsoTimestamp } from '../timestamps.js';
 
 /** PostgreSQL as MikroORM knows it, but reading the ISO timestamps of JSON rows by their digits. */
@@ -9,11 +9,34 @@ class ServicePlatform extends PostgreSqlPlatform {
   }
 }
 
-/** MikroORM's PostgreSQL driver on the platform above (the driver is the one place a platform is chosen). */
+/**
+ * MikroORM's PostgreSQL driver on the platform above (the driver is the one place a platform is
+ * chosen), and where reads meet the replica: only reads that ask for it (`acrossTenants`, db/tenant-scope.ts)
+ * go there, and only while the replica monitor (db/replica-monitor.ts) finds it fresh; everything else,
+ * and every statement in a transaction, goes to the primary.
+ */
 export class ServicePostgreSqlDriver extends PostgreSqlDriver {
+  #replicaFresh = false;
+  /** Whether the page statement may be a named prepared statement (db/sql-rows.ts); off behind a transaction-mode pooler. */
+  namedStatements = true;
+
   constructor(config: Configuration) {
     super(config);
     // PostgreSqlDriver's constructor fixes its platform; the configuration reads it only after this returns.
     (this as unknown as { platform: PostgreSqlPlatform }).platform = new ServicePlatform();
+  }
+
+  override getConnection(type: ConnectionType = 'write'): PostgreSqlConnection {
+    return type === 'read' && !this.#replicaFresh ? this.connection : super.getConnection(type);
+  }
+
+  /** The replica's own connection (DATABASE_REPLICA_URL), fresh or not: what the monitor checks. */
+  get replica(): PostgreSqlConnection | undefined {
+    return this.replicas[0];
+  }
+
+  /** Sends the reads that ask for the replica there (`true`) or to the primary. */
+  readFromReplica(fresh: boolean): void {
+    this.#replicaFresh = fresh && this.replicas.length > 0;
   }
 }

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
+import { ServicePostgreSqlDriver } from './service-driver.js';
 
 /**
  * Runs `text` with bind parameters (`$1`…) and returns its rows. By default an unnamed statement
  * through the ORM's kysely client, on the EntityManager's transaction when it is in one, else on the
  * pool. With `plan once` (the hot page and record statement only) and outside a transaction, a named
  * statement on the pool: PostgreSQL parses and plans it once per connection (named protocol-level
- * statements pass through PgBouncer ≥ 1.21 in transaction mode with `max_prepared_statements` set).
+ * statements pass through PgBouncer ≥ 1.21 in transaction mode with `max_prepared_statements` set;
+ * with DATABASE_POOLER=transaction it stays unnamed, planned on every execution).
  * The ORM's `onQuery` hook sees every statement, so statement counts stay honest.
  */
 export async function sqlRows<R extends object>(
@@ -18,12 +20,17 @@ export async function sqlRows<R extends object>(
 ): Promise<R[]> {
   em.config.get('onQuery')?.(text, values);
   try {
-    const name = plan === 'plan once' && !em.isInTransaction() ? statementName(text) : undefined;
+    const name = plan === 'plan once' && !em.isInTransaction() && namedStatements(em) ? statementName(text) : undefined;
     if (name) return (await (await em.getConnection().getNativeClient()).query<R>({ name, text, values })).rows;
     return (await em.getKysely().executeQuery<R>(CompiledQuery.raw(text, values))).rows;
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }
+}
+
+function namedStatements(em: EntityManager): boolean {
+  const driver: unknown = em.getDriver();
+  return !(driver instanceof ServicePostgreSqlDriver) || driver.namedStatements;
 }
 
 const names = new Map<string, string>();

@@ -60,9 +60,15 @@ export function tenantScopeOf(em: EntityManager, entity: EntityClass<object>, { 
  * The one way to read across tenants, for public pages and documents whose uuid or slug is the key:
  * the find options that turn the tenant filter off (and, with `deleted`, the live filter too). A test
  * (test/tenant-scope-homes.test.ts) fails when anything else turns the tenant filter off.
+ * Being public, such reads go to the read replica when there is a fresh one (db/service-driver.ts);
+ * `primary` is for a read that must see what the same request has just written. In a transaction
+ * every read is the primary's anyway.
  */
-export function acrossTenants(rows: 'live' | 'deleted too' = 'live') {
-  return { filters: { [TENANT_FILTER]: false, ...(rows === 'deleted too' ? { [LIVE_FILTER]: false } : {}) } };
+export function acrossTenants(rows: 'live' | 'deleted too' = 'live', from: 'replica' | 'primary' = 'replica') {
+  return {
+    filters: { [TENANT_FILTER]: false, ...(rows === 'deleted too' ? { [LIVE_FILTER]: false } : {}) },
+    connectionType: from === 'replica' ? ('read' as const) : ('write' as const),
+  };
 }
 
 /** Scopes an EntityManager fork to one tenant. */

@@ -17,7 +17,7 @@ import { sealLegacyWebhookSecrets } from '../webhooks/webhook-secrets.js';
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, undefined, { pretty: wantsPrettyLogs(config.env) });
 const database = await resolveDatabase(config, logger, { keep: true });
-const orm = await openOrm(database.url, { poolMax: 4 });
+const orm = await openOrm(database.url, { poolMax: 4, pooler: config.pooler?.mode });
 
 if ((await pendingMigrationCount(orm)) > 0) {
   logger.fatal('migrations are pending: start the server once to apply them, then the worker');
@@ -29,7 +29,7 @@ if ((await pendingMigrationCount(orm)) > 0) {
   await sealLegacyWebhookSecrets(orm, wrapper);
   const email = emailWork(config, orm, logger);
   const kinds = [email, webhookWork(config, orm, logger, wrapper)];
-  const queue = await startJobQueue({ databaseUrl: database.url, kinds, periodic: [], pollMs: config.notificationPollMs, logger });
+  const queue = await startJobQueue({ databaseUrl: database.directUrl, kinds, periodic: [], pollMs: config.notificationPollMs, logger });
   logger.info({ smtp: Boolean(config.smtpUrl), pollMs: config.notificationPollMs }, 'queue worker running (e-mails, webhooks)');
   const stop = async () => {
     await queue.stop();

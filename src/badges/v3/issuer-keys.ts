@@ -52,7 +52,7 @@ export async function activeIssuerSigner(ctx: IssuerKeyContext, institution: Ins
   if (current) return signerOf(ctx, current, did);
   const row = await newKeyRow(ctx, institution);
   await ctx.em.execute(INSERT_FIRST_KEY, [row.uuid, row.tenant, row.institution, row.publicKeyMultibase, row.sealedSecretKey]);
-  return signerOf(ctx, await ctx.em.findOneOrFail(IssuerKey, active, { refresh: true, ...acrossTenants() }), did);
+  return signerOf(ctx, await ctx.em.findOneOrFail(IssuerKey, active, { refresh: true, ...acrossTenants('live', 'primary') }), did);
 }
 
 /** Retires the active key (it stays published) and makes a new one active; returns the new public key. */
