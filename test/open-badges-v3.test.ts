@@ -80,6 +80,8 @@ async function issue(api: ApiClient, institutionUuid: string, courseUuid: string
 async function credentialOf(api: ApiClient, certificateUuid: string) {
   const response = await api.rest('GET', `/certificates/${certificateUuid}/badges/credentials`);
   if (response.status !== 200) throw new Error(`credential answered ${response.status}: ${JSON.stringify(response.body)}`);
+  // Every credential this suite reads meets 1EdTech's AchievementCredential schema, whatever it carries.
+  expect(achievementCredentialSchemaErrors(response.body.data)).toEqual([]);
   return response.body.data;
 }
 

@@ -141,7 +141,7 @@ function cidToGidMap(glyphOfCid: number[]): Uint8Array {
 }
 
 /** Six capital letters from a digest of the subset: same glyphs, same tag; different subsets, different tags. */
-function subsetTag(postscriptName: string, fontFile: Uint8Array): string {
+export function subsetTag(postscriptName: string, fontFile: Uint8Array): string {
   const digest = createHash('sha256').update(postscriptName).update(fontFile).digest();
   return Array.from(digest.subarray(0, 6), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
 }

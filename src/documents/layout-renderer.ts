@@ -2,6 +2,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
 import { DocumentError } from './document-error.js';
 import { loadFace, loadUploadedFont, type LoadedFont } from './font-library.js';
+import { subsetTag } from './font-subset.js';
 import type { ImageElement, LayoutDrawing, LayoutFile, QrElement, TextElement } from './layout-drawing.js';
 import { checkPdfStructure } from './pdf-structure.js';
 import { qrModules } from './qr-code.js';
@@ -159,8 +160,12 @@ async function uploadedPen({ document, uploadedFonts }: Canvas, element: TextEle
   let embedded = uploadedFonts.get(uuid);
   if (!embedded) {
     // Uploaded faces go through pdf-lib's own embedding (no shaping): the bundled faces use font-subset.ts.
+    // pdf-lib names a subset `Name-1234`; ISO 32000-1 §9.6.4 wants `ABCDEF+Name`. Its glyphs are known
+    // only when the document is saved, so the tag comes from the font file: one subset of it per
+    // document, and different uploaded files get different tags.
     document.registerFontkit(fontkit);
-    uploadedFonts.set(uuid, (embedded = await document.embedFont(loaded.bytes, { subset: true })));
+    const customName = `${subsetTag(loaded.font.postscriptName || 'Font', loaded.bytes)}+${loaded.font.postscriptName || 'Font'}`;
+    uploadedFonts.set(uuid, (embedded = await document.embedFont(loaded.bytes, { subset: true, customName })));
   }
   const font = embedded;
   return {

@@ -9,28 +9,96 @@ export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
 
 const resolve = createRequire(import.meta.url).resolve;
-// The card draws with these and never with the system's fonts, so it looks the same on every server.
-const CARD_FONTS = ['@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf', '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'];
+const noto = (family: string, file: string) =>
+  [400, 700].map((weight) =>
+    resolve(`@expo-google-fonts/${family}/${weight}${weight === 400 ? 'Regular' : 'Bold'}/${file}_${weight}${weight === 400 ? 'Regular' : 'Bold'}.ttf`),
+  );
+
+/**
+ * The card draws with these and never with the system's fonts, so it looks the same on every server:
+ * Noto Sans (Latin, Greek, Cyrillic, Vietnamese), then a family for each script it lacks, read only
+ * when the card's text has that script (the Han/kana and Hangul files are 10 and 6 MB a weight).
+ * resvg shapes (rustybuzz) and orders right-to-left text itself, falling back along this list.
+ */
+const SCRIPT_FONTS: readonly { family: string; script: RegExp; files: () => string[] }[] = [
+  { family: 'Noto Sans Arabic', script: /\p{Script=Arabic}/u, files: () => noto('noto-sans-arabic', 'NotoSansArabic') },
+  { family: 'Noto Sans Hebrew', script: /\p{Script=Hebrew}/u, files: () => noto('noto-sans-hebrew', 'NotoSansHebrew') },
+  { family: 'Noto Sans Devanagari', script: /\p{Script=Devanagari}/u, files: () => noto('noto-sans-devanagari', 'NotoSansDevanagari') },
+  {
+    family: 'Noto Sans SC',
+    script: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u,
+    files: () => noto('noto-sans-sc', 'NotoSansSC'),
+  },
+  { family: 'Noto Sans KR', script: /\p{Script=Hangul}/u, files: () => noto('noto-sans-kr', 'NotoSansKR') },
+  { family: 'Noto Emoji', script: /\p{Extended_Pictographic}/u, files: () => noto('noto-emoji', 'NotoEmoji') },
+];
+const PRIMARY = noto('noto-sans', 'NotoSans');
+
+/**
+ * The font files a card with this text needs, and the font-family list of one of its lines: that
+ * line's scripts first, then Noto Sans. Their own families draw a line's Latin too (each of these
+ * files has it), because resvg's fallback for a character the chosen family lacks takes the first
+ * loaded face that has it, whatever its weight: a bold Arabic title would come out regular.
+ */
+export function cardFonts(text: string): { files: string[]; families: (line: string) => string } {
+  const needed = SCRIPT_FONTS.filter((entry) => entry.script.test(text));
+  return {
+    files: [...PRIMARY, ...needed.flatMap((entry) => entry.files())],
+    families: (line) =>
+      [...needed.filter((entry) => entry.script.test(line)).map((entry) => entry.family), 'Noto Sans'].map((family) => `'${family}'`).join(', '),
+  };
+}
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Lines of at most `max` characters (a Noto Sans average), at most `lines` of them, the last cut with an ellipsis. */
+/** Han, kana, Hangul and full-width forms take about two Latin letters' width. */
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+const units = (text: string) => [...text].reduce((sum, c) => sum + (WIDE.test(c) ? 2 : 1), 0);
+
+/** The longest start of `text` of at most `max` units. */
+function cut(text: string, max: number): string {
+  let out = '';
+  for (const c of text) {
+    if (units(out + c) > max) break;
+    out += c;
+  }
+  return out;
+}
+
+/**
+ * Lines of at most `max` units (a Noto Sans average letter; see WIDE), at most `lines` of them, the
+ * last cut with an ellipsis. Words break at spaces, and between any two wide characters (which is
+ * how Chinese and Japanese break).
+ */
 function wrapText(text: string, max: number, lines: number): string[] {
   const words = text.split(/\s+/).filter(Boolean);
   const out: string[] = [];
   let line = '';
   for (const word of words) {
-    const next = line ? `${line} ${word}` : word;
-    if (next.length <= max) line = next;
-    else {
-      if (line) out.push(line);
-      line = word.length > max ? `${word.slice(0, max - 1)}…` : word;
+    let rest = word;
+    let glue = line ? ' ' : '';
+    while (rest) {
+      if (units(line + glue + rest) <= max) {
+        line += glue + rest;
+        break;
+      }
+      const head = WIDE.test(rest) ? cut(rest, max - units(line + glue)) : '';
+      if (head) {
+        line += glue + head;
+        rest = rest.slice(head.length);
+      } else if (!line) {
+        line = `${cut(rest, max - 1)}…`;
+        break;
+      }
+      out.push(line);
+      line = '';
+      glue = '';
     }
   }
   if (line) out.push(line);
   if (out.length > lines) {
     const kept = out.slice(0, lines);
-    kept[lines - 1] = `${kept[lines - 1]!.slice(0, max - 1).trimEnd()}…`;
+    kept[lines - 1] = `${cut(kept[lines - 1]!, max - 1).trimEnd()}…`;
     return kept;
   }
   return out;
@@ -38,14 +106,18 @@ function wrapText(text: string, max: number, lines: number): string[] {
 
 const TONE = { valid: ['#e6f4ea', '#14532d'], revoked: ['#fdeaea', '#8f1717'], expired: ['#fff4e0', '#6e4700'] } as const;
 
+/** Every name the card draws, for choosing its fonts. */
+const cardText = (facts: VerificationFacts) => `${facts.institutionName} ${facts.courseName} ${facts.recipientName}`;
+
 /** The card as SVG: institution, course, recipient, issue date and the certificate's state, in the reader's language. */
 export function credentialCardSvg(facts: VerificationFacts, locale: Locale): string {
   const messages = messagesFor(locale);
   const m = messages.verification;
   const [background, ink] = TONE[facts.state];
   const course = wrapText(facts.courseName, 30, 2);
+  const { families } = cardFonts(cardText(facts));
   const text = (x: number, y: number, size: number, weight: number, fill: string, content: string) =>
-    `<text x="${x}" y="${y}" font-family="Noto Sans" font-size="${size}" font-weight="${weight}" fill="${fill}">${escapeXml(content)}</text>`;
+    `<text x="${x}" y="${y}" font-family="${families(content)}" font-size="${size}" font-weight="${weight}" fill="${fill}">${escapeXml(content)}</text>`;
   const state = messages.state[facts.state].label;
   const stateWidth = 48 + state.length * 17;
   return [
@@ -67,7 +139,7 @@ export function credentialCardSvg(facts: VerificationFacts, locale: Locale): str
 /** The card as PNG, drawn without a browser (resvg, ~20 ms) on libuv's threads, not the event loop; 1200 × 630. */
 export async function renderCredentialCard(facts: VerificationFacts, locale: Locale): Promise<Buffer> {
   const image = await renderAsync(credentialCardSvg(facts, locale), {
-    font: { fontFiles: CARD_FONTS.map((file) => resolve(file)), loadSystemFonts: false, defaultFontFamily: 'Noto Sans' },
+    font: { fontFiles: cardFonts(cardText(facts)).files, loadSystemFonts: false, defaultFontFamily: 'Noto Sans' },
     fitTo: { mode: 'width', value: CARD_WIDTH },
   });
   return image.asPng();
