@@ -125,7 +125,15 @@ async function diploma(studentName: string, serial: string): Promise<Uint8Array>
 async function upload(env: IssuanceTarget, pdfs: Uint8Array[]): Promise<string[]> {
   const form = new FormData();
   pdfs.forEach((pdf, i) => form.append('files[]', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), `diploma-${i + 1}.pdf`));
-  return ((await post(env, '/files', form)) as { uuid: string }[]).map((file) => file.uuid);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return ((await post(env, '/files', form)) as { uuid: string }[]).map((file) => file.uuid);
+    } catch (error) {
+      // On a loaded machine an upload may wait past UPLOAD_QUEUE_WAIT_MS and be refused mid-body (a reset): seeding tries again.
+      if (attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
 }
 
 /** One institution and course with 10 modules in 2 groups; `count` request bodies, each its own student, enrollment and PDF. */
@@ -464,7 +472,10 @@ async function measureRendered(env: BenchEnv): Promise<Measured[]> {
   const { layout } = readLayout(FORMAL_DIPLOMA);
   const names = Array.from({ length: 50 }, (_, i) => `Graduate Number ${i + 1}`);
   const images = Object.fromEntries(
-    Object.entries(DIPLOMA_IMAGES).map(([uuid, name]) => [uuid, { mimeType: 'image/png' as const, bytes: new Uint8Array(example(name)) }]),
+    Object.entries(DIPLOMA_IMAGES).map(([uuid, name]) => [
+      uuid,
+      { mimeType: 'image/png' as const, bytes: new Uint8Array(example(name)), cacheKey: `bench/${uuid}` },
+    ]),
   );
   let next = 0;
   const draw = () => {

@@ -1,19 +1,20 @@
 /**
- * `npm run bench [-- auth lists upload issuance badges credentials hostile peers anchoring code-path]`: prints figures, asserts nothing; without
+ * `npm run bench [-- auth lists upload issuance badges credentials hostile peers anchoring code-path bulk]`: prints figures, asserts nothing; without
  * arguments every section but `anchoring` (bench/anchoring.ts), `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS, then the neighbour scenarios of bench/neighbours.ts,
  * BENCH_NEIGHBOUR_SECONDS; BENCH_HOSTILE_PARTS=soak|neighbours runs one of the two) `peers` (bench/peers.ts) and `code-path` (bench/code-path.ts) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_ISSUANCE_CLIENTS (8), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
  * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
+ * `bulk` (on request): BENCH_BULK (1000) certificates drawn from a template against as many uploaded, through the batch endpoint (bench/bulk-issuance.ts).
  * BENCH_BASE_DIR=<another build> turns `issuance` into this build against that one, separate processes, alternated
  * over BENCH_ROUNDS (3) rounds (bench/issuance-base.ts).
  */
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'credentials', 'hostile', 'peers', 'anchoring', 'code-path'] as const;
-/** Sections a plain `npm run bench` leaves out: a long soak, the separate-process comparison, 10,000 certificates anchored. */
-const ON_REQUEST: readonly Section[] = ['hostile', 'peers', 'anchoring', 'code-path'];
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'bulk', 'badges', 'credentials', 'hostile', 'peers', 'anchoring', 'code-path'] as const;
+/** Sections a plain `npm run bench` leaves out: a long soak, the separate-process comparison, 10,000 certificates anchored, 2,000 issued in batches, the traced code path. */
+const ON_REQUEST: readonly Section[] = ['hostile', 'peers', 'anchoring', 'bulk', 'code-path'];
 type Section = (typeof SECTIONS)[number];
 
 function selectedSections(): Section[] {
@@ -55,6 +56,7 @@ async function runServiceSections(sections: Section[]): Promise<Row[]> {
     if (sections.includes('auth')) rows.push(...(await (await import('./auth.js')).runAuthBench(env)));
     if (sections.includes('lists')) rows.push(...(await (await import('./lists.js')).runListsBench(env)));
     if (sections.includes('issuance')) rows.push(...(await (await import('./issuance.js')).runIssuanceBench(env)));
+    if (sections.includes('bulk')) await (await import('./bulk-issuance.js')).measureBulk(env, Number(process.env.BENCH_BULK || 1000));
     if (sections.includes('badges')) rows.push(...(await (await import('./badges.js')).runBadgesBench(env)));
     if (sections.includes('credentials')) rows.push(...(await (await import('./credentials.js')).runCredentialsBench(env)));
     if (sections.includes('hostile')) await (await import('./hostile.js')).runHostileSections(env);

@@ -41,7 +41,9 @@ const values = {
   locale: 'en',
 };
 const signer = prepareSigner(createSigningIdentity({ institutionName: 'Universidade Federal do Exemplo', country: 'BR' }));
-const files = Object.fromEntries(Object.entries(IMAGES).map(([id, name]) => [id, { mimeType: 'image/png', bytes: new Uint8Array(readFileSync(here(name))) }]));
+const files = Object.fromEntries(
+  Object.entries(IMAGES).map(([id, name]) => [id, { mimeType: 'image/png', bytes: new Uint8Array(readFileSync(here(name))), cacheKey: `example/${id}` }]),
+);
 
 for (const [json, picture] of [
   ['formal-diploma.json', 'template-rendered.png'],

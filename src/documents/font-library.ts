@@ -40,16 +40,17 @@ const MAX_UPLOADED_FONTS = 8;
 const uploaded = new Map<string, LoadedFont>();
 
 /**
- * An uploaded TTF/OTF file parsed for drawing, kept by its file uuid (a file's bytes never change
- * under its uuid): the same `forPdf` view as the bundled faces. DocumentError-free: callers check
- * the font when the template is saved (`checkUploadedFont`).
+ * An uploaded TTF/OTF file parsed for drawing, kept by its cache key (tenant, file uuid and SHA-256:
+ * LayoutFile.cacheKey), so one tenant's font never draws another's text: the same `forPdf` view as
+ * the bundled faces. DocumentError-free: callers check the font when the template is saved
+ * (`checkUploadedFont`).
  */
-export function loadUploadedFont(fileUuid: string, bytes: Uint8Array): LoadedFont {
-  let entry = uploaded.get(fileUuid);
+export function loadUploadedFont(cacheKey: string, bytes: Uint8Array): LoadedFont {
+  let entry = uploaded.get(cacheKey);
   if (!entry) {
     entry = parseFont(bytes);
     if (uploaded.size >= MAX_UPLOADED_FONTS) uploaded.delete(uploaded.keys().next().value!);
-    uploaded.set(fileUuid, entry);
+    uploaded.set(cacheKey, entry);
   }
   return entry;
 }

@@ -82,6 +82,11 @@ export interface Layout {
 export interface LayoutFile {
   mimeType: 'application/pdf' | 'image/png' | 'image/jpeg' | 'font/ttf' | 'font/otf';
   bytes: Uint8Array;
+  /**
+   * What the worker keeps this file's prepared form under (layout-file-cache.ts): its tenant, uuid and
+   * SHA-256, so another tenant's file or other bytes never meet a cached one.
+   */
+  cacheKey: string;
 }
 
 /** One page to draw: the layout with its text filled in, the files it names, the link its QR codes carry. */

@@ -1,13 +1,12 @@
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import { degrees, drawImage as drawImageOperators, drawPage as drawPageOperators, PDFDocument, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
 import { DocumentError } from './document-error.js';
 import { loadFace, loadUploadedFont, type LoadedFont } from './font-library.js';
 import { subsetTag } from './font-subset.js';
 import type { ImageElement, LayoutDrawing, LayoutFile, QrElement, TextElement } from './layout-drawing.js';
-import { checkPdfStructure } from './pdf-structure.js';
+import { copyGraphic, preparedGraphic, type PreparedGraphic } from './layout-file-cache.js';
 import { qrModules } from './qr-code.js';
 import { drawQrCode, QR_QUIET_MODULES } from './qr-drawing.js';
-import { openPdf } from './source-pdf.js';
 import { Typeface } from './typeface.js';
 
 const POINTS_PER_MM = 72 / 25.4;
@@ -83,29 +82,19 @@ function fileOf(files: LayoutDrawing['files'], uuid: string): LayoutFile {
 
 /** The first page of an uploaded PDF, or an uploaded PNG or JPEG, stretched over the whole page. */
 async function drawBackground({ document, page }: Canvas, file: LayoutFile): Promise<void> {
-  const whole = { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() };
-  if (file.mimeType !== 'application/pdf') return page.drawImage(await embedImage(document, file), whole);
-  const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-  const refused = checkPdfStructure(bytes);
-  if (refused) throw new DocumentError('PDF_UNREADABLE', `The template's background PDF cannot be read: ${refused}`);
-  const source = await openPdf(bytes);
-  try {
-    const [background] = await document.embedPages([source.getPage(0)]);
-    page.drawPage(background!, whole);
-  } catch (error) {
-    throw new DocumentError('PDF_UNREADABLE', "The template's background PDF cannot be drawn.", { cause: error });
-  }
+  const graphic = await preparedGraphic(file, 'background');
+  drawGraphic(document, page, graphic, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
 }
 
-/** A PNG is decoded and compressed again; a JPEG goes into the PDF as it is (DCTDecode). */
-async function embedImage(document: PDFDocument, file: LayoutFile) {
-  const jpeg = file.mimeType === 'image/jpeg';
-  try {
-    // pdf-lib reads a JPEG through a DataView of the whole underlying buffer (its byteOffset ignored): hand it bytes that start it.
-    return await (jpeg ? document.embedJpg(new Uint8Array(file.bytes)) : document.embedPng(file.bytes));
-  } catch (error) {
-    throw new DocumentError('PDF_UNREADABLE', `An image of the template cannot be read as a ${jpeg ? 'JPEG' : 'PNG'}.`, { cause: error });
-  }
+/**
+ * Draws a prepared graphic (layout-file-cache.ts) in a box: its objects are copied into this
+ * document as they are, so a PNG is not decoded nor compressed again for every page.
+ */
+function drawGraphic(document: PDFDocument, page: PDFPage, graphic: PreparedGraphic, box: { x: number; y: number; width: number; height: number }): void {
+  const name = page.node.newXObject(graphic.kind, copyGraphic(graphic, document));
+  const at = { x: box.x, y: box.y, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) };
+  if (graphic.kind === 'Image') page.pushOperators(...drawImageOperators(name, { ...at, width: box.width, height: box.height }));
+  else page.pushOperators(...drawPageOperators(name, { ...at, xScale: box.width / graphic.width, yScale: box.height / graphic.height }));
 }
 
 /**
@@ -155,7 +144,8 @@ function bundledPen({ typeface }: Canvas, element: TextElement): Pen {
 async function uploadedPen({ document, uploadedFonts }: Canvas, element: TextElement, files: LayoutDrawing['files']): Promise<Pen | null> {
   const uuid = element.font.startsWith('files/') ? element.font.slice('files/'.length) : null;
   if (!uuid) return null;
-  const loaded = loadUploadedFont(uuid, fileOf(files, uuid).bytes);
+  const file = fileOf(files, uuid);
+  const loaded = loadUploadedFont(file.cacheKey, file.bytes);
   if (![...element.text].every((character) => /\s/.test(character) || loaded.font.hasGlyphForCodePoint(character.codePointAt(0)!))) return null;
   let embedded = uploadedFonts.get(uuid);
   if (!embedded) {
@@ -188,10 +178,10 @@ function drawQr(canvas: Canvas, element: QrElement, url: string): void {
 
 async function drawImage(canvas: Canvas, element: ImageElement, file: LayoutFile): Promise<void> {
   const { document, page } = canvas;
-  const image = await embedImage(document, file);
+  const image = await preparedGraphic(file, 'image');
   const box = { width: pt(element.width), height: element.height === null ? null : pt(element.height) };
   const scale = Math.min(box.width / image.width, box.height === null ? Infinity : box.height / image.height);
   const [width, height] = [image.width * scale, image.height * scale];
   const left = pt(element.x) + (box.width - width) / 2;
-  page.drawImage(image, { x: left, y: canvas.top(element.y) - height, width, height });
+  drawGraphic(document, page, image, { x: left, y: canvas.top(element.y) - height, width, height });
 }

@@ -23,7 +23,9 @@ export async function templateDrawing(
   for (const { fileUuid } of layoutFileReferences(layout)) {
     // A file a live template draws cannot be deleted (files/file-holders.ts); a deleted template's may be gone.
     const file = await ctx.em.findOne(StoredFile, { uuid: fileUuid });
-    if (file) drawn[fileUuid] = { mimeType: file.mimeType as LayoutFile['mimeType'], bytes: await files.read(ctx, file) };
+    if (!file) continue;
+    const cacheKey = `${file.tenant.uuid}/${file.uuid}/${file.hash}`;
+    drawn[fileUuid] = { mimeType: file.mimeType as LayoutFile['mimeType'], bytes: await files.read(ctx, file), cacheKey };
   }
   const elements = layout.elements.map((element) => (element.type === 'text' ? { ...element, text: fillPlaceholders(element.text, values) } : element));
   return { layout: { ...layout, elements }, files: drawn, verificationUrl };
