@@ -32,7 +32,8 @@ function sql<R extends object = object>(text: string, values: unknown[] = []): P
   return service.orm.em.getConnection().execute<R[]>(text, values);
 }
 
-const liveUuids = async () => (await sql<{ uuid: string }>('select uuid from institutions where tenant_uuid = ? and deleted_at is null', [tenantUuid])).map((row) => row.uuid);
+const liveUuids = async () =>
+  (await sql<{ uuid: string }>('select uuid from institutions where tenant_uuid = ? and deleted_at is null', [tenantUuid])).map((row) => row.uuid);
 
 /** Between two pages: two rows where the walk has not been (`ahead`), one seen row and one unseen row deleted. */
 async function disturb(seen: string[], unseen: Set<string>, inserted: string, deleted: Set<string>) {

@@ -88,10 +88,19 @@ describe('the hand-tuned page statement', () => {
     ['a window inside the list', () => page({ course: courseUuid }, { limit: 2, offset: 1 })],
     ['a window past the end', () => page({}, { limit: 5, offset: 500 })],
     ['a page without its total', () => page({ course: courseUuid }, { withTotal: false })],
-    ['range, set and not-null operators', () => page({ createdAt: { $gte: new Date(0), $lt: new Date('2100-01-01') }, course: { $in: [courseUuid] }, cohort: { $ne: null } })],
+    [
+      'range, set and not-null operators',
+      () => page({ createdAt: { $gte: new Date(0), $lt: new Date('2100-01-01') }, course: { $in: [courseUuid] }, cohort: { $ne: null } }),
+    ],
     ['not equal and IS NULL through $eq', () => page({ completionStatus: { $ne: 'completed' }, completedAt: { $eq: null } })],
-    ['the rows after a key, descending', () => page({}, { sort: { property: 'createdAt', order: SortOrder.desc }, after: { value: midCreatedAt, uuid: midUuid } })],
-    ['the rows before a key, read from the end', () => page({}, { sort: { property: 'completedAt', order: SortOrder.asc }, before: { value: null, uuid: midUuid }, reverse: true })],
+    [
+      'the rows after a key, descending',
+      () => page({}, { sort: { property: 'createdAt', order: SortOrder.desc }, after: { value: midCreatedAt, uuid: midUuid } }),
+    ],
+    [
+      'the rows before a key, read from the end',
+      () => page({}, { sort: { property: 'completedAt', order: SortOrder.asc }, before: { value: null, uuid: midUuid }, reverse: true }),
+    ],
     ['the rows between two keys in uuid order', () => page({}, { after: { uuid: firstUuid }, before: { uuid: midUuid } })],
   ])('reads %s exactly as the query builder does', async (_name, request) => {
     const { prepared, built } = await bothWays(Enrollment, request());
@@ -160,7 +169,9 @@ describe('the hand-tuned page statement', () => {
     expect(await readPageStatement(em, Student, page({ $or: [{ email: 'a@example.org' }, { name: 'A' }] }))).toBeUndefined();
     expect(await readPageStatement(em, Student, page({ nickname: 'x' }))).toBeUndefined();
     const contains = page({ name: { $ilike: '%A%' } });
-    expect(withoutTotal((await readPageStatement(em, Student, contains))!.rows)).toEqual(withoutTotal((await readPageWithQueryBuilder(em, Student, contains)).rows));
+    expect(withoutTotal((await readPageStatement(em, Student, contains))!.rows)).toEqual(
+      withoutTotal((await readPageWithQueryBuilder(em, Student, contains)).rows),
+    );
     const outside = (await readPageStatement(em, Student, page({})))!.rows.map((row) => row.uuid);
     await em
       .transactional(async (tx) => {

@@ -47,7 +47,9 @@ export function keysetCondition(
   // Towards larger values of the column: after in an ascending list, before in a descending one.
   const larger = order.descending === (side === 'before');
   if (bound.value === null || bound.value === undefined) {
-    return larger ? `(${column} is null and ${uuid} ${uuidOp} ${parameter(bound.uuid)})` : `(${column} is not null or ${uuid} ${uuidOp} ${parameter(bound.uuid)})`;
+    return larger
+      ? `(${column} is null and ${uuid} ${uuidOp} ${parameter(bound.uuid)})`
+      : `(${column} is not null or ${uuid} ${uuidOp} ${parameter(bound.uuid)})`;
   }
   const tie = () => `${uuid} ${uuidOp} ${parameter(bound.uuid)}`;
   const value = () => parameter(bound.value);

@@ -179,7 +179,10 @@ export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
       values,
     );
   }
-  page.orderBy(keysetOrderTerms(order, uuid).map(({ expression, direction }) => ({ [raw(expression) as never]: direction })) as never).limit(limit).offset(offset);
+  page
+    .orderBy(keysetOrderTerms(order, uuid).map(({ expression, direction }) => ({ [raw(expression) as never]: direction })) as never)
+    .limit(limit)
+    .offset(offset);
   if (sort) page.addSelect(raw(`to_jsonb(${order.column})::text as ${quote('cursor_key')}`) as never);
   await Promise.all([counting.applyFilters(), page.applyFilters()]);
   if (withTotal) page.addSelect(counting.as(entity, 'listTotal' as never) as never);

@@ -166,7 +166,9 @@ function pageStatement(
   ];
   const orderBy = keysetOrderBy({ ...order, column: keyed.column }, uuid);
   const table = quote(meta.tableName);
-  const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').join(' and ')}`) : 'null';
+  const totalColumn = withTotal
+    ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').join(' and ')}`)
+    : 'null';
   const limit = window.limit ?? `${parameter(window.size)}::bigint`;
   const offset = window.offset === 0 ? '0' : `${parameter(window.offset)}::bigint`;
   const page = `from ${table} t where ${[...where('t'), ...bounds].join(' and ')} order by ${orderBy} limit ${limit} offset ${offset}`;
@@ -188,7 +190,10 @@ function pageStatement(
       : `left join ${relatedTable} ${alias} on ${on}`;
   });
   const relatedColumns = related.map(({ entity }, index) => `, ${rowJsonSql(em, entity, `r${index}`)}::text as related_${index}`).join('');
-  return { text: `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`, values };
+  return {
+    text: `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`,
+    values,
+  };
 }
 
 /** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */
