@@ -198,18 +198,55 @@ export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
 }
 
 /**
- * Equality filter from a GraphQL `where` input: present keys only; an explicit null means IS NULL.
- * `columns` renames input fields to entity properties (courseUuid → course); `uuidFields` are
- * checked for shape so a malformed uuid is a 422, not a database error.
+ * The ORM filter of a GraphQL `where` input: present keys only. A value is equality (an explicit null
+ * means IS NULL); an object holds operators (graphql/filter-inputs.ts), on the field its name
+ * names without `Is` (`statusIs` → `status`). `columns` renames input fields to entity properties
+ * (courseUuid → course); `uuidFields` are checked for shape so a malformed uuid is a 422, not a
+ * database error.
  */
 export function equalityFilter(where: object | undefined, columns: Record<string, string> = {}, uuidFields: string[] = []): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(where ?? {})) {
+  for (const [key, value] of Object.entries(where ?? {})) {
     if (value === undefined) continue;
-    if (uuidFields.includes(field) && value !== null && !isUuid(value)) {
-      throw invalid({ [`where.${field}`]: [`The where ${field} must be a valid UUID.`] });
+    const operators = isOperators(value);
+    const field = operators && key.endsWith('Is') ? key.slice(0, -2) : key;
+    const property = columns[field] ?? field;
+    if (!operators) {
+      if (uuidFields.includes(field) && value !== null && !isUuid(value)) throw invalid({ [`where.${key}`]: [`The where ${key} must be a valid UUID.`] });
+      filter[property] = value;
+      continue;
     }
-    filter[columns[field] ?? field] = value;
+    filter[property] = ormOperators(value as Record<string, unknown>, `where.${field}`, uuidFields.includes(field));
   }
   return filter;
+}
+
+const isOperators = (value: unknown) => value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value);
+
+const ORM_OPERATORS: Record<string, string> = { eq: '$eq', ne: '$ne', gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte', in: '$in' };
+const MAX_IN_VALUES = 100;
+
+/** `{ gte: a, in: [...], contains: 'x' }` as the ORM's operators; `null: true` stands alone. */
+function ormOperators(given: Record<string, unknown>, path: string, uuids: boolean): Record<string, unknown> {
+  const present = Object.entries(given).filter(([, value]) => value !== undefined);
+  const operators: Record<string, unknown> = {};
+  const refuse = (operator: string, message: string) => invalid({ [`${path}.${operator}`]: [message] });
+  for (const [operator, value] of present) {
+    if (operator === 'null') {
+      if (value === true && present.length > 1) throw refuse('null', 'The null operator set to true cannot be combined with other operators.');
+      if (value === true) operators.$eq = null;
+      else if (!('ne' in given)) operators.$ne = null;
+      continue;
+    }
+    if (value === null) throw refuse(operator, `The ${operator} operator needs a value; use null to match empty values.`);
+    if (operator === 'contains') {
+      operators.$ilike = `%${String(value).replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+      continue;
+    }
+    const values = Array.isArray(value) ? value : [value];
+    if (operator === 'in' && values.length > MAX_IN_VALUES) throw refuse('in', `The in operator takes at most ${MAX_IN_VALUES} values.`);
+    if (uuids && values.some((item) => !isUuid(item))) throw refuse(operator, `The ${path.replace('.', ' ')} ${operator} must be a valid UUID.`);
+    operators[ORM_OPERATORS[operator]!] = value;
+  }
+  return operators;
 }
