@@ -191,7 +191,8 @@ export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
   const keys = rows.map((row) => {
     const key = (row as Record<string, unknown>).cursor_key;
     delete (row as Record<string, unknown>).cursor_key;
-    return typeof key === 'string' ? JSON.parse(key) : undefined;
+    // A NULL sort value is SQL NULL here, JSON null in the statement's row.
+    return typeof key === 'string' ? JSON.parse(key) : sort ? null : undefined;
   });
   // Related rows are left to the request's batched loaders here.
   return { rows, keys, total: counted !== undefined ? Number(counted) : undefined, related: [] };
