@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, type GraphQLSchema } from 'graphql';
+import { getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, type GraphQLInputType, GraphQLInt, type GraphQLSchema } from 'graphql';
 import { invalid } from '../src/errors/domain-error.js';
-import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/db/paging.js';
-import { toCamel } from '../src/identifier-case.js';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeKeyCursor, encodePosition, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/db/paging.js';
+import { snakeCase, toCamel } from '../src/identifier-case.js';
 
 export interface ListParams {
   variables: { where?: Record<string, unknown>; sort?: { column: string; order?: string }; first: number; after?: string };
@@ -45,15 +45,56 @@ export function argumentInputType(schema: GraphQLSchema, root: 'query' | 'mutati
   return named;
 }
 
+/** The operators `where[field][operator]=value` takes (graphql/filter-inputs.ts decides which field takes which). */
+const OPERATOR_NAMES = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null', 'contains']);
+
+/**
+ * `where[field]=v` (equality) and `where[field][operator]=v` as the GraphQL `where` input: an operator
+ * goes to the field's operator input (`createdAt`, or `statusIs` next to the equality field `status`).
+ * Unknown fields and operators are a 422 naming them; values are typed as the input expects them.
+ */
 export function whereVariables(query: Query, whereType: GraphQLInputObjectType, aliases: Record<string, string> = {}): Record<string, unknown> | undefined {
   if (query.where === undefined) return undefined;
   if (typeof query.where !== 'object' || Array.isArray(query.where)) throw invalid({ where: ['The where parameter must be written where[field]=value.'] });
   const where: Record<string, unknown> = {};
+  const fields = whereType.getFields();
+  const unknown: Record<string, string[]> = {};
   for (const [path, raw] of flatten(query.where)) {
-    const field = aliases[path] ?? path.split('.').map(toCamel).join('.');
-    where[field] = typedValue(raw, whereType, field);
+    const parts = path.split('.');
+    const operator = parts.length > 1 && OPERATOR_NAMES.has(parts.at(-1)!) ? parts.pop()! : undefined;
+    const name = parts.join('.');
+    const field = aliases[name] ?? parts.map(toCamel).join('.');
+    if (operator === undefined) {
+      if (!fields[field] || isOperatorInput(fields[field]!.type)) unknown[`where.${name}`] = [`Unknown filter field ${name}; ${choices(whereType)}.`];
+      else where[field] = typedValue(raw, whereType, field);
+      continue;
+    }
+    const target = [`${field}Is`, field].find((candidate) => fields[candidate] && isOperatorInput(fields[candidate]!.type));
+    const operatorType = target && (getNamedType(fields[target]!.type) as GraphQLInputObjectType);
+    if (!operatorType) unknown[`where.${name}`] = [`Unknown filter field ${name}; ${choices(whereType)}.`];
+    else if (!operatorType.getFields()[operator]) {
+      unknown[`where.${name}.${operator}`] = [`Unknown operator ${operator} for ${name}; it takes ${Object.keys(operatorType.getFields()).join(', ')}.`];
+    } else where[target!] = { ...(where[target!] as object), [operator]: operatorValue(raw, operatorType, operator) };
   }
+  if (Object.keys(unknown).length > 0) throw invalid(unknown);
   return where;
+}
+
+const isOperatorInput = (type: GraphQLInputType) => getNamedType(type) instanceof GraphQLInputObjectType;
+
+/** The fields a list filters by, in snake_case, for the message naming an unknown one. */
+function choices(whereType: GraphQLInputObjectType): string {
+  const names = Object.entries(whereType.getFields()).map(([name, field]) => (isOperatorInput(field.type) ? name.replace(/Is$/, '') : name));
+  return `this list filters by ${[...new Set(names.map(snakeCase))].join(', ')}`;
+}
+
+/** An operator's value: `in` takes a list (`in[]=a&in[]=b` or `in=a,b`), `null` a boolean, the rest one value. */
+function operatorValue(raw: unknown, operatorType: GraphQLInputObjectType, operator: string): unknown {
+  if (operator === 'in') {
+    const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [raw];
+    return items.map((item) => typedValue(item, operatorType, operator));
+  }
+  return typedValue(raw, operatorType, operator);
 }
 
 export function sortVariables(query: Query): ListParams['variables']['sort'] {
@@ -80,11 +121,35 @@ export function includedRelations(query: Query, allowed: readonly string[]): Set
   return new Set(requested);
 }
 
-/** page/per_page (Laravel paging) as first/after over the connection's positional cursors. */
-export function pageVariables(query: Query): Pick<ListParams, 'page' | 'perPage'> & { first: number; after?: string } {
+/** How a REST list pages: by page number (Laravel's paginator), or by `cursor` (its cursor paginator). */
+export interface RestPaging {
+  page: number;
+  perPage: number;
+  /** Whether the request pages by `cursor` (`cursor=` with no value starts at the list's head). */
+  cursor: boolean;
+}
+
+/** The connection's paging arguments for a REST list. */
+export type PagingVariables = { first: number; after?: string } | { last: number; before: string };
+
+/**
+ * page/per_page or cursor/per_page as the connection's first/after (or last/before for a cursor
+ * that points backwards, from `links.prev`). A page number travels as a position cursor.
+ */
+export function listPaging(query: Query): { paging: RestPaging; variables: PagingVariables } {
   const perPage = positiveInteger(query.per_page, 'per_page', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  if (query.cursor !== undefined) {
+    if (query.page !== undefined) throw invalid({ cursor: ['The cursor field is prohibited when page is present.'] });
+    if (typeof query.cursor !== 'string') throw invalid({ cursor: ['The cursor must be a string from links.next or links.prev.'] });
+    const paging = { page: 1, perPage, cursor: true };
+    if (query.cursor === '') return { paging, variables: { first: perPage } };
+    const cursor = decodeCursor(query.cursor);
+    if (cursor?.kind !== 'key') throw invalid({ cursor: ['The cursor is invalid.'] });
+    const edge = encodeKeyCursor(cursor.key);
+    return { paging, variables: cursor.backward ? { last: perPage, before: edge } : { first: perPage, after: edge } };
+  }
   // The page's offset must stay a position a cursor can name.
   const page = positiveInteger(query.page, 'page', 1, Math.floor(MAX_CURSOR_POSITION / perPage));
   const offset = (page - 1) * perPage;
-  return { page, perPage, first: perPage, ...(offset > 0 ? { after: encodeCursor(offset - 1) } : {}) };
+  return { paging: { page, perPage, cursor: false }, variables: { first: perPage, ...(offset > 0 ? { after: encodePosition(offset - 1) } : {}) } };
 }

@@ -101,7 +101,7 @@ describe('the OpenAPI document', () => {
 
     const list = spec.paths['/api/v1/certificates']!.get as any;
     const names = list.parameters.map((parameter: { name: string }) => parameter.name);
-    expect(names).toEqual(['where', 'sort', 'page', 'per_page', 'includes']);
+    expect(names).toEqual(['where', 'sort', 'page', 'cursor', 'per_page', 'includes']);
     const includes = list.parameters.find((parameter: { name: string }) => parameter.name === 'includes');
     expect(Object.keys(includes.schema.properties)).toEqual(['student', 'course', 'institution', 'files']);
     const answer = list.responses['200'].content['application/json'].schema;

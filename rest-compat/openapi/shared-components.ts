@@ -34,15 +34,23 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   },
   PaginationMeta: {
     type: 'object',
-    properties: { current_page: integer, per_page: integer, total: integer, last_page: integer },
-    required: ['current_page', 'per_page', 'total', 'last_page'],
+    description: 'With page numbers: `current_page`, `per_page`, `total`, `last_page`. With `cursor`: `per_page`, `total`, `next_cursor`, `prev_cursor`.',
+    properties: {
+      current_page: integer,
+      per_page: integer,
+      total: integer,
+      last_page: integer,
+      next_cursor: { type: ['string', 'null'] },
+      prev_cursor: { type: ['string', 'null'] },
+    },
+    required: ['per_page', 'total'],
   },
   PaginationLinks: {
     type: 'object',
     description: 'Absolute URLs keeping the other query parameters.',
     properties: {
       first: { type: 'string', format: 'uri' },
-      last: { type: 'string', format: 'uri' },
+      last: { type: ['string', 'null'], format: 'uri', description: 'null with `cursor`.' },
       prev: { type: ['string', 'null'], format: 'uri' },
       next: { type: ['string', 'null'], format: 'uri' },
     },

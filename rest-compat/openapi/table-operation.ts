@@ -70,24 +70,33 @@ function listParameters(schemas: GraphqlJsonSchemas, variables: Map<string, Grap
   const where = variables.get('where');
   const whereType = where && getNamedType(where);
   if (whereType && isInputObjectType(whereType)) {
-    const properties = Object.fromEntries(
-      Object.values(whereType.getFields()).map((field) => [
-        toSnake(field.name),
-        { ...schemas.input(field.type), ...(field.description ? { description: field.description } : {}) },
-      ]),
-    );
+    // REST names a field once: `where[status]=v` (equality) and `where[status][in]=a,b` (its `statusIs` operators).
+    const properties: Record<string, JsonSchema> = {};
+    for (const field of Object.values(whereType.getFields())) {
+      const operators = isInputObjectType(getNamedType(field.type));
+      const name = toSnake(operators ? field.name.replace(/Is$/, '') : field.name);
+      const schema = { ...schemas.input(field.type), ...(field.description ? { description: field.description } : {}) };
+      properties[name] = properties[name] ? { anyOf: [properties[name], schema] } : schema;
+    }
     parameters.push(
-      deepObject('where', 'Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422.', {
-        type: 'object',
-        properties,
-        additionalProperties: false,
-      }),
+      deepObject(
+        'where',
+        'Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them.',
+        { type: 'object', properties, additionalProperties: false },
+      ),
     );
   }
   const sort = variables.get('sort');
   if (sort) parameters.push(deepObject('sort', '`sort[column]=...&sort[order]=asc|desc`.', schemas.requiredInput(sort)));
   parameters.push(
     { name: 'page', in: 'query', description: 'Page number, from 1.', schema: { type: 'integer', minimum: 1, default: 1 } },
+    {
+      name: 'cursor',
+      in: 'query',
+      description:
+        'Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort.',
+      schema: { type: 'string' },
+    },
     {
       name: 'per_page',
       in: 'query',

@@ -3,12 +3,14 @@ import type { ListArgs } from '../resources/resource.service.js';
 import { SortOrder } from '../db/paging.js';
 import { humanize } from '../errors/humanize.js';
 import { PageArgs } from './connection.js';
+import { withFilterOperators } from './filter-inputs.js';
 
 /**
  * `<Name>Sort` ({ column, order }) and the list arguments (where, sort, first, after) of a resource.
  * Sort columns are an enum of snake_case names, the same words REST uses in `sort[column]`.
  */
 export function ListArgsType(name: string, where: ClassType<object>, columns: readonly string[]): ClassType<ListArgs> {
+  withFilterOperators(where, name, columns);
   const Columns = Object.fromEntries(columns.map((column) => [column, column]));
   registerEnumType(Columns, {
     name: `${name}SortColumn`,
@@ -27,7 +29,11 @@ export function ListArgsType(name: string, where: ClassType<object>, columns: re
 
   @ArgsType()
   class Args extends PageArgs {
-    @Field(() => where, { nullable: true, description: 'Equality filters; an explicit null matches empty values.' })
+    @Field(() => where, {
+      nullable: true,
+      description:
+        'Filters, all of which must hold: a field equals a value (an explicit null matches empty values), or operators (`createdAt: { gte: … }`, `statusIs: { in: […] }`).',
+    })
     where?: object;
 
     @Field(() => Sort, { nullable: true, description: 'Ordering; default by uuid (creation order).' })

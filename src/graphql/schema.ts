@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { applyFilterOperators } from './filter-inputs.js';
 import { DateTimeScalar } from './scalars.js';
 import { resolvers } from './resolvers.js';
 import { VALIDATION_SETTINGS } from './validators.js';
 
 /** Builds the executable schema shared by Apollo (/graphql) and the REST layer (rest-compat). */
 export async function createSchema(): Promise<GraphQLSchema> {
+  applyFilterOperators();
   const schema = await buildSchema({
     resolvers: [...resolvers],
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
