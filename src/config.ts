@@ -194,13 +194,15 @@ export interface WorkerPoolLimits {
   idleMs?: number;
   /** CPU niceness of the threads, 0 (normal) to 19 (only idle CPU); public pools use PUBLIC_WORKER_NICE. */
   nice?: number;
+  /** Most workers one lane (a client address) may hold at once; unset: all of them. Public pools keep one for the other lanes. */
+  laneWorkers?: number;
 }
 
 export interface PdfWorkerConfig extends WorkerPoolLimits {
   /** The job limit for inspecting an uploaded PDF at the public POST /api/v1/verify (PDF_INSPECT_TIMEOUT_MS). */
   inspectTimeoutMs: number;
   /** The separate pool of public inspections: threads (PUBLIC_WORKERS) and niceness; unset: the tenants' pool's size, normal priority. */
-  publicPool?: Pick<WorkerPoolLimits, 'size' | 'nice'>;
+  publicPool?: Pick<WorkerPoolLimits, 'size' | 'nice' | 'laneWorkers'>;
 }
 
 /** Every problem of the environment at once; `message` has one line a problem, each naming its variable. */
@@ -237,7 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workers = Math.max(1, os.availableParallelism() - 1);
   // Public work (anyone's uploads and image requests) has pools of its own, niced: it only gets CPU time
   // the event loop and the tenants' issuance leave over.
-  const publicPool = { size: e.PUBLIC_WORKERS ?? e.PDF_WORKERS ?? workers, nice: e.PUBLIC_WORKER_NICE };
+  // At least two threads by default, one lane (an address) holding at most all but one: a client whose
+  // every job runs into the time limit leaves a thread for everyone else's short ones.
+  const publicSize = e.PUBLIC_WORKERS ?? e.PDF_WORKERS ?? Math.max(2, workers);
+  const publicPool = { size: publicSize, nice: e.PUBLIC_WORKER_NICE, laneWorkers: Math.max(1, publicSize - 1) };
   const pdfWorkers: PdfWorkerConfig = {
     size: e.PDF_WORKERS ?? workers,
     jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
