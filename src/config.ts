@@ -126,6 +126,8 @@ export interface RateLimitConfig {
   verify: number;
   /** Milliseconds of public worker time (verification, unbaking, baking) one address may use a minute (RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE). */
   publicWorkerMs: number;
+  /** Bytes of answers one tenant may read a minute, counted from stored sizes (RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE). */
+  responseBytes: number;
   token: {
     /** Every token request of one address (TOKEN_RATE_LIMIT). */
     perAddress: number;
@@ -280,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicReads: e.RATE_LIMIT_PUBLIC_PER_MINUTE,
       verify: e.RATE_LIMIT_VERIFY_PER_MINUTE,
       publicWorkerMs: e.RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE,
+      responseBytes: e.RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE,
       token: {
         perAddress: e.TOKEN_RATE_LIMIT,
         failuresPerClientAddress: e.TOKEN_FAILURE_LIMIT,
