@@ -241,10 +241,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workers = Math.max(1, os.availableParallelism() - 1);
   // Public work (anyone's uploads and image requests) has pools of its own, niced: it only gets CPU time
   // the event loop and the tenants' issuance leave over.
-  // At least two threads by default, one lane (an address) holding at most all but one: a client whose
-  // every job runs into the time limit leaves a thread for everyone else's short ones.
+  // At least two threads by default; in the badge pool one lane (an address) holds at most all but one: a
+  // client whose every check runs into the time limit leaves a thread for everyone else's short ones.
   const publicSize = e.PUBLIC_WORKERS ?? e.PDF_WORKERS ?? Math.max(2, workers);
-  const publicPool = { size: publicSize, nice: e.PUBLIC_WORKER_NICE, laneWorkers: Math.max(1, publicSize - 1) };
+  const publicPool = { size: publicSize, nice: e.PUBLIC_WORKER_NICE };
   const pdfWorkers: PdfWorkerConfig = {
     size: e.PDF_WORKERS ?? workers,
     jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
@@ -333,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Recycled like the PDF workers, but a public pool of its own: a queue of PDFs never delays a badge, nor the reverse.
     badgeWorkers: {
       ...publicPool,
+      laneWorkers: Math.max(1, publicSize - 1),
       jobTimeoutMs: e.BADGE_VERIFY_TIMEOUT_MS,
       heapMb: pdfWorkers.heapMb,
       queueLimit: pdfWorkers.queueLimit,
