@@ -383,12 +383,17 @@ async function webhookScenario(attacker: TenantAccess, victim: TenantAccess): Pr
 
 const megabytes = (bytes: number) => Math.round(bytes / 2 ** 20);
 
+/** Where the process's memory is: V8's heap, buffers outside it, and the rest (native: threads, malloc arenas, code). */
+const memoryBreakdown = (usage: NodeJS.MemoryUsage) =>
+  `rss ${megabytes(usage.rss)} MB = heap ${megabytes(usage.heapTotal)} (used ${megabytes(usage.heapUsed)}) + external ${megabytes(usage.external)} (buffers ${megabytes(usage.arrayBuffers)}) + native ${megabytes(usage.rss - usage.heapTotal - usage.external)} MB`;
+
 export async function runNeighbourBench(): Promise<void> {
   const env = await openBenchEnv({ limits: 'default', env: { NOTIFICATION_WORKER: 'on', WEBHOOK_ALLOW_PRIVATE: 'true' } });
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-neighbours-'));
   const closers: (() => void)[] = [];
   try {
-    const rssAtStart = process.memoryUsage().rss;
+    const memoryAtStart = process.memoryUsage();
+    const rssAtStart = memoryAtStart.rss;
     let rssPeak = rssAtStart;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
     // One client per scenario and role: the API's rate limit counts per client.
@@ -411,6 +416,8 @@ export async function runNeighbourBench(): Promise<void> {
     const rssAfterLoad = process.memoryUsage().rss;
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
     const rssIdle = process.memoryUsage().rss;
+    console.log(`\nneighbours: memory at start ${memoryBreakdown(memoryAtStart)}; ${IDLE_SECONDS} s after the load ${memoryBreakdown(process.memoryUsage())}`);
+    console.log(`neighbours: workers alive ${env.runtime.documents.size} document, ${env.runtime.badgeWorkers.size} badge`);
     console.log(
       `\nneighbours: server RSS ${megabytes(rssAtStart)} MB at start, ${megabytes(rssPeak)} MB peak, ${megabytes(rssAfterLoad)} MB when the load stopped, ${megabytes(rssIdle)} MB ${IDLE_SECONDS} s later (${((rssIdle / rssAtStart - 1) * 100).toFixed(0)} % over the start)`,
     );

@@ -130,6 +130,8 @@ export interface RateLimitConfig {
   verify: number;
   /** Milliseconds of public worker time (verification, unbaking, baking) one address may use a minute (RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE). */
   publicWorkerMs: number;
+  /** Bytes of answers one tenant may read a minute, counted from stored sizes (RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE). */
+  responseBytes: number;
   token: {
     /** Every token request of one address (TOKEN_RATE_LIMIT). */
     perAddress: number;
@@ -198,13 +200,15 @@ export interface WorkerPoolLimits {
   idleMs?: number;
   /** CPU niceness of the threads, 0 (normal) to 19 (only idle CPU); public pools use PUBLIC_WORKER_NICE. */
   nice?: number;
+  /** Most workers one lane (a client address) may hold at once; unset: all of them. Public pools keep one for the other lanes. */
+  laneWorkers?: number;
 }
 
 export interface PdfWorkerConfig extends WorkerPoolLimits {
   /** The job limit for inspecting an uploaded PDF at the public POST /api/v1/verify (PDF_INSPECT_TIMEOUT_MS). */
   inspectTimeoutMs: number;
   /** The separate pool of public inspections: threads (PUBLIC_WORKERS) and niceness; unset: the tenants' pool's size, normal priority. */
-  publicPool?: Pick<WorkerPoolLimits, 'size' | 'nice'>;
+  publicPool?: Pick<WorkerPoolLimits, 'size' | 'nice' | 'laneWorkers'>;
 }
 
 /** Every problem of the environment at once; `message` has one line a problem, each naming its variable. */
@@ -241,7 +245,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workers = Math.max(1, os.availableParallelism() - 1);
   // Public work (anyone's uploads and image requests) has pools of its own, niced: it only gets CPU time
   // the event loop and the tenants' issuance leave over.
-  const publicPool = { size: e.PUBLIC_WORKERS ?? e.PDF_WORKERS ?? workers, nice: e.PUBLIC_WORKER_NICE };
+  // At least two threads by default; in the badge pool one lane (an address) holds at most all but one: a
+  // client whose every check runs into the time limit leaves a thread for everyone else's short ones.
+  const publicSize = e.PUBLIC_WORKERS ?? e.PDF_WORKERS ?? Math.max(2, workers);
+  const publicPool = { size: publicSize, nice: e.PUBLIC_WORKER_NICE };
   const pdfWorkers: PdfWorkerConfig = {
     size: e.PDF_WORKERS ?? workers,
     jobTimeoutMs: e.PDF_JOB_TIMEOUT_MS,
@@ -281,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicReads: e.RATE_LIMIT_PUBLIC_PER_MINUTE,
       verify: e.RATE_LIMIT_VERIFY_PER_MINUTE,
       publicWorkerMs: e.RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE,
+      responseBytes: e.RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE,
       token: {
         perAddress: e.TOKEN_RATE_LIMIT,
         failuresPerClientAddress: e.TOKEN_FAILURE_LIMIT,
@@ -331,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Recycled like the PDF workers, but a public pool of its own: a queue of PDFs never delays a badge, nor the reverse.
     badgeWorkers: {
       ...publicPool,
+      laneWorkers: Math.max(1, publicSize - 1),
       jobTimeoutMs: e.BADGE_VERIFY_TIMEOUT_MS,
       heapMb: pdfWorkers.heapMb,
       queueLimit: pdfWorkers.queueLimit,

@@ -5,6 +5,7 @@ import { upload } from './support/files.js';
 import { encodePng } from './support/open-badges.js';
 import { diplomaPdf } from './support/pdf.js';
 import { type ApiClient, signIn, startTestService, type TestService } from './support/service.js';
+import { until } from './support/wait.js';
 
 // The CPU-heavy part of POST /api/v1/badges/verify (unbaking, RDF canonicalisation, signatures) and
 // of baked image downloads runs on the badge workers. The server runs in this very thread, so whatever it computes on its event
@@ -191,4 +192,61 @@ describe('POST /api/v1/badges/verify past BADGE_VERIFY_TIMEOUT_MS', () => {
     });
     expect((await verify(service, credential)).body.data.verified).toBe(true);
   });
+});
+
+describe('one address’s heavy credential checks and everyone else’s', () => {
+  let service: TestService;
+  let credential: Record<string, any>;
+
+  beforeAll(async () => {
+    // Two badge workers, as a 2- or 3-core machine gets by default; limits that let the heavy checks finish.
+    service = await startTestService({ PUBLIC_WORKERS: '2', TRUST_PROXY: 'loopback', BADGE_VERIFY_TIMEOUT_MS: '60000' });
+    ({ credential } = await issuedCredential(await signIn(service, 'acme')));
+  }, 120_000);
+
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  const verifyFrom = (address: string, body: unknown) =>
+    fetch(`${service.url}/api/v1/badges/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      body: JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+
+  it('refuses a credential repeating its @context a thousand times with a 422, without a worker', async () => {
+    const pool = service.runtime.badgeWorkers.pool;
+    const before = pool.dispatched;
+    const bomb = { ...credential, '@context': Array.from({ length: 1_500 }, () => credential['@context'][0]) };
+    expect(await verifyFrom('198.51.100.30', bomb)).toEqual({
+      status: 422,
+      body: { message: 'The credential lists an @context more than once.', errors: { credential: ['The credential lists an @context more than once.'] } },
+    });
+    const scoped = structuredClone(credential);
+    scoped.credentialSubject.achievement.alignment = Array.from({ length: 20 }, () => ({ '@context': { name: 'https://schema.org/name' }, type: 'Alignment' }));
+    expect(await verifyFrom('198.51.100.30', scoped)).toMatchObject({
+      status: 422,
+      body: { errors: { credential: ['The credential may not have more than 16 @context entries.'] } },
+    });
+    expect(pool.dispatched).toBe(before);
+  });
+
+  it("verifies another address's credential on the worker one address's heavy checks leave free", async () => {
+    const pool = service.runtime.badgeWorkers.pool;
+    // Both workers started and warm, so what is measured is who gets one.
+    for (let round = 0; pool.size < 2 && round < 10; round++) {
+      await Promise.all([31, 32, 35, 36].map((host) => verifyFrom(`198.51.100.${host}`, credential)));
+    }
+    expect(pool.size).toBe(2);
+    const base = pool.dispatched;
+    const order: string[] = [];
+    const heavy = [1, 2].map((n) => verifyFrom('198.51.100.33', craftedCredential(credential)).then((answer) => (order.push(`heavy ${n}`), answer)));
+    await until(() => pool.dispatched - base + pool.queued === 2, 'both heavy checks to reach the pool');
+    const victim = await verifyFrom('198.51.100.34', credential).then((answer) => (order.push('victim'), answer));
+    expect(victim.body.data.verified).toBe(true);
+    for (const answer of await Promise.all(heavy)) expect(answer.body.data.verified).toBe(false);
+    // The second heavy check waited for the first: one address holds one of the two workers.
+    expect(order[0]).toBe('victim');
+  }, 120_000);
 });

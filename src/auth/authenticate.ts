@@ -6,6 +6,7 @@ import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
 import { enforce, refuseKnown } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
+import { limitResponseBytes } from '../rate-limits/response-bytes-limit.js';
 import type { PrincipalCache } from './principal-cache.js';
 import { sha256Hex } from './secrets.js';
 import { type Principal, TokenService } from './token.service.js';
@@ -28,7 +29,7 @@ export function authenticate(
   orm: Orm,
   { tokenTtlSeconds, publicBaseUrl, responseMaxBytes }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes'>,
   runtime: ServiceRuntime,
-  limits: Pick<RateLimits, 'store' | 'api'>,
+  limits: Pick<RateLimits, 'store' | 'api' | 'responseBytes'>,
   principals: PrincipalCache,
 ): RequestHandler {
   // The lookup is one prepared statement on the pool: no ORM state, so no fork of the EntityManager.
@@ -56,7 +57,9 @@ export function authenticate(
       }
       await enforce(limits.store, limits.api, principal.clientId, res, knownAs);
       const logger = (req as Request & { log: Logger }).log;
-      res.locals.context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, responseMaxBytes);
+      const context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, responseMaxBytes);
+      limitResponseBytes(limits.store, limits.responseBytes, context, res);
+      res.locals.context = context;
       next();
     } catch (error) {
       next(error);

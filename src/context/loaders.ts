@@ -47,7 +47,7 @@ export class Loaders {
   constructor(
     private readonly em: EntityManager,
     /** What the answer may still take: lazy columns are charged to it before they are read. */
-    private readonly budget = new ResponseBudget(Number.POSITIVE_INFINITY),
+    readonly budget = new ResponseBudget(Number.POSITIVE_INFINITY),
   ) {}
 
   /**

@@ -12,7 +12,8 @@ export const JSON_SLICE_BYTES = 256 * 1024;
  * built. The serialiser (src/http/json-text.ts) holds the whole answer to the same limit.
  */
 export class ResponseBudget {
-  private spent = 0;
+  /** Bytes charged so far. */
+  spent = 0;
 
   constructor(readonly maxBytes: number) {}
 

@@ -24,16 +24,25 @@ export class FairQueue<Item> {
     this.count++;
   }
 
-  /** The next item of the lane whose turn it is; that lane then goes to the back of the round. */
-  shift(): Item | undefined {
-    const next = this.lanes.entries().next();
-    if (next.done) return undefined;
-    const [lane, items] = next.value;
+  /**
+   * The next item of the first lane in the round that `may` serve now; that lane then goes to the back
+   * of the round. Undefined when no lane may.
+   */
+  shift(may: (lane: string) => boolean = () => true): Item | undefined {
+    const next = [...this.lanes.entries()].find(([lane]) => may(lane));
+    if (!next) return undefined;
+    const [lane, items] = next;
     const item = items.shift()!;
     this.lanes.delete(lane);
     if (items.length > 0) this.lanes.set(lane, items);
     this.count--;
     return item;
+  }
+
+  /** Whether some lane with items waiting `may` serve now. */
+  has(may: (lane: string) => boolean): boolean {
+    for (const lane of this.lanes.keys()) if (may(lane)) return true;
+    return false;
   }
 
   /** Removes and returns every item, lane by lane. */

@@ -71,6 +71,7 @@ const RETIRE_AT_HEAP_SHARE = 0.5;
 
 interface Pending<Job, Result> {
   job: Job;
+  lane: string;
   timeoutMs: number;
   resolve(reply: TimedReply<Result>): void;
   reject(error: WorkerJobError): void;
@@ -102,6 +103,8 @@ export class WorkerPool<Job, Result> {
   private readonly queue = new FairQueue<Pending<Job, Result>>();
   private nextId = 1;
   private closed = false;
+  /** Jobs handed to a worker since the pool started. */
+  dispatched = 0;
 
   constructor(
     private readonly entry: URL,
@@ -156,7 +159,7 @@ export class WorkerPool<Job, Result> {
       return Promise.reject(new WorkerJobError('busy', 'Too many documents are being processed; try again shortly.'));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push(lane, { job, timeoutMs, resolve, reject });
+      this.queue.push(lane, { job, lane, timeoutMs, resolve, reject });
       this.pump();
     });
   }
@@ -165,10 +168,14 @@ export class WorkerPool<Job, Result> {
   private pump(): void {
     for (const slot of this.slots) {
       if (this.queue.size === 0) break;
-      if (slot.ready && !slot.current) this.dispatch(slot, this.queue.shift()!);
+      if (!slot.ready || slot.current) continue;
+      const next = this.queue.shift((lane) => this.mayTakeAnother(lane));
+      if (!next) break;
+      this.dispatch(slot, next);
     }
     let starting = [...this.slots].filter((slot) => !slot.ready).length;
-    while (!this.closed && this.queue.size > starting && this.slots.size < this.limits.size) {
+    const may = (lane: string) => this.mayTakeAnother(lane);
+    while (!this.closed && this.queue.size > starting && this.slots.size < this.limits.size && this.queue.has(may)) {
       this.spawn();
       starting++;
     }
@@ -211,6 +218,19 @@ export class WorkerPool<Job, Result> {
     else this.pump();
   }
 
+  /**
+   * Whether `lane` may have one more job running: a pool with `laneWorkers` keeps the rest of its
+   * workers for the other lanes, so a lane whose jobs each run into the time limit cannot make
+   * another lane's short job wait for them.
+   */
+  private mayTakeAnother(lane: string): boolean {
+    const most = this.limits.laneWorkers;
+    if (!most) return true;
+    let running = 0;
+    for (const slot of this.slots) if (slot.current?.lane === lane) running++;
+    return running < most;
+  }
+
   private retireWhenIdle(slot: Slot<Job, Result>): void {
     const idleMs = this.limits.idleMs ?? 0;
     if (idleMs <= 0 || slot.idleTimer) return;
@@ -231,6 +251,7 @@ export class WorkerPool<Job, Result> {
       pending.timeoutMs,
     );
     slot.current = { ...pending, id, timer, startedAt: performance.now() };
+    this.dispatched++;
     slot.worker.ref();
     try {
       slot.worker.postMessage({ id, job: pending.job });

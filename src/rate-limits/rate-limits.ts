@@ -13,6 +13,8 @@ export interface RateLimits {
   verify: RateLimit;
   /** Milliseconds of public worker time per address (worker-time-limit.ts). */
   publicWorkerTime: RateLimit;
+  /** Bytes of answers per tenant, from the stored sizes they charged (response-bytes-limit.ts). */
+  responseBytes: RateLimit;
   token: TokenThrottle;
 }
 
@@ -24,6 +26,7 @@ export function createRateLimits(orm: Orm, { rateLimits }: Pick<Config, 'rateLim
     publicReads: perMinute('public:address', rateLimits.publicReads),
     verify: perMinute('verify:address', rateLimits.verify),
     publicWorkerTime: perMinute('worker-ms:address', rateLimits.publicWorkerMs),
+    responseBytes: perMinute('response-bytes:tenant', rateLimits.responseBytes),
     token: new TokenThrottle(store, rateLimits.token),
   };
 }

@@ -4,6 +4,7 @@ import { DomainError, invalid } from '../../errors/domain-error.js';
 import { detectFileType, PNG, SVG } from '../../files/file-type.js';
 import { nestsDeeperThan } from '../../http/json-body.js';
 import type { CredentialCheck, ProofAndStatus } from './credential-proof.js';
+import { contextProblem } from './credential-contexts.js';
 import { credentialIssuerId } from './credential-facts.js';
 import { openBadgeCredentials } from './credential.service.js';
 import { ob3Urls } from './did-web.js';
@@ -42,6 +43,8 @@ export function parseCredential(json: Buffer | string): Record<string, unknown> 
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw unreadable('The credential must be a JSON object.');
   const missing = missingMembers(parsed as Record<string, unknown>);
   if (missing.length > 0) throw invalid({ credential: missing });
+  const contexts = contextProblem(parsed as Record<string, unknown>);
+  if (contexts) throw unreadable(contexts);
   return parsed as Record<string, unknown>;
 }
 
