@@ -50,7 +50,7 @@ function expressRoutes(stack: Layer[], prefix = ''): string[] {
   });
 }
 
-const isApi = (route: string) => /^\w+ (\/api\/|\/ob\/|\/clr\/|\/blockcerts\/|\/healthz$|\/readyz$|\/oembed$)/.test(route);
+const isApi = (route: string) => /^\w+ (\/api\/|\/ob\/|\/clr\/|\/oid4vci\/|\/\.well-known\/|\/blockcerts\/|\/healthz$|\/readyz$|\/oembed$)/.test(route);
 
 const documented = (doc: OpenApiDocument) =>
   Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`));
