@@ -452,6 +452,10 @@ describe('a PIN in the e-mail when the institution asks for it', () => {
     // The claim is counted in the certificate's engagement figures.
     const engagement = await acme.rest('GET', `/certificates/${certificate.uuid}/engagement`);
     expect(engagement.body.data.totals.wallet_claims).toBe(1);
+    // Revoking the certificate shows in the status of the copy Sphereon's client received.
+    expect(await referenceRevoked(clr)).toBe(false);
+    expect((await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'Issued in error' })).status).toBe(200);
+    expect(await referenceRevoked(clr)).toBe(true);
   });
 });
 
