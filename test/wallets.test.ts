@@ -491,7 +491,13 @@ describe('clean-up of the wallet exchange', () => {
     const made = [live, recentlyExpired, longExpired, longRedeemed, longRevoked].map((each) => each.uuid);
     const offersLeft = async () =>
       ((await sql('select uuid from credential_offers where uuid in (?, ?, ?, ?, ?)', made)) as { uuid: string }[]).map((row) => row.uuid).sort();
-    await until(async () => (await offersLeft()).length === 2, 'the sweep');
+    // The sweep may pass between the inserts above: wait for a pass after all of them.
+    const gone = async () =>
+      (await sql('select (select count(*) from wallet_nonces where nonce_hash = ?) + (select count(*) from wallet_access_tokens where token_hash = ?) as n', [
+        hashes.oldNonce,
+        hashes.oldToken,
+      ])) as { n: string }[];
+    await until(async () => (await offersLeft()).length === 2 && Number((await gone())[0]!.n) === 0, 'the sweep');
     expect(await offersLeft()).toEqual([live.uuid, recentlyExpired.uuid].sort());
     const nonces = (await sql('select nonce_hash from wallet_nonces where nonce_hash in (?, ?)', [hashes.liveNonce, hashes.oldNonce])) as unknown[];
     expect(nonces).toEqual([{ nonce_hash: hashes.liveNonce }]);
