@@ -3,7 +3,7 @@ import { fields, leaves, nest, omit } from './selection.js';
 
 /** The REST representation of each collection, as GraphQL selections (renamed to snake_case on the way out). */
 const INSTITUTION = fields(
-  'uuid externalId name legalName taxId country website email networkOrganization status isBadgesEnabled isGradePublic badgeImageUuid createdAt updatedAt',
+  'uuid externalId name legalName taxId country website email networkOrganization status isBadgesEnabled isGradePublic isWalletPinRequired badgeImageUuid createdAt updatedAt',
 );
 const MODULE = fields('uuid code name description syllabus workload credits modality level isActive isRequired institution { uuid name } createdAt updatedAt');
 const COURSE = fields(`uuid externalId name code description workload isActive institution { uuid name }

@@ -157,7 +157,7 @@ const badgeRoutes = (schema: GraphQLSchema): RestRoute[] => [
   badgeRoute(schema, '/certificates/:uuid/badges/credentials', 'certificate', 'openBadgeCredential', 'open_badge_credential'),
 ];
 
-const COUNTS = 'pageViews pdfDownloads badgeFetches credentialFetches shareClicks linkedinAdds';
+const COUNTS = 'pageViews pdfDownloads badgeFetches credentialFetches shareClicks linkedinAdds walletClaims';
 
 /** GET /certificates/{uuid}/engagement: the certificate's daily public engagement (docs/public-pages.md). */
 const engagementRoute = (schema: GraphQLSchema): RestRoute => ({

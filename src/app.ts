@@ -84,6 +84,7 @@ export const HAND_WRITTEN_ROUTES = [
   ...Object.values(HOSTED_CREDENTIAL_ROUTES),
   CREDENTIAL_VERIFY_ROUTE,
   ...Object.values(CLR_ROUTES),
+  ...Object.values(WALLET_ROUTES),
   ...Object.values(BLOCKCERTS_ROUTES),
   ...Object.values(HEALTH_ROUTES),
   OEMBED_ROUTE,
@@ -205,9 +206,6 @@ export async function createApp({ config, orm, logger, runtime, principals = new
   app.use(clrRoutes(publicContext));
   // OpenID4VCI: wallets take the credentials (docs/wallets.md).
   app.use(walletRoutes(publicContext, publicReads));
-  // Described by their own metadata (/.well-known/openid-credential-issuer) and docs/wallets.md, not in the
-  // OpenAPI document: Swagger UI on /docs stops rendering past ~131 operations (test/openapi.test.ts).
-  app.use(otherMethodsOf(Object.values(WALLET_ROUTES)));
   // Blockcerts: anchored credentials, issuer profiles, revocation lists (as public reads).
   app.get('/blockcerts/*path', publicReads);
   app.use(blockcertsRoutes(publicContext));

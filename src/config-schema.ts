@@ -161,6 +161,8 @@ export const ENVIRONMENT = z.object({
   TOKEN_TTL_SECONDS: whole(1).default(43200),
   TOKEN_PURGE_MS: whole().default(3_600_000),
   TOKEN_PURGE_GRACE_SECONDS: whole().default(86_400),
+  WALLET_PURGE_MS: whole().default(600_000),
+  WALLET_PURGE_GRACE_SECONDS: whole().default(2_592_000),
   RATE_LIMIT_API_PER_MINUTE: whole().default(600),
   RATE_LIMIT_PUBLIC_PER_MINUTE: whole().default(120),
   RATE_LIMIT_VERIFY_PER_MINUTE: whole().default(30),

@@ -43,6 +43,9 @@ export interface Config {
   /** How often access tokens expired for longer than `tokenPurgeGraceSeconds` are deleted; 0 turns it off. */
   tokenPurgeMs: number;
   tokenPurgeGraceSeconds: number;
+  /** How often expired wallet nonces and access tokens, and offers dead for longer than `walletPurgeGraceSeconds`, are deleted; 0 turns it off. */
+  walletPurgeMs: number;
+  walletPurgeGraceSeconds: number;
   jsonBodyLimit: string;
   /** Nesting levels of a JSON body, refused (400) before it is parsed. */
   jsonMaxDepth: number;
@@ -299,6 +302,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     tokenPurgeMs: e.TOKEN_PURGE_MS,
     tokenPurgeGraceSeconds: e.TOKEN_PURGE_GRACE_SECONDS,
+    walletPurgeMs: e.WALLET_PURGE_MS,
+    walletPurgeGraceSeconds: e.WALLET_PURGE_GRACE_SECONDS,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     jsonMaxDepth: e.JSON_MAX_DEPTH,
     responseMaxBytes: e.RESPONSE_MAX_BYTES,

@@ -38,6 +38,7 @@ describe('institutions over REST', () => {
         status: 'active',
         is_badges_enabled: false,
         is_grade_public: false,
+        is_wallet_pin_required: false,
         badge_image_uuid: null,
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expect.stringMatching(TIMESTAMP),

@@ -50,7 +50,7 @@ function expressRoutes(stack: Layer[], prefix = ''): string[] {
   });
 }
 
-const isApi = (route: string) => /^\w+ (\/api\/|\/ob\/|\/clr\/|\/blockcerts\/|\/healthz$|\/readyz$|\/oembed$)/.test(route);
+const isApi = (route: string) => /^\w+ (\/api\/|\/ob\/|\/clr\/|\/oid4vci\/|\/\.well-known\/|\/blockcerts\/|\/healthz$|\/readyz$|\/oembed$)/.test(route);
 
 const documented = (doc: OpenApiDocument) =>
   Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`));
@@ -151,7 +151,7 @@ describe('the /docs page', () => {
       // Past ~130 operations Swagger UI draws only the operations near the window (they appear as one
       // scrolls): a window tall enough for all of them lets the test see every one at once.
       await watched.page.setViewportSize({ width: 1280, height: 16_000 });
-      await watched.page.waitForFunction((count) => document.querySelectorAll('.opblock').length === count, operations, { timeout: 20_000 });
+      await watched.page.waitForFunction((count) => document.querySelectorAll('.opblock').length === count, operations, { timeout: 60_000 });
       await expect(watched.page.locator('.opblock-summary-path', { hasText: '/api/v1/certificates/{uuid}/revoke' }).count()).resolves.toBe(1);
       await expect(watched.page.locator('button.authorize').count()).resolves.toBe(1);
       expect(watched.consoleErrors).toEqual([]);

@@ -175,7 +175,7 @@ describe('engagement', () => {
     expect(linkedIn.headers.get('location')).toMatch(/^https:\/\/www\.linkedin\.com\/profile\/add\?startTask=CERTIFICATION_NAME/);
     expect((await get(`/verify/${uuid}/share/myspace`)).status).toBe(404);
 
-    const expected = { page_views: 2, pdf_downloads: 1, badge_fetches: 1, credential_fetches: 1, share_clicks: 1, linkedin_adds: 1 };
+    const expected = { page_views: 2, pdf_downloads: 1, badge_fetches: 1, credential_fetches: 1, share_clicks: 1, linkedin_adds: 1, wallet_claims: 0 };
     let answer = await engagement(acme, uuid);
     await until(
       async () => {

@@ -1,7 +1,8 @@
+import { jest } from '@jest/globals';
 import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import { OpenID4VCIClientV1_0_15 } from '@sphereon/oid4vci-client';
 import { achievementCredentialSchemaErrors } from './support/achievement-credential-schema.js';
-import { clrStructureErrors } from './support/clr-credential-structure.js';
+import { clrAchievementCredentialSchemaErrors, clrCredentialSchemaErrors } from './support/clr-credential-schema.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { freePort } from './support/open-badges.js';
@@ -15,6 +16,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+jest.setTimeout(180_000);
+
 let service: TestService;
 let base: string;
 let acme: ApiClient;
@@ -26,7 +29,7 @@ beforeAll(async () => {
   // The public base URL is the server's real address: the verifier resolves the issuer's did:web there.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base, SMTP_URL: smtp.url, NOTIFICATION_POLL_MS: '100' });
+  service = await startTestService({ PORT: String(port), PUBLIC_BASE_URL: base, SMTP_URL: smtp.url, NOTIFICATION_POLL_MS: '100', WALLET_PURGE_MS: '200' });
   acme = await signIn(service, 'acme');
   globex = await signIn(service, 'globex');
 });
@@ -45,9 +48,13 @@ async function uploadFile(api: ApiClient, bytes: Uint8Array, name: string): Prom
 }
 
 /** A badges-enabled institution, a course of three modules (two in a group), an enrollment graded 8.75, and the issued certificate. */
-async function issuedCertificate(api: ApiClient, email = 'ana.souza@example.org') {
+async function issuedCertificate(api: ApiClient, email = 'ana.souza@example.org', institutionFields: Record<string, unknown> = {}) {
   const make = factories(api);
-  const institution = await make.institution({ is_badges_enabled: true, badge_image_uuid: await uploadFile(api, Buffer.from(BADGE_SVG), 'badge.svg') });
+  const institution = await make.institution({
+    is_badges_enabled: true,
+    badge_image_uuid: await uploadFile(api, Buffer.from(BADGE_SVG), 'badge.svg'),
+    ...institutionFields,
+  });
   const course = await make.course({ institution_uuid: institution.uuid, name: 'Data Engineering', description: 'Pipelines.', workload: 360 });
   const sql = await make.module({ institution_uuid: institution.uuid, name: 'SQL Foundations', code: 'SQL1', workload: 60, credits: 4 });
   const streams = await make.module({ institution_uuid: institution.uuid, name: 'Stream Processing', workload: 80, credits: 6 });
@@ -107,9 +114,21 @@ describe('the transcript as a CLR 2.0 ClrCredential', () => {
     expect((await globex.rest('GET', `/certificates/${certificate.uuid}`)).status).toBe(404);
   });
 
-  it('has the structure CLR 2.0 requires, and every AchievementCredential it carries conforms to 1EdTech’s schema', () => {
-    expect(clrStructureErrors(clr)).toEqual([]);
-    for (const nested of clr.credentialSubject.verifiableCredential) expect(achievementCredentialSchemaErrors(nested)).toEqual([]);
+  it('conforms to 1EdTech’s published CLR 2.0 schema, and every AchievementCredential it carries to the CLR and OB 3.0 schemas', () => {
+    expect(clrCredentialSchemaErrors(clr)).toEqual([]);
+    expect(clr.credentialSchema).toEqual([
+      { id: 'https://purl.imsglobal.org/spec/clr/v2p0/schema/json/clr_v2p0_clrcredential_schema.json', type: '1EdTechJsonSchemaValidator2019' },
+    ]);
+    expect(clr.credentialSubject.verifiableCredential).toHaveLength(4);
+    for (const nested of clr.credentialSubject.verifiableCredential) {
+      expect(clrAchievementCredentialSchemaErrors(nested)).toEqual([]);
+      expect(achievementCredentialSchemaErrors(nested)).toEqual([]);
+    }
+    // The schema is not a formality: it refuses a ClrCredential without a subject's credentials or with a bad association.
+    const { verifiableCredential: _credentials, ...emptied } = clr.credentialSubject;
+    expect(clrCredentialSchemaErrors({ ...clr, credentialSubject: emptied })).not.toEqual([]);
+    const badAssociation = { ...clr.credentialSubject, association: [{ type: 'Association', associationType: 'isCousinOf', sourceId: 'a', targetId: 'b' }] };
+    expect(clrCredentialSchemaErrors({ ...clr, credentialSubject: badAssociation })).not.toEqual([]);
   });
 
   it('lists the transcript’s modules in its order with workload and credits, the course with the grade, and module → course associations', async () => {
@@ -260,7 +279,7 @@ describe('OpenID4VCI: a wallet claims the credentials with a pre-authorized code
       expect((await referenceVerify(credential)).verified).toBe(true);
     }
     expect(achievementCredentialSchemaErrors(openBadge)).toEqual([]);
-    expect(clrStructureErrors(clr)).toEqual([]);
+    expect(clrCredentialSchemaErrors(clr)).toEqual([]);
 
     const offers = (await acme.rest('GET', `/certificates/${certificate.uuid}/offers`)).body.data;
     expect(offers[0]).toMatchObject({ uuid: made.uuid, claims: 2, redeemed_at: expect.any(String), tx_code: null, credential_offer_uri: null });
@@ -386,5 +405,104 @@ describe('where students meet the offer', () => {
     expect(offers).toHaveLength(1);
     expect(new Date(offers[0].expires_at).getTime() - Date.now()).toBeGreaterThan(13 * 24 * 3600 * 1000);
     expect((await token(await codeOf(decoded))).status).toBe(200);
+  });
+});
+
+/** The decoded text of a raw e-mail: quoted-printable soft breaks and escapes undone. */
+const decodedMail = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+describe('a PIN in the e-mail when the institution asks for it', () => {
+  it('the e-mail’s offer asks for a PIN the e-mail prints apart; a wrong PIN is invalid_grant, Sphereon’s client claims with the right one', async () => {
+    const email = 'pin.holder@example.org';
+    const { certificate, institution } = await issuedCertificate(acme, email, { is_wallet_pin_required: true });
+    expect(institution.is_wallet_pin_required).toBe(true);
+    await until(() => smtp.to(email).length > 0, 'the issuance e-mail');
+    const mail = decodedMail(smtp.to(email)[0]!.raw);
+    const link = /openid-credential-offer:\/\/\?credential_offer_uri=[A-Za-z0-9%._-]+/.exec(mail)![0];
+    const pins = [...mail.matchAll(/PIN: (\d{6})\./g)].map((match) => match[1]);
+    expect(pins.length).toBeGreaterThanOrEqual(2); // the text part and the HTML part
+    expect(new Set(pins).size).toBe(1);
+    const pin = pins[0]!;
+    // Apart from the offer: neither the deep link nor the verification page it leads to carries it.
+    expect(link).not.toContain(pin);
+    const pageUrl = new RegExp(`${certificate.public_verification_url.replace(/[.?*+^$()|[\]\\]/g, '\\$&')}\\?offer=[A-Za-z0-9_-]+`).exec(mail)![0];
+    expect(await (await fetch(pageUrl, { headers: { accept: 'text/html' } })).text()).not.toContain(`PIN: ${pin}`);
+    const offerDocument = (await getJson(new URL(link).searchParams.get('credential_offer_uri')!)).body;
+    expect(offerDocument.grants[PRE_AUTH].tx_code).toMatchObject({ input_mode: 'numeric', length: 6 });
+    expect((await acme.rest('GET', `/certificates/${certificate.uuid}/offers`)).body.data[0].tx_code_required).toBe(true);
+
+    const code = offerDocument.grants[PRE_AUTH]['pre-authorized_code'];
+    expect(await token(code)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await token(code, pin === '000000' ? '111111' : '000000')).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+
+    const holder = await walletKey();
+    const client = await OpenID4VCIClientV1_0_15.fromURI({ uri: link, kid: holder.kid, alg: 'EdDSA', retrieveServerMetadata: true });
+    await client.acquireAccessToken({ pin });
+    const response = await client.acquireCredentials({
+      credentialConfigurationId: 'ClrCredential_ldp_vc',
+      proofCallbacks: { signCallback: async (jwt: { header: object; payload: object }) => holder.sign(jwt.header, jwt.payload) },
+      format: 'ldp_vc',
+      kid: holder.kid,
+      alg: 'EdDSA',
+    });
+    const clr = (response as any).credentials[0].credential;
+    expect(clr.credentialSubject.id).toBe(holder.did);
+    expect((await referenceVerify(clr)).verified).toBe(true);
+    expect(clrCredentialSchemaErrors(clr)).toEqual([]);
+    // The claim is counted in the certificate's engagement figures.
+    const engagement = await acme.rest('GET', `/certificates/${certificate.uuid}/engagement`);
+    expect(engagement.body.data.totals.wallet_claims).toBe(1);
+    // Revoking the certificate shows in the status of the copy Sphereon's client received.
+    expect(await referenceRevoked(clr)).toBe(false);
+    expect((await acme.rest('POST', `/certificates/${certificate.uuid}/revoke`, { reason: 'Issued in error' })).status).toBe(200);
+    expect(await referenceRevoked(clr)).toBe(true);
+  });
+});
+
+describe('clean-up of the wallet exchange', () => {
+  it('deletes expired nonces and access tokens, and offers dead past the grace, on the job queue; live rows and every claim stay', async () => {
+    const sql = (query: string, params: unknown[] = []) => service.orm.em.getConnection().execute(query, params);
+    const { certificate } = await issuedCertificate(acme, 'sweep@example.org');
+    const hashes = { liveNonce: 'n'.repeat(64), oldNonce: 'o'.repeat(64), liveToken: 't'.repeat(64), oldToken: 'u'.repeat(64) };
+    await sql(`insert into wallet_nonces (nonce_hash, expires_at) values (?, now() + interval '5 minutes'), (?, now() - interval '1 second')`, [
+      hashes.liveNonce,
+      hashes.oldNonce,
+    ]);
+    const live = await offer(acme, certificate.uuid);
+    const recentlyExpired = await offer(acme, certificate.uuid);
+    const longExpired = await offer(acme, certificate.uuid);
+    const longRedeemed = await offer(acme, certificate.uuid);
+    const longRevoked = await offer(acme, certificate.uuid);
+    await sql(`update credential_offers set expires_at = now() - interval '1 hour' where uuid = ?`, [recentlyExpired.uuid]);
+    await sql(`update credential_offers set expires_at = now() - interval '31 days' where uuid = ?`, [longExpired.uuid]);
+    await sql(`update credential_offers set redeemed_at = now() - interval '31 days' where uuid = ?`, [longRedeemed.uuid]);
+    await sql(`update credential_offers set revoked_at = now() - interval '31 days' where uuid = ?`, [longRevoked.uuid]);
+    await sql(
+      `insert into wallet_access_tokens (token_hash, offer_uuid, expires_at) values (?, ?, now() + interval '5 minutes'), (?, ?, now() - interval '1 second')`,
+      [hashes.liveToken, live.uuid, hashes.oldToken, longRedeemed.uuid],
+    );
+    await sql(
+      `insert into credential_claims (uuid, offer_uuid, certificate_uuid, tenant_uuid, configuration_id, holder, claimed_at)
+        select gen_random_uuid(), uuid, certificate_uuid, tenant_uuid, 'OpenBadgeCredential_ldp_vc', 'did:key:z6Mkexample', now() - interval '31 days' from credential_offers where uuid = ?`,
+      [longRedeemed.uuid],
+    );
+
+    // (The issuance e-mail's own offer is live too: only the five made here are looked at.)
+    const made = [live, recentlyExpired, longExpired, longRedeemed, longRevoked].map((each) => each.uuid);
+    const offersLeft = async () =>
+      ((await sql('select uuid from credential_offers where uuid in (?, ?, ?, ?, ?)', made)) as { uuid: string }[]).map((row) => row.uuid).sort();
+    // The sweep may pass between the inserts above: wait for a pass after all of them.
+    const gone = async () =>
+      (await sql('select (select count(*) from wallet_nonces where nonce_hash = ?) + (select count(*) from wallet_access_tokens where token_hash = ?) as n', [
+        hashes.oldNonce,
+        hashes.oldToken,
+      ])) as { n: string }[];
+    await until(async () => (await offersLeft()).length === 2 && Number((await gone())[0]!.n) === 0, 'the sweep');
+    expect(await offersLeft()).toEqual([live.uuid, recentlyExpired.uuid].sort());
+    const nonces = (await sql('select nonce_hash from wallet_nonces where nonce_hash in (?, ?)', [hashes.liveNonce, hashes.oldNonce])) as unknown[];
+    expect(nonces).toEqual([{ nonce_hash: hashes.liveNonce }]);
+    const tokens = (await sql('select token_hash from wallet_access_tokens where token_hash in (?, ?)', [hashes.liveToken, hashes.oldToken])) as unknown[];
+    expect(tokens).toEqual([{ token_hash: hashes.liveToken }]);
+    expect(await sql('select count(*)::int as n from credential_claims where offer_uuid = ?', [longRedeemed.uuid])).toEqual([{ n: 1 }]);
   });
 });

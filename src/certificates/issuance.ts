@@ -195,7 +195,7 @@ export async function recordIssuance(
   });
   // The student's wallet offer (docs/wallets.md) rides in the e-mail, as a QR code and a link, while badges are on.
   if (notify) {
-    const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid, url) : null;
+    const walletOffer = parts.institution.isBadgesEnabled ? await emailedOffer(tx, certificate.uuid, url, parts.institution.isWalletPinRequired) : null;
     const message = { certificate, student: parts.student, course: parts.course, institution: parts.institution, url, publicBaseUrl: tx.publicBaseUrl };
     enqueueNotification(tx.em, issuedMessage({ ...message, walletOffer }));
   }

@@ -36,6 +36,7 @@ export function issuedEmailHtml({
           <img src={walletOffer.qrDataUrl} width={200} height={200} alt={m.walletQrAlt} />
         </p>
       )}
+      {walletOffer?.txCode && <p>{m.walletPin(walletOffer.txCode)}</p>}
       <p style={{ color: '#666' }}>
         {m.certificateId}: {certificateUuid}
       </p>

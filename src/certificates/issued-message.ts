@@ -45,6 +45,7 @@ export function issuedMessage({
     '',
     ...(badge ? [m.badgeAt, badge, ''] : []),
     ...(walletOffer ? [m.walletAt(walletOffer.expiresAt.toISOString().slice(0, 10)), walletOffer.offerUrl, ''] : []),
+    ...(walletOffer?.txCode ? [m.walletPin(walletOffer.txCode), ''] : []),
     `${m.certificateId}: ${certificate.uuid}`,
   ].join('\n');
   const htmlBody = issuedEmailHtml({

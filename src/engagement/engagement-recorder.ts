@@ -38,8 +38,17 @@ function record(source: EngagementSource, event: EngagementEvent, statement: str
 }
 
 /** Counts one event of a certificate (page view, badge or credential fetch, share click). */
-export function countEngagement(source: EngagementSource, certificateUuid: string, event: Exclude<EngagementEvent, 'pdf_download'>): void {
+export function countEngagement(source: EngagementSource, certificateUuid: string, event: Exclude<EngagementEvent, 'pdf_download' | 'wallet_claim'>): void {
   record(source, event, COUNT_CERTIFICATE, [event, certificateUuid]);
+}
+
+/**
+ * Counts a credential a wallet received, in the caller's transaction: the claim proved possession of
+ * a key (no bot to filter), and it is recorded with the claim or not at all.
+ */
+export async function countWalletClaim(em: EntityManager, certificateUuid: string): Promise<void> {
+  const result = await em.execute<{ affectedRows?: number }>(COUNT_CERTIFICATE, ['wallet_claim', certificateUuid], 'run');
+  if (result.affectedRows) engagementEvents.inc({ event: 'wallet_claim' });
 }
 
 /** Counts a download of a file when it is a certificate's signed PDF (certificate or transcript). */

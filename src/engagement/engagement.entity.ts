@@ -2,7 +2,7 @@ import { type Opt } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /** What is counted about a certificate's public life; one row a certificate, day and event. */
-export const ENGAGEMENT_EVENTS = ['page_view', 'pdf_download', 'badge_fetch', 'credential_fetch', 'share_click', 'linkedin_add'] as const;
+export const ENGAGEMENT_EVENTS = ['page_view', 'pdf_download', 'badge_fetch', 'credential_fetch', 'share_click', 'linkedin_add', 'wallet_claim'] as const;
 export type EngagementEvent = (typeof ENGAGEMENT_EVENTS)[number];
 
 /**

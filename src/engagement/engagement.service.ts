@@ -9,6 +9,7 @@ const FIELD: Record<EngagementEvent, keyof EngagementCounts> = {
   credential_fetch: 'credentialFetches',
   share_click: 'shareClicks',
   linkedin_add: 'linkedinAdds',
+  wallet_claim: 'walletClaims',
 };
 
 const MAX_DAYS = 366;
@@ -19,7 +20,15 @@ const DAILY = `select to_char(e."day", 'YYYY-MM-DD') as day, e."event", e."count
     and e."day" > (now() at time zone 'utc')::date - ${MAX_DAYS}
   order by e."day"`;
 
-const zero = (): EngagementCounts => ({ pageViews: 0, pdfDownloads: 0, badgeFetches: 0, credentialFetches: 0, shareClicks: 0, linkedinAdds: 0 });
+const zero = (): EngagementCounts => ({
+  pageViews: 0,
+  pdfDownloads: 0,
+  badgeFetches: 0,
+  credentialFetches: 0,
+  shareClicks: 0,
+  linkedinAdds: 0,
+  walletClaims: 0,
+});
 
 /** A certificate's engagement, for its institution: one indexed read of its daily rows. */
 export async function certificateEngagement(ctx: RequestContext, certificateUuid: string): Promise<CertificateEngagementView> {

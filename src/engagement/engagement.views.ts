@@ -20,6 +20,9 @@ export class EngagementCounts {
 
   @Field(() => Int, { description: 'Clicks on “Add to LinkedIn profile”.' })
   linkedinAdds!: number;
+
+  @Field(() => Int, { description: 'Credentials (Open Badge, CLR transcript) a wallet received through an OpenID4VCI offer.' })
+  walletClaims!: number;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'The counts of one UTC day.' })

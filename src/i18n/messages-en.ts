@@ -152,6 +152,7 @@ export const en = {
     walletLink: 'open the offer on this device',
     walletUntil: (until: string) => `It works once, until ${until}.`,
     walletQrAlt: 'QR code of the wallet offer',
+    walletPin: (pin: string) => `The wallet will ask for this PIN: ${pin}. Keep it to yourself; the offer works only with it.`,
   },
   transcript: {
     title: 'Academic transcript',

@@ -149,6 +149,7 @@ export const es: Messages = {
     walletLink: 'abra la oferta en este dispositivo',
     walletUntil: (until: string) => `Sirve una vez, hasta el ${until}.`,
     walletQrAlt: 'Código QR de la oferta para la cartera',
+    walletPin: (pin: string) => `La cartera le pedirá este PIN: ${pin}. No lo comparta; la oferta solo sirve con él.`,
   },
   transcript: {
     title: 'Certificado analítico',

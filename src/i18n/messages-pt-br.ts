@@ -149,6 +149,7 @@ export const ptBR: Messages = {
     walletLink: 'abra a oferta neste dispositivo',
     walletUntil: (until: string) => `Vale uma vez, até ${until}.`,
     walletQrAlt: 'Código QR da oferta para a carteira',
+    walletPin: (pin: string) => `A carteira vai pedir este PIN: ${pin}. Não o compartilhe; a oferta só vale com ele.`,
   },
   transcript: {
     title: 'Histórico escolar',

@@ -69,6 +69,13 @@ export class Institution extends ExternallyIdentifiedEntity {
   @Property({ type: 'boolean' })
   isGradePublic: boolean & Opt = false;
 
+  @Field(() => Boolean, {
+    description:
+      "Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer.",
+  })
+  @Property({ type: 'boolean' })
+  isWalletPinRequired: boolean & Opt = false;
+
   @Field(() => ID, { nullable: true, description: 'Uploaded file used as the badge image; required while badges are enabled.' })
   @Property({ type: 'uuid', nullable: true })
   badgeImageUuid?: string | null;

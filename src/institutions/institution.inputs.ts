@@ -60,6 +60,10 @@ export class UpdateInstitutionInput {
   @Present()
   isGradePublic?: boolean;
 
+  @Field({ nullable: true, description: "Default `false`; `true` makes the issuance e-mail's wallet offer ask for a PIN the e-mail carries." })
+  @Present()
+  isWalletPinRequired?: boolean;
+
   @Field(() => ID, { nullable: true, description: 'An uploaded PNG or SVG file of this tenant.' })
   badgeImageUuid?: string | null;
 }

@@ -18,6 +18,7 @@ const SCALARS = [
   'status',
   'isBadgesEnabled',
   'isGradePublic',
+  'isWalletPinRequired',
   'badgeImageUuid',
 ] as const;
 
@@ -34,6 +35,7 @@ export class InstitutionService extends ResourceService<Institution, Institution
     status: InstitutionStatus.active,
     isBadgesEnabled: false,
     isGradePublic: false,
+    isWalletPinRequired: false,
     badgeImageUuid: null,
     externalId: null,
   };

@@ -30,7 +30,7 @@ export const signingSeconds = new Histogram({
 
 export const engagementEvents = new Counter({
   name: 'credentials_engagement_events_total',
-  help: 'Public engagement counted (docs/public-pages.md): page views, PDF downloads, badge and credential fetches, share and LinkedIn clicks; bots excluded.',
+  help: 'Public engagement counted (docs/public-pages.md): page views, PDF downloads, badge and credential fetches, share and LinkedIn clicks (bots excluded), credentials wallets received.',
   labelNames: ['event'] as const,
   registers: [domainRegistry],
 });

@@ -5,6 +5,7 @@ import type { Orm } from '../db/orm.js';
 import { purgeDeletedFiles } from '../files/file-purge.js';
 import type { FileRuntime } from '../files/file-runtime.js';
 import { IdempotencyStore } from '../idempotency/idempotency.store.js';
+import { purgeWalletLeftovers } from '../wallets/wallet-sweep.js';
 import { releaseExpiredLeases } from './expired-leases.js';
 import type { PeriodicWork } from './job-queue.js';
 
@@ -18,6 +19,7 @@ export function periodicTasks(config: Config, orm: Orm, files: FileRuntime): Per
     { name: 'certificates.expire', everyMs: config.expirySweepMs, work: () => certificates.expireOverdue({ em: orm.em.fork() }) },
     { name: 'files.purge', everyMs: config.filePurgeSweepMs, work: () => purgeDeletedFiles(orm, files, config.filePurgeGraceMs) },
     { name: 'tokens.purge', everyMs: config.tokenPurgeMs, work: () => purgeExpiredTokens(orm, config.tokenPurgeGraceSeconds) },
+    { name: 'wallets.purge', everyMs: config.walletPurgeMs, work: () => purgeWalletLeftovers(orm, config.walletPurgeGraceSeconds) },
     { name: 'idempotency.sweep', everyMs: config.idempotencySweepMs, work: () => new IdempotencyStore(orm).sweep() },
     // Only processes that take leased work (e-mails, webhooks, batches) look for leases their dead peers left.
     {

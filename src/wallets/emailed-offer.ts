@@ -9,14 +9,16 @@ export interface WalletOffer {
   pageUrl: string;
   qrDataUrl: string;
   expiresAt: Date;
+  /** The PIN the wallet asks for, when the institution requires one (`is_wallet_pin_required`); the e-mail prints it apart from the offer. */
+  txCode: string | null;
 }
 
 /**
  * The offer the issuance e-mail carries, made in the issuance transaction (one insert with its flush):
- * valid EMAILED_OFFER_TTL_SECONDS, single use, as a deep link and its QR code (PNG).
+ * valid EMAILED_OFFER_TTL_SECONDS, single use, as a deep link and its QR code (PNG), with a PIN if asked.
  */
-export async function emailedOffer(tx: RequestContext, certificateUuid: string, verificationUrl: string): Promise<WalletOffer> {
-  const made = makeOffer(tx, tx.tenant.uuid, certificateUuid, { expiresInSeconds: EMAILED_OFFER_TTL_SECONDS });
+export async function emailedOffer(tx: RequestContext, certificateUuid: string, verificationUrl: string, withPin: boolean): Promise<WalletOffer> {
+  const made = makeOffer(tx, tx.tenant.uuid, certificateUuid, { expiresInSeconds: EMAILED_OFFER_TTL_SECONDS, txCode: withPin });
   const offerUrl = made.view().offerUrl!;
   const pageUrl = `${verificationUrl}?offer=${made.code}`;
   return {
@@ -24,5 +26,6 @@ export async function emailedOffer(tx: RequestContext, certificateUuid: string, 
     pageUrl,
     qrDataUrl: await QRCode.toDataURL(offerUrl, { errorCorrectionLevel: 'M', margin: 2, width: 200 }),
     expiresAt: made.offer.expiresAt,
+    txCode: made.txCode,
   };
 }

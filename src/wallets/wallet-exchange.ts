@@ -3,6 +3,7 @@ import type { PublicContext } from '../context/request-context.js';
 import { clrCredentials, institutionSigner } from '../badges/clr/clr.service.js';
 import { boundTo } from '../badges/clr/clr-credential.js';
 import { hostedRecord } from '../badges/v3/credential.service.js';
+import { countWalletClaim } from '../engagement/engagement-recorder.js';
 import { withProofList } from '../badges/v3/open-badge-credential.js';
 import { offerable, secretHash, newSecret, TX_CODE_MAX_FAILURES } from './credential-offers.js';
 import { verifyProofJwt } from './holder-proof.js';
@@ -109,8 +110,11 @@ export const walletExchange = {
     if (!used) throw new WalletError('invalid_nonce', 'The c_nonce is unknown, expired or already used; get a fresh one from the nonce endpoint.');
     if (!(await offerable(ctx, offer.certificateUuid))) throw new WalletError('invalid_token', 'The certificate is no longer valid.');
     const credential = await holderCredential(ctx, offer.certificateUuid, CREDENTIAL_CONFIGURATIONS[configurationId].kind, holder);
-    ctx.em.create(CredentialClaim, { offerUuid: offer.uuid, certificateUuid: offer.certificateUuid, tenantUuid: offer.tenantUuid, configurationId, holder });
-    await ctx.em.flush();
+    await ctx.em.transactional(async (em) => {
+      em.create(CredentialClaim, { offerUuid: offer.uuid, certificateUuid: offer.certificateUuid, tenantUuid: offer.tenantUuid, configurationId, holder });
+      await em.flush();
+      await countWalletClaim(em, offer.certificateUuid);
+    });
     return { credentials: [{ credential }] };
   },
 };

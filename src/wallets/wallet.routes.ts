@@ -2,15 +2,22 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { PublicContextOf } from '../http/public-context.js';
 import { type ContractResponse, describeRoute, TOO_MANY_REQUESTS } from '../http/route-contract.js';
 import { offerDocument } from './credential-offers.js';
-import { authorizationServerMetadata, issuerMetadata, WALLET_PATHS } from './issuer-metadata.js';
+import { authorizationServerMetadata, CREDENTIAL_CONFIGURATIONS, issuerMetadata, WALLET_PATHS } from './issuer-metadata.js';
 import { walletExchange } from './wallet-exchange.js';
 import { WalletError } from './wallet-errors.js';
 
-const oauthError = (description: string): ContractResponse => ({
+const OAUTH_ERROR = {
+  type: 'object',
+  description: 'OAuth 2.0 error form (RFC 6749 §5.2, OpenID4VCI 1.0 §8.3.1.2).',
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  required: ['error'],
+};
+const oauthError = (description: string): ContractResponse => ({ description, content: { 'application/json': OAUTH_ERROR } });
+const json = (description: string, schema: Record<string, unknown> = {}): ContractResponse => ({
   description,
-  content: { 'application/json': { type: 'object', description: 'OAuth form: `{error, error_description}`.' } },
+  content: { 'application/json': { type: 'object', description, ...schema } },
 });
-const json = (description: string): ContractResponse => ({ description, content: { 'application/json': { type: 'object', description } } });
+const strings = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
 const wallet = (method: 'get' | 'post', path: string, summary: string, responses: Record<number, ContractResponse>, extra = {}) =>
   describeRoute({
     method,
@@ -39,7 +46,10 @@ export const WALLET_ROUTES = {
     WALLET_PATHS.token,
     'Token endpoint of wallets (pre-authorized code grant)',
     {
-      200: json('`{access_token, token_type: "Bearer", expires_in}`.'),
+      200: json('The access token for the credential endpoint.', {
+        properties: { ...strings('access_token', 'token_type'), expires_in: { type: 'integer' } },
+        required: ['access_token', 'token_type', 'expires_in'],
+      }),
       400: oauthError('`invalid_request`, `invalid_grant` (unknown, used, revoked or expired code; wrong PIN), `unsupported_grant_type`.'),
     },
     {
@@ -55,13 +65,18 @@ export const WALLET_ROUTES = {
       },
     },
   ),
-  nonce: wallet('post', WALLET_PATHS.nonce, 'Nonce endpoint', { 200: json('`{c_nonce}`, single use, valid 5 minutes.') }),
+  nonce: wallet('post', WALLET_PATHS.nonce, 'Nonce endpoint', {
+    200: json('A c_nonce for one proof of possession, valid 5 minutes.', { properties: strings('c_nonce'), required: ['c_nonce'] }),
+  }),
   credential: wallet(
     'post',
     WALLET_PATHS.credential,
     'Credential endpoint',
     {
-      200: json('`{credentials: [{credential}]}`: the credential bound to the holder DID.'),
+      200: json('The credential bound to the holder DID, signed (eddsa-rdfc-2022).', {
+        properties: { credentials: { type: 'array', items: { type: 'object', properties: { credential: { type: 'object' } }, required: ['credential'] } } },
+        required: ['credentials'],
+      }),
       400: oauthError('`invalid_credential_request`, `unknown_credential_configuration`, `invalid_proof`, `invalid_nonce`.'),
       401: oauthError('`invalid_token`.'),
     },
@@ -71,7 +86,16 @@ export const WALLET_ROUTES = {
         content: {
           'application/json': {
             type: 'object',
-            properties: { credential_configuration_id: { type: 'string' }, proofs: { type: 'object' }, proof: { type: 'object' } },
+            properties: {
+              credential_configuration_id: { type: 'string', enum: Object.keys(CREDENTIAL_CONFIGURATIONS) },
+              proofs: {
+                type: 'object',
+                description: 'One proof of possession: a JWT (`typ: openid4vci-proof+jwt`) signed by the holder key.',
+                properties: { jwt: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1 } },
+              },
+              proof: { type: 'object', description: 'Draft 15 form `{proof_type: "jwt", jwt}`, also accepted.' },
+            },
+            required: ['credential_configuration_id'],
           },
         },
       },

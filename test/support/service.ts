@@ -28,6 +28,7 @@ export const NO_BACKGROUND_WORK = {
   IDEMPOTENCY_SWEEP_MS: '0',
   FILE_PURGE_SWEEP_MS: '0',
   TOKEN_PURGE_MS: '0',
+  WALLET_PURGE_MS: '0',
 };
 
 /** Suites that send many requests measure behaviour, not throttles; rate-limit tests turn these back on. */
