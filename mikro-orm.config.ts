@@ -10,7 +10,7 @@ import { scopeFilters, TenantStamp } from './src/db/tenant-scope.js';
 
 export interface OrmOptions {
   /** Called with every SQL statement; tests count statements with it. */
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, params?: readonly unknown[]) => void;
   poolMax?: number;
   /** The server's limits (src/config.ts `timeouts`); without them (CLI, migrations, tests' own ORMs) nothing times out. */
   timeouts?: { poolAcquireMs: number; statementMs: number; idleInTransactionMs: number };
@@ -69,7 +69,7 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
     propagationOnPrototype: false,
     pool: { min: 0, max: options.poolMax ?? 20 },
     driverOptions: driverOptions(options.timeouts),
-    onQuery: options.onQuery ? (sql) => (options.onQuery!(sql), sql) : undefined,
+    onQuery: options.onQuery ? (sql, params) => (options.onQuery!(sql, params), sql) : undefined,
     discovery: { warnWhenNoEntities: false },
   });
 }

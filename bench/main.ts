@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- auth lists upload issuance badges credentials hostile peers anchoring]`: prints figures, asserts nothing; without
- * arguments every section but `anchoring` (bench/anchoring.ts), `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS, then the neighbour scenarios of bench/neighbours.ts,
+ * `npm run bench [-- auth lists upload issuance badges credentials hostile peers anchoring growth]`: prints figures, asserts nothing; without
+ * arguments every section but `growth` (bench/growth.ts: BENCH_GROWTH_STUDENTS, BENCH_GROWTH_SMALL), `anchoring` (bench/anchoring.ts), `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS, then the neighbour scenarios of bench/neighbours.ts,
  * BENCH_NEIGHBOUR_SECONDS; BENCH_HOSTILE_PARTS=soak|neighbours runs one of the two) and `peers` (bench/peers.ts) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_ISSUANCE_CLIENTS (8), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
@@ -11,9 +11,9 @@
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'credentials', 'hostile', 'peers', 'anchoring'] as const;
-/** Sections a plain `npm run bench` leaves out: a long soak, the separate-process comparison, 10,000 certificates anchored. */
-const ON_REQUEST: readonly Section[] = ['hostile', 'peers', 'anchoring'];
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'badges', 'credentials', 'hostile', 'peers', 'anchoring', 'growth'] as const;
+/** Sections a plain `npm run bench` leaves out: a long soak, the separate-process comparison, 10,000 certificates anchored, 1,000,000 students. */
+const ON_REQUEST: readonly Section[] = ['hostile', 'peers', 'anchoring', 'growth'];
 type Section = (typeof SECTIONS)[number];
 
 function selectedSections(): Section[] {
@@ -74,9 +74,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const broken: string[] = [];
   const againstBase = Boolean(process.env.BENCH_BASE_DIR) && sections.includes('issuance');
-  const inProcess = sections.filter(
-    (section) => section !== 'upload' && section !== 'peers' && section !== 'anchoring' && !(againstBase && section === 'issuance'),
-  );
+  const inProcess = sections.filter((section) => !['upload', 'peers', 'anchoring', 'growth'].includes(section) && !(againstBase && section === 'issuance'));
   const rows = inProcess.length > 0 ? await runServiceSections(inProcess) : [];
   if (againstBase) {
     console.log('\nissuance: this build against BENCH_BASE_DIR, every build a separate process');
@@ -94,6 +92,8 @@ async function main(): Promise<number> {
   if (sections.includes('upload')) await runUpload();
   // Its own service: anchoring on, the embedded chain.
   if (sections.includes('anchoring')) await (await import('./anchoring.js')).runAnchoringBench();
+  // Its own server: two databases, 10,000 and 1,000,000 students (bench/growth.ts).
+  if (sections.includes('growth')) await (await import('./growth.js')).runGrowthBench();
   for (const row of failed(rows)) broken.push(`"${row.name}" had ${row.non2xx} non-2xx responses and ${row.errors} errors/timeouts`);
   for (const problem of broken) console.error(`ERROR: ${problem}`);
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()}`);

@@ -4,10 +4,12 @@ interface Paging {
   page: number;
   perPage: number;
   total: number;
+  /** The total is an estimate (a filtered list of more than 10,000 rows, db/page-statement.ts); meta says so. */
+  totalIsEstimate?: boolean;
 }
 
 /** Laravel's paginator body: `data`, `meta` and `links` (absolute URLs keeping the other query parameters). */
-export function listBody(data: unknown[], { page, perPage, total }: Paging, apiBaseUrl: string, req: Request) {
+export function listBody(data: unknown[], { page, perPage, total, totalIsEstimate = false }: Paging, apiBaseUrl: string, req: Request) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   // The path as the client sent it (a router mounted at a collection sees only the rest of it).
   const [path = '', query = ''] = req.originalUrl.split('?', 2);
@@ -19,7 +21,7 @@ export function listBody(data: unknown[], { page, perPage, total }: Paging, apiB
   };
   return {
     data,
-    meta: { current_page: page, per_page: perPage, total, last_page: lastPage },
+    meta: { current_page: page, per_page: perPage, total, total_is_estimate: totalIsEstimate, last_page: lastPage },
     links: {
       first: link(1),
       last: link(lastPage),

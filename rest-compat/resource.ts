@@ -148,7 +148,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
           type: 'query',
           name: 'List',
           route: `GET ${path}`,
-          fields: [...parentCheck, { field: many, alias: 'result', selection: fields('totalCount').concat(nest('nodes', nodes)) }],
+          fields: [...parentCheck, { field: many, alias: 'result', selection: fields('totalCount totalCountIsEstimate').concat(nest('nodes', nodes)) }],
         }),
       ),
       variables: (req) => {
@@ -158,9 +158,17 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
         return { where: scoped, sort: sortVariables(req.query), ...paging, ...parentOf(resource, req) };
       },
       present: (result, req) => {
-        const { total_count: totalCount, nodes } = result as { total_count: number; nodes: unknown[] };
+        const {
+          total_count: totalCount,
+          total_count_is_estimate: totalIsEstimate,
+          nodes,
+        } = result as {
+          total_count: number;
+          total_count_is_estimate: boolean;
+          nodes: unknown[];
+        };
         const { page, perPage } = pageVariables(req.query);
-        return listBody(nodes, { page, perPage, total: totalCount }, `${publicBaseUrl}/api/v1`, req);
+        return listBody(nodes, { page, perPage, total: totalCount, totalIsEstimate }, `${publicBaseUrl}/api/v1`, req);
       },
       docs: reads,
     },

@@ -34,8 +34,14 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   },
   PaginationMeta: {
     type: 'object',
-    properties: { current_page: integer, per_page: integer, total: integer, last_page: integer },
-    required: ['current_page', 'per_page', 'total', 'last_page'],
+    properties: {
+      current_page: integer,
+      per_page: integer,
+      total: { ...integer, description: 'Exact up to 10,000 rows of a filtered list; past that the planner’s estimate (`total_is_estimate`).' },
+      total_is_estimate: { type: 'boolean', description: 'Whether `total` (and so `last_page`) is an estimate.' },
+      last_page: integer,
+    },
+    required: ['current_page', 'per_page', 'total', 'total_is_estimate', 'last_page'],
   },
   PaginationLinks: {
     type: 'object',

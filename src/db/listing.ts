@@ -50,7 +50,10 @@ export async function findPage<T extends TenantScopedEntity>(
   if (!withTotal) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, offset, related: brought };
   // No row carries the total when the window is empty: past the end, or asked for no rows.
   const counted = total ?? (offset === 0 && limit > 0 ? 0 : await em.count(entity, filter));
-  return { rows, total: counted, hasMore: offset + rows.length < counted, offset, related: brought };
+  // An estimated total cannot tell whether rows follow a full page; a full page says they may.
+  const estimated = 'totalIsEstimate' in read && read.totalIsEstimate === true;
+  const hasMore = estimated ? rows.length === limit : offset + rows.length < counted;
+  return { rows, total: counted, totalIsEstimate: estimated, hasMore, offset, related: brought };
 }
 
 /** The page and its total through the ORM's query builder and default filters: any filter the ORM understands. */

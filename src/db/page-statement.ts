@@ -54,7 +54,7 @@ export async function readPageStatement<T extends object>(
   em: EntityManager,
   entity: EntityClass<T>,
   { filter, sort, limit, offset, withTotal, related = [] }: PageRequest,
-): Promise<{ rows: Row<T>[]; total: number | undefined; related: RelatedRows[] } | undefined> {
+): Promise<{ rows: Row<T>[]; total: number | undefined; totalIsEstimate: boolean; related: RelatedRows[] } | undefined> {
   if (!readableAsJson(em, entity as EntityClass<object>)) return undefined;
   const meta = em.getMetadata().get(entity as EntityClass<object>) as EntityMetadata<object>;
   const conditions: { column: string; value: Scalar }[] = [];
@@ -95,6 +95,7 @@ export async function readPageStatement<T extends object>(
   return {
     rows,
     total: withTotal && listTotal != null ? Number(listTotal) : undefined,
+    totalIsEstimate: totalIsEstimate(conditions.length > 0, listTotal != null ? Number(listTotal) : undefined),
     related: related.map((read, index) => ({ entity: read.entity, rows: relatedRows(em, read, rows, found, `related_${index}`) })),
   };
 }
@@ -140,7 +141,7 @@ function pageStatement(
   const uuid = quote(propertyOf(meta, 'uuid')!.fieldNames[0]!);
   const orderBy = [...(sort ? [`t.${quote(sort.column)} ${sort.descending ? 'desc' : 'asc'}`] : []), `t.${uuid} asc`].join(', ');
   const table = quote(meta.tableName);
-  const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').sql}`) : 'null';
+  const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `from ${table} c where ${where('c').sql}`) : 'null';
   let parameter = listed.parameters;
   const limit = window.limit ?? `$${++parameter}::bigint`;
   const offset = window.firstPage ? '0' : `$${++parameter}::bigint`;
@@ -166,9 +167,33 @@ function pageStatement(
   return `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`;
 }
 
-/** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */
-function total(table: string, scope: TenantScope, filtered: boolean, count: string): string {
-  return !filtered && scope.byTenant && LIVE_COUNTED_TABLES.has(table) ? liveCountSql(table, '$1') : `(${count})`;
+/** Up to this many matching rows a list's total is counted exactly; past it, estimated (`totalIsEstimate`). */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+/** Whether a total the page statement gave is the planner's estimate: a filtered list past the exact limit. */
+export const totalIsEstimate = (filtered: boolean, total: number | undefined) => filtered && total !== undefined && total > EXACT_TOTAL_LIMIT;
+
+/**
+ * The list's total as a scalar subquery over `source` (`from … c where …`). A tenant's whole live
+ * list is counted by triggers (db/live-counts.ts). Anything else is counted up to EXACT_TOTAL_LIMIT
+ * + 1 rows and no further, so a page never reads more than that for its total however many rows
+ * match; past the limit the total is the planner's estimate (`page_total_estimate`, planned, not run;
+ * the bound values quoted by `format`), kept above the limit and, where the tenant's live count is
+ * known, below it. The bounded count comes first in the text: PostgreSQL types the bound parameters
+ * from the columns they are compared with before `format` sees them.
+ */
+function total(table: string, scope: TenantScope, filtered: boolean, source: string): string {
+  const counted = scope.byTenant && LIVE_COUNTED_TABLES.has(table);
+  if (!filtered && counted) return liveCountSql(table, '$1');
+  const placeholders: string[] = [];
+  const template = source
+    .replace(/'/g, "''")
+    .replace(/%/g, '%%')
+    .replace(/\$\d+/g, (placeholder) => (placeholders.push(placeholder), '%L'));
+  const estimate = `page_total_estimate(format('select 1 ${template}'${placeholders.map((placeholder) => `, ${placeholder}`).join('')}))`;
+  const capped = counted ? `least(${liveCountSql(table, '$1')}, ${estimate})` : estimate;
+  return `(select case when bounded.n > ${EXACT_TOTAL_LIMIT} then greatest(${EXACT_TOTAL_LIMIT + 1}, ${capped}) else bounded.n end
+    from (select count(*) as n from (select 1 ${source} limit ${EXACT_TOTAL_LIMIT + 1}) limited) bounded)`;
 }
 
 /** The column of a property stored in one plain column (scalars, enums, many-to-one uuids); undefined for the rest. */
