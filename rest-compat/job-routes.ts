@@ -5,8 +5,8 @@ import { buildOperation } from './operation.js';
 import { objectInput } from './resource.js';
 import type { RestRoute } from './route.js';
 import { fields, nest } from './selection.js';
-import { listBody } from './list-envelope.js';
-import { argumentInputType, pageVariables, sortVariables, whereVariables } from './query-params.js';
+import { LIST_FIELDS, listBody, type ListResult } from './list-envelope.js';
+import { argumentInputType, listPaging, sortVariables, whereVariables } from './query-params.js';
 
 const JOB = fields(
   'uuid kind status total done failed results { index uuid status error { code message reason errors { field messages } } } createdAt finishedAt',
@@ -48,17 +48,16 @@ function jobList(schema: GraphQLSchema, publicBaseUrl: string): RestRoute {
       type: 'query',
       name: 'Jobs',
       route: 'GET /jobs',
-      fields: [{ field: 'jobs', alias: 'result', selection: fields('totalCount').concat(nest('nodes', JOB)) }],
+      fields: [{ field: 'jobs', alias: 'result', selection: fields(LIST_FIELDS).concat(nest('nodes', JOB)) }],
     }),
     variables: (req) => {
-      const { page: _page, perPage: _perPage, ...paging } = pageVariables(req.query);
+      const { variables: paging } = listPaging(req.query);
       return { where: whereVariables(req.query, whereType), sort: sortVariables(req.query), ...paging };
     },
     present: (result, req) => {
-      const { total_count: total, nodes } = result as { total_count: number; nodes: unknown[] };
-      const { page, perPage } = pageVariables(req.query);
-      const presented = nodes.map((node) => (presentJob(node) as { data: unknown }).data);
-      return listBody(presented, { page, perPage, total }, `${publicBaseUrl}/api/v1`, req);
+      const list = result as ListResult & { nodes: unknown[] };
+      const presented = list.nodes.map((node) => (presentJob(node) as { data: unknown }).data);
+      return listBody(presented, listPaging(req.query).paging, list, `${publicBaseUrl}/api/v1`, req);
     },
   };
 }

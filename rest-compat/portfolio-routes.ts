@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { listBody } from './list-envelope.js';
+import { LIST_FIELDS, listBody, type ListResult } from './list-envelope.js';
 import { buildOperation, type RootField } from './operation.js';
-import { argumentInputType, pageVariables, sortVariables, whereVariables } from './query-params.js';
+import { argumentInputType, listPaging, sortVariables, whereVariables } from './query-params.js';
 import { bodyInput, shapedReads } from './resource.js';
 import { portfolioItems as items, portfolioPages as pages } from './resources.js';
 import type { RestRoute } from './route.js';
@@ -45,18 +45,17 @@ export function portfolioRoutes(schema: GraphQLSchema, publicBaseUrl: string): R
       document: shapedReads(items, (nodes: Selection) =>
         operation('query', 'ListItems', `GET ${items.path}`, [
           pageCheck,
-          { field: 'portfolioItems', alias: 'result', selection: fields('totalCount').concat(nest('nodes', nodes)) },
+          { field: 'portfolioItems', alias: 'result', selection: fields(LIST_FIELDS).concat(nest('nodes', nodes)) },
         ]),
       ),
       variables: (req) => {
-        const { page, perPage, ...paging } = pageVariables(req.query);
+        const { variables: paging } = listPaging(req.query);
         const where = { ...whereVariables(req.query, whereType), pageUuid: req.params.pageUuid };
         return { where, sort: sortVariables(req.query), ...paging, ...scope(req) };
       },
       present: (result, req) => {
-        const { total_count: total, nodes } = result as { total_count: number; nodes: unknown[] };
-        const { page, perPage } = pageVariables(req.query);
-        return listBody(nodes, { page, perPage, total }, `${publicBaseUrl}/api/v1`, req);
+        const list = result as ListResult & { nodes: unknown[] };
+        return listBody(list.nodes, listPaging(req.query).paging, list, `${publicBaseUrl}/api/v1`, req);
       },
       docs: reads,
     },

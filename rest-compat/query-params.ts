@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { getNamedType, GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, type GraphQLSchema } from 'graphql';
 import { invalid } from '../src/errors/domain-error.js';
-import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/db/paging.js';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeKeyCursor, encodePosition, MAX_CURSOR_POSITION, MAX_PAGE_SIZE } from '../src/db/paging.js';
 import { toCamel } from '../src/identifier-case.js';
 
 export interface ListParams {
@@ -80,11 +80,35 @@ export function includedRelations(query: Query, allowed: readonly string[]): Set
   return new Set(requested);
 }
 
-/** page/per_page (Laravel paging) as first/after over the connection's positional cursors. */
-export function pageVariables(query: Query): Pick<ListParams, 'page' | 'perPage'> & { first: number; after?: string } {
+/** How a REST list pages: by page number (Laravel's paginator), or by `cursor` (its cursor paginator). */
+export interface RestPaging {
+  page: number;
+  perPage: number;
+  /** Whether the request pages by `cursor` (`cursor=` with no value starts at the list's head). */
+  cursor: boolean;
+}
+
+/** The connection's paging arguments for a REST list. */
+export type PagingVariables = { first: number; after?: string } | { last: number; before: string };
+
+/**
+ * page/per_page or cursor/per_page as the connection's first/after (or last/before for a cursor
+ * that points backwards, from `links.prev`). A page number travels as a position cursor.
+ */
+export function listPaging(query: Query): { paging: RestPaging; variables: PagingVariables } {
   const perPage = positiveInteger(query.per_page, 'per_page', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  if (query.cursor !== undefined) {
+    if (query.page !== undefined) throw invalid({ cursor: ['The cursor field is prohibited when page is present.'] });
+    if (typeof query.cursor !== 'string') throw invalid({ cursor: ['The cursor must be a string from links.next or links.prev.'] });
+    const paging = { page: 1, perPage, cursor: true };
+    if (query.cursor === '') return { paging, variables: { first: perPage } };
+    const cursor = decodeCursor(query.cursor);
+    if (cursor?.kind !== 'key') throw invalid({ cursor: ['The cursor is invalid.'] });
+    const edge = encodeKeyCursor(cursor.key);
+    return { paging, variables: cursor.backward ? { last: perPage, before: edge } : { first: perPage, after: edge } };
+  }
   // The page's offset must stay a position a cursor can name.
   const page = positiveInteger(query.page, 'page', 1, Math.floor(MAX_CURSOR_POSITION / perPage));
   const offset = (page - 1) * perPage;
-  return { page, perPage, first: perPage, ...(offset > 0 ? { after: encodeCursor(offset - 1) } : {}) };
+  return { paging: { page, perPage, cursor: false }, variables: { first: perPage, ...(offset > 0 ? { after: encodePosition(offset - 1) } : {}) } };
 }

@@ -2,9 +2,9 @@ import type { Request } from 'express';
 import type { DocumentNode, FieldNode, GraphQLSchema } from 'graphql';
 import { lowerFirst, toCamel } from '../src/identifier-case.js';
 import { renameKeys } from './case.js';
-import { listBody } from './list-envelope.js';
+import { LIST_FIELDS, listBody, type ListResult } from './list-envelope.js';
 import { buildOperation, type RootField } from './operation.js';
-import { argumentInputType, includedRelations, pageVariables, sortVariables, whereVariables } from './query-params.js';
+import { argumentInputType, includedRelations, listPaging, sortVariables, whereVariables } from './query-params.js';
 import type { RestRoute } from './route.js';
 import { field, fields, nest, type Selection, type SelectionSource, withIncluded } from './selection.js';
 
@@ -148,27 +148,18 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
           type: 'query',
           name: 'List',
           route: `GET ${path}`,
-          fields: [...parentCheck, { field: many, alias: 'result', selection: fields('totalCount totalCountIsEstimate').concat(nest('nodes', nodes)) }],
+          fields: [...parentCheck, { field: many, alias: 'result', selection: fields(LIST_FIELDS).concat(nest('nodes', nodes)) }],
         }),
       ),
       variables: (req) => {
-        const { page, perPage, ...paging } = pageVariables(req.query);
+        const { variables: paging } = listPaging(req.query);
         const where = whereVariables(req.query, whereType, resource.whereAliases);
         const scoped = parent ? { ...where, ...parentOf(resource, req) } : where;
         return { where: scoped, sort: sortVariables(req.query), ...paging, ...parentOf(resource, req) };
       },
       present: (result, req) => {
-        const {
-          total_count: totalCount,
-          total_count_is_estimate: totalIsEstimate,
-          nodes,
-        } = result as {
-          total_count: number;
-          total_count_is_estimate: boolean;
-          nodes: unknown[];
-        };
-        const { page, perPage } = pageVariables(req.query);
-        return listBody(nodes, { page, perPage, total: totalCount, totalIsEstimate }, `${publicBaseUrl}/api/v1`, req);
+        const list = result as ListResult & { nodes: unknown[] };
+        return listBody(list.nodes, listPaging(req.query).paging, list, `${publicBaseUrl}/api/v1`, req);
       },
       docs: reads,
     },

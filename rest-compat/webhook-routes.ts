@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { listBody } from './list-envelope.js';
+import { LIST_FIELDS, listBody, type ListResult } from './list-envelope.js';
 import { buildOperation } from './operation.js';
-import { pageVariables } from './query-params.js';
+import { listPaging } from './query-params.js';
 import { WEBHOOK_DELIVERY } from './resources.js';
 import type { RestRoute } from './route.js';
 import { fields, nest } from './selection.js';
@@ -22,16 +22,15 @@ export function webhookRoutes(schema: GraphQLSchema, publicBaseUrl: string): Res
         type: 'query',
         name: 'WebhookDeliveries',
         route: `GET ${DELIVERIES}`,
-        fields: [{ field: 'webhookDeliveries', alias: 'result', selection: fields('totalCount').concat(nest('nodes', WEBHOOK_DELIVERY)) }],
+        fields: [{ field: 'webhookDeliveries', alias: 'result', selection: fields(LIST_FIELDS).concat(nest('nodes', WEBHOOK_DELIVERY)) }],
       }),
       variables: (req) => {
-        const { page, perPage, ...paging } = pageVariables(req.query);
+        const { variables: paging } = listPaging(req.query);
         return { webhookUuid: req.params.webhookUuid, status: statusFilter(req), ...paging };
       },
       present: (result, req) => {
-        const { total_count: total, nodes } = result as { total_count: number; nodes: unknown[] };
-        const { page, perPage } = pageVariables(req.query);
-        return listBody(nodes, { page, perPage, total }, `${publicBaseUrl}/api/v1`, req);
+        const list = result as ListResult & { nodes: unknown[] };
+        return listBody(list.nodes, listPaging(req.query).paging, list, `${publicBaseUrl}/api/v1`, req);
       },
     },
     {

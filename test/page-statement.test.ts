@@ -22,6 +22,10 @@ let acme: ApiClient;
 let courseUuid: string;
 let cohortUuid: string;
 let deletedUuid: string;
+/** A row in the middle of the tenant's list, its creation time as PostgreSQL writes it in JSON, and the first row. */
+let midUuid: string;
+let midCreatedAt: string;
+let firstUuid: string;
 
 beforeAll(async () => {
   // No background workers: their polling statements would be counted with the requests'.
@@ -37,6 +41,14 @@ beforeAll(async () => {
   for (let index = 0; index < 3; index++) await make.enrollment();
   deletedUuid = (await make.enrollment({ course_uuid: course.uuid })).uuid;
   expect((await acme.rest('DELETE', `/enrollments/${deletedUuid}`)).status).toBe(204);
+  const [mid] = await service.orm.em
+    .getConnection()
+    .execute<{ uuid: string; created_at: string }[]>(
+      `select uuid, to_jsonb(created_at) #>> '{}' as created_at from enrollments where deleted_at is null order by uuid offset 4 limit 1`,
+    );
+  [midUuid, midCreatedAt] = [mid!.uuid, mid!.created_at];
+  const [head] = await service.orm.em.getConnection().execute<{ uuid: string }[]>(`select uuid from enrollments order by uuid limit 1`);
+  firstUuid = head!.uuid;
   const other = factories(globex);
   for (let index = 0; index < 3; index++) await other.enrollment();
 }, 120_000);
@@ -76,9 +88,24 @@ describe('the hand-tuned page statement', () => {
     ['a window inside the list', () => page({ course: courseUuid }, { limit: 2, offset: 1 })],
     ['a window past the end', () => page({}, { limit: 5, offset: 500 })],
     ['a page without its total', () => page({ course: courseUuid }, { withTotal: false })],
+    [
+      'range, set and not-null operators',
+      () => page({ createdAt: { $gte: new Date(0), $lt: new Date('2100-01-01') }, course: { $in: [courseUuid] }, cohort: { $ne: null } }),
+    ],
+    ['not equal and IS NULL through $eq', () => page({ completionStatus: { $ne: 'completed' }, completedAt: { $eq: null } })],
+    [
+      'the rows after a key, descending',
+      () => page({}, { sort: { property: 'createdAt', order: SortOrder.desc }, after: { value: midCreatedAt, uuid: midUuid } }),
+    ],
+    [
+      'the rows before a key, read from the end',
+      () => page({}, { sort: { property: 'completedAt', order: SortOrder.asc }, before: { value: null, uuid: midUuid }, reverse: true }),
+    ],
+    ['the rows between two keys in uuid order', () => page({}, { after: { uuid: firstUuid }, before: { uuid: midUuid } })],
   ])('reads %s exactly as the query builder does', async (_name, request) => {
     const { prepared, built } = await bothWays(Enrollment, request());
     expect(prepared).toBeDefined();
+    expect(prepared!.keys).toEqual(built.keys);
     expect(prepared!.total).toEqual(built.total);
     expect(withoutTotal(prepared!.rows)).toEqual(withoutTotal(built.rows));
     expect(prepared!.rows.every((row) => row instanceof Enrollment)).toBe(true);
@@ -137,10 +164,14 @@ describe('the hand-tuned page statement', () => {
     }
   });
 
-  it('leaves operators and unknown properties to the query builder, and reads inside a transaction on its connection', async () => {
+  it('leaves $or and unknown properties to the query builder, and reads inside a transaction on its connection', async () => {
     const em = await scopedTo('acme');
-    expect(await readPageStatement(em, Student, page({ email: { $ilike: '%example%' } }))).toBeUndefined();
+    expect(await readPageStatement(em, Student, page({ $or: [{ email: 'a@example.org' }, { name: 'A' }] }))).toBeUndefined();
     expect(await readPageStatement(em, Student, page({ nickname: 'x' }))).toBeUndefined();
+    const contains = page({ name: { $ilike: '%A%' } });
+    expect(withoutTotal((await readPageStatement(em, Student, contains))!.rows)).toEqual(
+      withoutTotal((await readPageWithQueryBuilder(em, Student, contains)).rows),
+    );
     const outside = (await readPageStatement(em, Student, page({})))!.rows.map((row) => row.uuid);
     await em
       .transactional(async (tx) => {

@@ -1,8 +1,9 @@
-import type { EntityClass, FilterQuery } from '@mikro-orm/core';
+import { type EntityClass, type EntityMetadata, type EntityProperty, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
-import { decodeCursor, DEFAULT_PAGE_SIZE, type Page, SortOrder } from './paging.js';
-import { type PageRequest, readPageStatement, type RelatedRows } from './page-statement.js';
+import { type KeyBound, keysetCondition, keysetOrderTerms, type KeysetOrder } from './keyset.js';
+import { type Cursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeKeyCursor, type Page, SortOrder, sortSignature } from './paging.js';
+import { type PageRead, type PageRequest, readPageStatement } from './page-statement.js';
 
 import { toCamel } from '../identifier-case.js';
 import type { TenantScopedEntity } from './base.entity.js';
@@ -23,12 +24,13 @@ export interface ListOptions<Column extends string = string> {
 }
 
 /**
- * One page of a filtered, sorted list in one statement: the hand-tuned one for plain equality filters
- * (db/page-statement.ts), else built by the query builder. The total is a scalar count subquery with
- * the same conditions (PostgreSQL runs it once), so the page itself can stop after `limit` rows in
- * index order — unlike `count(*) over()`, which materialises and sorts every matching row. uuid
- * (time-ordered) breaks ties so pages never overlap. Both parts apply the default filters (tenant,
- * live rows) exactly as `em.find` would.
+ * One page of a filtered, sorted list in one statement: the hand-tuned one (db/page-statement.ts),
+ * else built by the query builder. The total is a scalar count subquery with the same conditions
+ * (PostgreSQL runs it once), so the page itself can stop after its rows in index order — unlike
+ * `count(*) over()`, which materialises and sorts every matching row. uuid (time-ordered) breaks
+ * ties so pages never overlap. Cursors are keys (db/keyset.ts): the rows after or before a key stay
+ * the same whatever is inserted or deleted elsewhere in the list. Both parts apply the default
+ * filters (tenant, live rows) exactly as `em.find` would.
  */
 export async function findPage<T extends TenantScopedEntity>(
   em: EntityManager,
@@ -36,33 +38,131 @@ export async function findPage<T extends TenantScopedEntity>(
   filter: FilterQuery<T>,
   { sort, first, after, last, before, withTotal = true, related }: ListOptions,
 ): Promise<Page<Row<T>>> {
-  const { offset, limit } = await window(first, after, last, before, () => em.count(entity, filter));
-  const request: PageRequest = {
-    filter: filter as Record<string, unknown>,
-    sort: sort && { property: toCamel(sort.column), order: sort.order ?? SortOrder.asc },
-    limit: withTotal ? limit : limit + 1,
-    offset,
-    withTotal,
-    related,
+  if (first != null && last != null) throw invalid({ last: ['The last field is prohibited when first is present.'] });
+  const order = sort && { column: sort.column, order: sort.order ?? SortOrder.asc };
+  const property = order && toCamel(order.column);
+  const meta = em.getMetadata().get(entity as EntityClass<object>) as EntityMetadata<object>;
+  const cursors = { after: cursorArgument(after, 'after'), before: cursorArgument(before, 'before') };
+  const request = { filter: filter as Record<string, unknown>, sort: order && { property: property!, order: order.order }, withTotal, related };
+  const read = (pageRequest: PageRequest) => readPage(em, entity, pageRequest);
+  const signature = sortSignature(order);
+  const keyOf = (row: Row<T>, index: number, keys: unknown[]) =>
+    encodeKeyCursor({ sort: signature, value: order ? keys[index] : null, uuid: (row as { uuid: string }).uuid });
+
+  if (cursors.after?.kind === 'position' || cursors.before?.kind === 'position') {
+    return positionPage(em, entity, filter, request, read, { first, last, after: cursors.after, before: cursors.before }, keyOf);
+  }
+  const bound = (cursor: Cursor | undefined, name: string): KeyBound | undefined => {
+    if (!cursor || cursor.kind !== 'key') return undefined;
+    if (cursor.key.sort !== signature) throw invalid({ [name]: [`The ${name} cursor belongs to another sort order; page with the sort it was made for.`] });
+    if (!isUuid(cursor.key.uuid) || (order && !keyValueFits(meta, property!, cursor.key.value))) throw invalid({ [name]: [`The ${name} cursor is invalid.`] });
+    return { value: cursor.key.value, uuid: cursor.key.uuid };
   };
-  const read = (await readPageStatement(em, entity, request)) ?? (await readPageWithQueryBuilder(em, entity, request));
-  const { rows, total, related: brought } = read;
-  if (!withTotal) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, offset, related: brought };
+  const reverse = last != null;
+  const size = (reverse ? last : first) ?? DEFAULT_PAGE_SIZE;
+  const page = await read({ ...request, after: bound(cursors.after, 'after'), before: bound(cursors.before, 'before'), reverse, limit: size + 1, offset: 0 });
+  const more = page.rows.length > size;
+  const rows = page.rows.slice(0, size);
+  const keys = page.keys.slice(0, size);
+  if (reverse) [rows, keys].forEach((list) => list.reverse());
+  const total = withTotal ? (page.total ?? (after || before ? await em.count(entity, filter) : 0)) : undefined;
+  return {
+    rows,
+    cursors: rows.map((row, index) => keyOf(row, index, keys)),
+    total,
+    totalIsEstimate: page.totalIsEstimate === true,
+    hasMore: reverse ? before != null : more,
+    hasPrevious: reverse ? more : after != null,
+    related: page.related,
+  };
+}
+
+/** The cursor an argument names; a malformed or edited one is a 422 on that argument. */
+function cursorArgument(text: string | undefined | null, name: string): Cursor | undefined {
+  if (text == null) return undefined;
+  const cursor = decodeCursor(text);
+  if (!cursor) throw invalid({ [name]: [`The ${name} cursor is invalid.`] });
+  return cursor;
+}
+
+/** Whether a key's value could be a value of the sort property (an edited cursor must not reach the database as a type error). */
+function keyValueFits(meta: EntityMetadata<object>, property: string, value: unknown): boolean {
+  if (value === null) return true;
+  const prop = (meta.properties as Record<string, EntityProperty<object> | undefined>)[property];
+  if (!prop) return false;
+  if (prop.enum) return (prop.items ?? []).includes(value as string);
+  switch (prop.runtimeType) {
+    case 'Date':
+      return typeof value === 'string' && value.length <= 40 && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}(:\d{2})?))?$/.test(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'string':
+      return typeof value === 'string' && value.length <= 10_000;
+    default:
+      return false;
+  }
+}
+
+/** The page-statement, else the query builder: both read the same (test/page-statement.test.ts). */
+async function readPage<T extends TenantScopedEntity>(em: EntityManager, entity: EntityClass<T>, request: PageRequest): Promise<PageRead<T>> {
+  return (await readPageStatement(em, entity, request)) ?? (await readPageWithQueryBuilder(em, entity, request));
+}
+
+/**
+ * A window named by positions: REST page numbers (and cursors handed out before keys). Rows
+ * inserted or deleted before the position move the window; the rows' own cursors are keys.
+ */
+async function positionPage<T extends TenantScopedEntity>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  filter: FilterQuery<T>,
+  request: Omit<PageRequest, 'limit' | 'offset'>,
+  read: (request: PageRequest) => Promise<PageRead<T>>,
+  { first, last, after, before }: { first?: number; last?: number; after?: Cursor; before?: Cursor },
+  keyOf: (row: Row<T>, index: number, keys: unknown[]) => string,
+): Promise<Page<Row<T>>> {
+  if (after?.kind === 'key' || before?.kind === 'key') {
+    throw invalid({ [after?.kind === 'key' ? 'after' : 'before']: ['A key cursor and a position cursor cannot be combined.'] });
+  }
+  const start = after?.kind === 'position' ? after.position + 1 : 0;
+  const end = before?.kind === 'position' ? before.position : undefined;
+  let offset = start;
+  let limit = Math.max(0, Math.min(first ?? DEFAULT_PAGE_SIZE, (end ?? Infinity) - start));
+  if (last != null) {
+    const until = end ?? (await em.count(entity, filter));
+    offset = Math.max(start, until - last);
+    limit = Math.max(0, until - offset);
+  }
+  const { withTotal } = request;
+  const page = await read({ ...request, limit: withTotal ? limit : limit + 1, offset });
+  const rows = page.rows.slice(0, limit);
   // No row carries the total when the window is empty: past the end, or asked for no rows.
-  const counted = total ?? (offset === 0 && limit > 0 ? 0 : await em.count(entity, filter));
-  // An estimated total cannot tell whether rows follow a full page; a full page says they may.
-  const estimated = 'totalIsEstimate' in read && read.totalIsEstimate === true;
-  const hasMore = estimated ? rows.length === limit : offset + rows.length < counted;
-  return { rows, total: counted, totalIsEstimate: estimated, hasMore, offset, related: brought };
+  const total = withTotal ? (page.total ?? (offset === 0 && limit > 0 ? 0 : await em.count(entity, filter))) : undefined;
+  return {
+    rows,
+    cursors: rows.map((row, index) => keyOf(row, index, page.keys)),
+    total,
+    totalIsEstimate: page.totalIsEstimate === true,
+    // An estimated total cannot tell whether rows follow a full page; a full page says they may.
+    hasMore: total !== undefined && page.totalIsEstimate !== true ? offset + rows.length < total : page.rows.length > limit || rows.length === limit,
+    hasPrevious: offset > 0,
+    related: page.related,
+  };
 }
 
 /** The page and its total through the ORM's query builder and default filters: any filter the ORM understands. */
 export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
   em: EntityManager,
   entity: EntityClass<T>,
-  { filter, sort, limit, offset, withTotal }: PageRequest,
-): Promise<{ rows: Row<T>[]; total: number | undefined; related: RelatedRows[] }> {
-  const orderBy = [...(sort ? [{ [sort.property]: sort.order }] : []), { uuid: 'asc' }];
+  { filter, sort, limit, offset, withTotal, after, before, reverse = false }: PageRequest,
+): Promise<PageRead<T>> {
+  const meta = em.getMetadata().get(entity as EntityClass<object>) as EntityMetadata<object>;
+  const quote = (name: string) => em.getPlatform().quoteIdentifier(name);
+  const column = (property: string) => `${quote('listed')}.${quote((meta.properties as Record<string, EntityProperty<object>>)[property]!.fieldNames[0]!)}`;
+  const order: KeysetOrder = { column: sort && column(sort.property), descending: sort?.order === SortOrder.desc, reverse };
+  const uuid = column('uuid');
   const counting = em
     .createQueryBuilder(entity, 'counted')
     .count()
@@ -70,39 +170,34 @@ export async function readPageWithQueryBuilder<T extends TenantScopedEntity>(
   const page = em
     .createQueryBuilder(entity, 'listed')
     .select(readFields(em, entity) as never)
-    .where(filter as never)
-    .orderBy(orderBy as never)
+    .where(filter as never);
+  for (const [bound, side] of [
+    [after, 'after'],
+    [before, 'before'],
+  ] as const) {
+    if (!bound) continue;
+    const values: unknown[] = [];
+    page.andWhere(
+      keysetCondition(order, uuid, bound, side, (value) => (values.push(value), '?')),
+      values,
+    );
+  }
+  page
+    .orderBy(keysetOrderTerms(order, uuid).map(({ expression, direction }) => ({ [raw(expression) as never]: direction })) as never)
     .limit(limit)
     .offset(offset);
+  if (sort) page.addSelect(raw(`to_jsonb(${order.column})::text as ${quote('cursor_key')}`) as never);
   await Promise.all([counting.applyFilters(), page.applyFilters()]);
   if (withTotal) page.addSelect(counting.as(entity, 'listTotal' as never) as never);
   const rows = await readRows(em, entity, page as never);
   const counted = rows[0]?.listTotal;
+  const keys = rows.map((row) => {
+    const key = (row as Record<string, unknown>).cursor_key;
+    delete (row as Record<string, unknown>).cursor_key;
+    return typeof key === 'string' ? JSON.parse(key) : undefined;
+  });
   // Related rows are left to the request's batched loaders here.
-  return { rows, total: counted !== undefined ? Number(counted) : undefined, related: [] };
-}
-
-/**
- * The rows a Relay window takes: after `after` and before `before`, then the `first` of them or the
- * `last` of them. Only `last` without `before` needs the list's size first (the window ends there).
- */
-async function window(
-  first?: number,
-  after?: string,
-  last?: number,
-  before?: string,
-  size?: () => Promise<number>,
-): Promise<{ offset: number; limit: number }> {
-  if (first != null && last != null) throw invalid({ last: ['The last field is prohibited when first is present.'] });
-  const start = decodeCursor(after);
-  if (Number.isNaN(start)) throw invalid({ after: ['The after cursor is invalid.'] });
-  const end = decodeCursor(before);
-  if (Number.isNaN(end)) throw invalid({ before: ['The before cursor is invalid.'] });
-  const from = start === undefined ? 0 : start! + 1;
-  if (last == null) return { offset: from, limit: Math.max(0, Math.min(first ?? DEFAULT_PAGE_SIZE, (end ?? Infinity) - from)) };
-  const until = end ?? (await size!());
-  const offset = Math.max(from, until - last);
-  return { offset, limit: Math.max(0, until - offset) };
+  return { rows, keys, total: counted !== undefined ? Number(counted) : undefined, related: [] };
 }
 
 /**

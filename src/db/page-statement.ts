@@ -1,6 +1,7 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_COUNTED_TABLES, liveCountSql } from './live-counts.js';
+import { type KeyBound, keysetCondition, keysetOrderBy, type KeysetOrder } from './keyset.js';
 import { DEFAULT_PAGE_SIZE, type SortOrder } from './paging.js';
 import { jsonRowToRow, readableAsJson, type RelatedRead, type Row, rowJsonSql } from './rows.js';
 import { sqlRows } from './sql-rows.js';
@@ -9,15 +10,31 @@ import { type TenantScope, tenantScopeOf } from './tenant-scope.js';
 type Scalar = string | number | boolean | null;
 
 export interface PageRequest {
+  /** Property → a value (equality; null is IS NULL) or operators (`{ $gte: … }`, db/filters.ts). */
   filter: Record<string, unknown>;
   /** An entity property, then uuid breaks ties. */
   sort?: { property: string; order: SortOrder };
   limit: number;
   offset: number;
+  /** Keyset bounds: only rows after `after` and before `before` in the list's order. */
+  after?: KeyBound;
+  before?: KeyBound;
+  /** Read the list from its end (Relay `last`): the order reversed, so the rows come last first. */
+  reverse?: boolean;
   /** Whether each row carries the list's total (a count subquery). */
   withTotal: boolean;
   /** Many-to-ones whose rows each row brings along (db/rows.ts); ignored by the query builder's path. */
   related?: RelatedRead[];
+}
+
+/** A page as read: its rows, each row's sort value as PostgreSQL wrote it in JSON (its cursor's key), the total and related rows. */
+export interface PageRead<T> {
+  rows: Row<T>[];
+  keys: unknown[];
+  total: number | undefined;
+  /** The total is the planner's estimate (`EXACT_TOTAL_LIMIT`); the query builder's path always counts. */
+  totalIsEstimate?: boolean;
+  related: RelatedRows[];
 }
 
 /** The rows a page's rows point at through `PageRequest.related`, each read once, by entity. */
@@ -36,69 +53,70 @@ export interface RelatedRows {
  */
 const PLANNED_PAGE_SIZES = new Set([1, 10, 15, 20, 25, 50, 100, DEFAULT_PAGE_SIZE].flatMap((size) => [size, size + 1]));
 
-/** Statement texts by entity, filter shape and order: few per resource, and capped anyway. */
-const statements = new Map<string, string>();
-const MAX_STATEMENTS = 512;
+/** A condition on one plain column: equality or IS NULL (`=`, `null`), or an operator of db/filters.ts. */
+interface Condition {
+  column: string;
+  operator: string;
+  value: unknown;
+}
 
 /**
  * The one hand-tuned list path: one page, the list's total and the related rows the operation selects
- * as ONE statement, for what most lists ask: equality on plain columns (`where[course_uuid]=…`,
- * `where[status]=…`, null meaning IS NULL) of an entity whose rows read back exactly as JSON. The
- * text depends only on the filter's shape, so outside a transaction PostgreSQL plans it once per
- * connection (`sqlRows`' cached plan) and Node builds nothing per request. Scoped as the ORM's default
- * filters scope every query (db/tenant-scope.ts): the request's tenant and live rows. Returns undefined
- * for anything else (operators, custom types), which the query builder handles;
- * test/page-statement.test.ts checks both read the same.
+ * as ONE statement, for what lists ask: equality and the filter operators (db/filters.ts) on plain
+ * columns of an entity whose rows read back exactly as JSON, keyset bounds and either direction. The
+ * text depends only on the request's shape, so outside a transaction PostgreSQL plans it once per
+ * connection (`sqlRows`' cached plan). Scoped as the ORM's default filters scope every query
+ * (db/tenant-scope.ts): the request's tenant and live rows. Returns undefined for anything else
+ * (`$or`, custom types), which the query builder handles; test/page-statement.test.ts checks both read the same.
  */
-export async function readPageStatement<T extends object>(
-  em: EntityManager,
-  entity: EntityClass<T>,
-  { filter, sort, limit, offset, withTotal, related = [] }: PageRequest,
-): Promise<{ rows: Row<T>[]; total: number | undefined; totalIsEstimate: boolean; related: RelatedRows[] } | undefined> {
+export async function readPageStatement<T extends object>(em: EntityManager, entity: EntityClass<T>, request: PageRequest): Promise<PageRead<T> | undefined> {
+  const { filter, sort, limit, offset, withTotal, related = [] } = request;
   if (!readableAsJson(em, entity as EntityClass<object>)) return undefined;
   const meta = em.getMetadata().get(entity as EntityClass<object>) as EntityMetadata<object>;
-  const conditions: { column: string; value: Scalar }[] = [];
+  const conditions: Condition[] = [];
   for (const [property, value] of Object.entries(filter)) {
     const column = plainColumn(meta, property);
-    if (!column || !isScalar(value)) return undefined;
-    conditions.push({ column, value });
+    const found = column ? conditionsOf(column, value) : undefined;
+    if (!found) return undefined;
+    conditions.push(...found);
   }
   const sortColumn = sort ? plainColumn(meta, sort.property) : undefined;
   if (sort && !sortColumn) return undefined;
   const scope = tenantScopeOf(em, entity as EntityClass<object>, { live: true });
-  const window: PageWindow = { limit: PLANNED_PAGE_SIZES.has(limit) ? limit : undefined, firstPage: offset === 0 };
-  const values: unknown[] = [
-    ...scope.values,
-    ...conditions.filter(({ value }) => value !== null).map(({ value }) => value),
-    ...(window.limit === undefined ? [limit] : []),
-    ...(window.firstPage ? [] : [offset]),
-  ];
-  const key = [
-    meta.className,
-    ...conditions.map(({ column, value }) => `${column}${value === null ? ' null' : ''}`),
-    sortColumn,
-    sort?.order,
-    withTotal,
-    window.limit ?? 'limit',
-    window.firstPage,
-    ...related.map(({ property }) => property),
-  ].join('|');
-  let text = statements.get(key);
-  if (!text) {
-    const order = sortColumn ? { column: sortColumn, descending: sort!.order === 'desc' } : undefined;
-    text = pageStatement(em, meta, scope, conditions, order, window, withTotal, related);
-    if (statements.size < MAX_STATEMENTS) statements.set(key, text);
-  }
+  const window: PageWindow = { limit: PLANNED_PAGE_SIZES.has(limit) ? limit : undefined, size: limit, offset };
+  const order = { column: sortColumn, descending: sort?.order === 'desc', reverse: request.reverse === true };
+  const { text, values } = pageStatement(em, meta, scope, conditions, order, request, window, withTotal, related);
   const found = await sqlRows<Record<string, string | null>>(em, text, values, 'plan once');
   const listTotal = found[0]?.list_total;
-  const rows = found.map(({ row }) => jsonRowToRow(em, entity as EntityClass<object>, JSON.parse(row as string) as Record<string, unknown>) as Row<T>);
+  const raws = found.map(({ row }) => JSON.parse(row as string) as Record<string, unknown>);
+  const rows = raws.map((raw) => jsonRowToRow(em, entity as EntityClass<object>, raw) as Row<T>);
   return {
     rows,
+    keys: raws.map((raw) => (sortColumn ? raw[sortColumn] : undefined)),
     total: withTotal && listTotal != null ? Number(listTotal) : undefined,
     totalIsEstimate: totalIsEstimate(conditions.length > 0, listTotal != null ? Number(listTotal) : undefined),
     related: related.map((read, index) => ({ entity: read.entity, rows: relatedRows(em, read, rows, found, `related_${index}`) })),
   };
 }
+
+/** The SQL conditions a filter value stands for on one column, or undefined when this path cannot write them. */
+function conditionsOf(column: string, value: unknown): Condition[] | undefined {
+  if (isScalar(value)) return [{ column, operator: value === null ? 'null' : '=', value }];
+  if (value instanceof Date) return [{ column, operator: '=', value }];
+  if (typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const conditions: Condition[] = [];
+  for (const [operator, operand] of Object.entries(value as Record<string, unknown>)) {
+    const sql = SQL_OPERATORS[operator];
+    if (!sql) return undefined;
+    if (operator === '$in' ? !Array.isArray(operand) : !(isScalar(operand) || operand instanceof Date)) return undefined;
+    if (operand === null && operator !== '$eq' && operator !== '$ne') return undefined;
+    conditions.push({ column, operator: operand === null ? (operator === '$eq' ? 'null' : 'not null') : sql, value: operand });
+  }
+  return conditions;
+}
+
+/** The ORM's operators (as db/filters.ts writes them) this statement writes itself. */
+const SQL_OPERATORS: Record<string, string> = { $eq: '=', $ne: '<>', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=', $in: 'in', $ilike: 'ilike' };
 
 /** Each distinct row the page's rows point at through `read`, parsed once. */
 function relatedRows(em: EntityManager, read: RelatedRead, rows: Row<object>[], found: Record<string, string | null>[], column: string): Row<object>[] {
@@ -114,40 +132,49 @@ function relatedRows(em: EntityManager, read: RelatedRead, rows: Row<object>[], 
   return result;
 }
 
-/** The page's size when it is written into the text (else bound), and whether it starts at the first row. */
+/** The page's size and offset; the size is written into the text when it is a planned one (`limit`), else bound. */
 interface PageWindow {
   limit: number | undefined;
-  firstPage: boolean;
+  size: number;
+  offset: number;
 }
 
 function pageStatement(
   em: EntityManager,
   meta: EntityMetadata<object>,
   scope: TenantScope,
-  conditions: { column: string; value: Scalar }[],
-  sort: { column: string; descending: boolean } | undefined,
+  conditions: Condition[],
+  order: KeysetOrder,
+  { after, before }: Pick<PageRequest, 'after' | 'before'>,
   window: PageWindow,
   withTotal: boolean,
   related: RelatedRead[],
-): string {
+): { text: string; values: unknown[] } {
   const quote = (name: string) => em.getPlatform().quoteIdentifier(name);
-  const where = (alias: string) => {
-    const parts = scope.conditions(alias, 1);
-    let parameter = scope.values.length;
-    for (const { column, value } of conditions) parts.push(`${alias}.${quote(column)} ${value === null ? 'is null' : `= $${++parameter}`}`);
-    return { sql: parts.join(' and '), parameters: parameter };
-  };
-  const listed = where('t');
-  const uuid = quote(propertyOf(meta, 'uuid')!.fieldNames[0]!);
-  const orderBy = [...(sort ? [`t.${quote(sort.column)} ${sort.descending ? 'desc' : 'asc'}`] : []), `t.${uuid} asc`].join(', ');
+  const values: unknown[] = [...scope.values];
+  const parameter = (value: unknown) => `$${values.push(value)}`;
+  // Filter values are bound once and shared by the page and its count.
+  const filters = conditions.map(({ column, operator, value }) => {
+    if (operator === 'null' || operator === 'not null') return (alias: string) => `${alias}.${quote(column)} is ${operator}`;
+    const placeholder = parameter(value);
+    if (operator === 'in') return (alias: string) => `${alias}.${quote(column)} = any(${placeholder})`;
+    return (alias: string) => `${alias}.${quote(column)} ${operator} ${placeholder}`;
+  });
+  const where = (alias: string) => [...scope.conditions(alias, 1), ...filters.map((condition) => condition(alias))];
+  const uuid = `t.${quote(propertyOf(meta, 'uuid')!.fieldNames[0]!)}`;
+  const keyed = { column: order.column && `t.${quote(order.column)}`, descending: order.descending };
+  const bounds = [
+    ...(after ? [keysetCondition(keyed, uuid, after, 'after', parameter)] : []),
+    ...(before ? [keysetCondition(keyed, uuid, before, 'before', parameter)] : []),
+  ];
+  const orderBy = keysetOrderBy({ ...order, column: keyed.column }, uuid);
   const table = quote(meta.tableName);
-  const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `from ${table} c where ${where('c').sql}`) : 'null';
-  let parameter = listed.parameters;
-  const limit = window.limit ?? `$${++parameter}::bigint`;
-  const offset = window.firstPage ? '0' : `$${++parameter}::bigint`;
-  const page = `from ${table} t where ${listed.sql} order by ${orderBy} limit ${limit} offset ${offset}`;
+  const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `from ${table} c where ${where('c').join(' and ')}`) : 'null';
+  const limit = window.limit ?? `${parameter(window.size)}::bigint`;
+  const offset = window.offset === 0 ? '0' : `${parameter(window.offset)}::bigint`;
+  const page = `from ${table} t where ${[...where('t'), ...bounds].join(' and ')} order by ${orderBy} limit ${limit} offset ${offset}`;
   const row = rowJsonSql(em, meta.class as EntityClass<object>, 't');
-  if (related.length === 0) return `select ${row}::text as row, ${totalColumn} as list_total ${page}`;
+  if (related.length === 0) return { text: `select ${row}::text as row, ${totalColumn} as list_total ${page}`, values };
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
   // loader reads it. Joins, not a subquery per row: the planner then reads a small table once. For
   // one row (a record by uuid) that once is the waste: the generic plan hashed whole small tables
@@ -164,7 +191,10 @@ function pageStatement(
       : `left join ${relatedTable} ${alias} on ${on}`;
   });
   const relatedColumns = related.map(({ entity }, index) => `, ${rowJsonSql(em, entity, `r${index}`)}::text as related_${index}`).join('');
-  return `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`;
+  return {
+    text: `select ${row}::text as row, ${totalColumn} as list_total${relatedColumns} from (select * ${page}) t ${joins.join(' ')} order by ${orderBy}`,
+    values,
+  };
 }
 
 /** Up to this many matching rows a list's total is counted exactly; past it, estimated (`totalIsEstimate`). */

@@ -1,4 +1,5 @@
-/** Paging as the database reads it: positions, page sizes and the cursors that name a position. */
+/** Paging as the database reads it: page sizes, positions and the cursors that name a place in a list. */
+import { createHash } from 'node:crypto';
 import type { RelatedRows } from './page-statement.js';
 
 export enum SortOrder {
@@ -11,27 +12,74 @@ export const MAX_PAGE_SIZE = 100;
 /** The furthest position a cursor may name: one a JavaScript number holds exactly (PostgreSQL's offset is a bigint). */
 export const MAX_CURSOR_POSITION = Number.MAX_SAFE_INTEGER;
 
-export function encodeCursor(position: number): string {
+/**
+ * A row's place in a sorted list: the value of the sort column (as PostgreSQL writes it in JSON, so
+ * timestamps keep their microseconds) and the row's uuid, which breaks ties. `sort` names the order
+ * the key belongs to (`created_at:desc`, or `uuid` for the default order).
+ */
+export interface CursorKey {
+  sort: string;
+  value: unknown;
+  uuid: string;
+}
+
+/**
+ * What a cursor names: a key (every cursor this service hands out), or a position — how REST page
+ * numbers travel to the GraphQL connection, and what cursors named before keys existed.
+ */
+export type Cursor = { kind: 'key'; key: CursorKey; backward: boolean } | { kind: 'position'; position: number };
+
+/** `sort` of a `CursorKey`: the column and order a list is read in. */
+export const sortSignature = (sort: { column: string; order: SortOrder } | undefined) => (sort ? `${sort.column}:${sort.order}` : 'uuid');
+
+const KEY_VERSION = 'k1';
+
+/** A short digest that makes an edited cursor fail loudly: integrity, not secrecy (a key only names a place in the caller's own list). */
+const digest = (payload: string) => createHash('sha256').update(payload).digest('base64url').slice(0, 8);
+
+/** The opaque text of a key; `backward` marks a REST `links.prev` cursor (the rows before the key). */
+export function encodeKeyCursor(key: CursorKey, backward = false): string {
+  const payload = JSON.stringify([key.sort, key.value, key.uuid, ...(backward ? [1] : [])]);
+  return Buffer.from(`${KEY_VERSION}.${digest(payload)}.${payload}`).toString('base64url');
+}
+
+export function encodePosition(position: number): string {
   return Buffer.from(`pos:${position}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined || cursor === null) return undefined;
-  const match = /^pos:(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  const position = match ? Number(match[1]) : Number.NaN;
-  return position <= MAX_CURSOR_POSITION ? position : Number.NaN;
+/** The cursor a text names, or undefined when it is malformed, edited or of an unknown version. */
+export function decodeCursor(cursor: string): Cursor | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const position = /^pos:(\d{1,16})$/.exec(text);
+  if (position) return Number(position[1]) <= MAX_CURSOR_POSITION ? { kind: 'position', position: Number(position[1]) } : undefined;
+  const [version, check, ...rest] = text.split('.');
+  const payload = rest.join('.');
+  if (version !== KEY_VERSION || check !== digest(payload)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length < 3 || parsed.length > 4 || typeof parsed[0] !== 'string' || typeof parsed[2] !== 'string') return undefined;
+  const [sort, value, uuid, backward] = parsed as [string, unknown, string, number?];
+  if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return undefined;
+  return { kind: 'key', key: { sort, value, uuid }, backward: backward === 1 };
 }
 
-/** One page of rows plus the total the whole filtered list has (when asked), or whether rows follow. */
+/** One page of rows plus the total the whole filtered list has (when asked), and whether rows follow or precede it. */
 export interface Page<T> {
   rows: T[];
+  /** Each row's cursor, in row order. */
+  cursors: string[];
   /** Rows in the whole filtered list; not counted when the caller did not ask (`withTotal: false`). */
   total?: number;
   /** The total is the planner's estimate: a filtered list of more than EXACT_TOTAL_LIMIT rows (db/page-statement.ts). */
   totalIsEstimate?: boolean;
   /** Whether rows follow the page, known without the total. */
   hasMore: boolean;
-  offset: number;
+  /** Whether rows precede the page. */
+  hasPrevious: boolean;
   /** Rows the page's rows point at, read with the page (`ListOptions.related`): for the request's loaders. */
   related?: RelatedRows[];
 }

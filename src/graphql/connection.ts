@@ -2,7 +2,7 @@ import { type GraphQLResolveInfo, Kind, type SelectionNode } from 'graphql';
 import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
-import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE, type Page, SortOrder } from '../db/paging.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, SortOrder } from '../db/paging.js';
 
 registerEnumType(SortOrder, {
   name: 'SortOrder',
@@ -28,7 +28,7 @@ export class PageInfo {
   endCursor!: string | null;
 }
 
-/** `first`/`after` as GraphQL connections take them. Cursors are opaque; they encode a position. */
+/** `first`/`after` as GraphQL connections take them. Cursors are opaque; they encode the row's sort value and uuid (db/keyset.ts). */
 @ArgsType()
 export class PageArgs {
   @Field(() => Int, { nullable: true, description: `Page size, 1-${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.` })
@@ -88,14 +88,14 @@ export function asksForTotal(info: GraphQLResolveInfo): boolean {
   return info.fieldNodes.some((node) => selects(node.selectionSet?.selections ?? []));
 }
 
-export function toConnection<T>({ rows, total, totalIsEstimate, hasMore, offset }: Page<T>): Connection<T> {
-  const edges = rows.map((node, index) => ({ cursor: encodeCursor(offset + index), node }));
+export function toConnection<T>({ rows, cursors, total, totalIsEstimate, hasMore, hasPrevious }: Page<T>): Connection<T> {
+  const edges = rows.map((node, index) => ({ cursor: cursors[index]!, node }));
   return {
     nodes: rows,
     edges,
     pageInfo: {
       hasNextPage: hasMore,
-      hasPreviousPage: offset > 0,
+      hasPreviousPage: hasPrevious,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },
