@@ -176,19 +176,15 @@ function pageStatement(
   const row = rowJsonSql(em, meta.class as EntityClass<object>, 't');
   if (related.length === 0) return { text: `select ${row}::text as row, ${totalColumn} as list_total ${page}`, values };
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
-  // loader reads it. Joins, not a subquery per row: the planner then reads a small table once. For
-  // one row (a record by uuid) that once is the waste: the generic plan hashed whole small tables
-  // (courses, cohorts) to find one row each, so a record looks each related row up on its own.
-  const oneRow = window.limit === 1;
+  // loader reads it: each related row looked up by its key (a lateral primary-key probe per page row).
+  // A plain join let the generic plan hash the tenant's whole related table (courses, cohorts) for
+  // every page, a cost that grew with the catalogue (issue 34, test/related-by-key.test.ts).
   const joins = related.map(({ column, entity }, index) => {
     const alias = `r${index}`;
     const target = em.getMetadata().get(entity);
     const targetUuid = quote(propertyOf(target as EntityMetadata<object>, 'uuid')!.fieldNames[0]!);
     const on = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)].join(' and ');
-    const relatedTable = quote(target.tableName);
-    return oneRow
-      ? `left join lateral (select * from ${relatedTable} ${alias} where ${on} limit 1) ${alias} on true`
-      : `left join ${relatedTable} ${alias} on ${on}`;
+    return `left join lateral (select * from ${quote(target.tableName)} ${alias} where ${on} limit 1) ${alias} on true`;
   });
   const relatedColumns = related.map(({ entity }, index) => `, ${rowJsonSql(em, entity, `r${index}`)}::text as related_${index}`).join('');
   return {
