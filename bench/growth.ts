@@ -225,7 +225,7 @@ export async function runGrowthBench(): Promise<void> {
     }
     const issuance: Row[] = [];
     for (const side of sides) {
-      const { bodies } = await seedIssuances(side.env, ISSUANCE_PAIRS, undefined, 'growth-graduate');
+      const { bodies } = await seedIssuances(side.env, ISSUANCE_PAIRS, undefined, `growth-graduate-${Date.now()}-`);
       issuance.push(await measureIssuance(side.env, bodies, `issuance (${side.label})`));
     }
     measured.push({ name: 'issuance POST /certificates finish: true, 8 clients', rows: issuance as [Row, Row], plans: [[], []] });
