@@ -10,7 +10,7 @@ import { scopeFilters, TenantStamp } from './src/db/tenant-scope.js';
 
 export interface OrmOptions {
   /** Called with every SQL statement; tests count statements with it. */
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, params?: readonly unknown[]) => void;
   poolMax?: number;
   /** The server's limits (src/config.ts `timeouts`); without them (CLI, migrations, tests' own ORMs) nothing times out. */
   timeouts?: { poolAcquireMs: number; statementMs: number; idleInTransactionMs: number };
@@ -78,7 +78,7 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
     // Only reads that ask for the replica (db/tenant-scope.ts `acrossTenants`) go there: the rest read their own writes.
     replicas: options.replicaUrl ? [{ name: 'replica', clientUrl: options.replicaUrl }] : [],
     preferReadReplicas: false,
-    onQuery: options.onQuery ? (sql) => (options.onQuery!(sql), sql) : undefined,
+    onQuery: options.onQuery ? (sql, params) => (options.onQuery!(sql, params), sql) : undefined,
     discovery: { warnWhenNoEntities: false },
   });
 }

@@ -63,8 +63,17 @@ export async function threadCpuMs(pid: number): Promise<Map<string, number>> {
 
 /** The postmaster's pid from the cluster's postmaster.pid, when the cluster is local to this machine. */
 export async function cpuSample(postgresPid: number | undefined): Promise<CpuSample> {
-  const { user, system } = process.threadCpuUsage();
-  return { serverMs: (user + system) / 1000, postgresMs: postgresPid ? await postgresCpuMs(postgresPid) : undefined };
+  return { serverMs: await mainThreadCpuMs(), postgresMs: postgresPid ? await postgresCpuMs(postgresPid) : undefined };
+}
+
+/** This process's main thread: `process.threadCpuUsage` where Node has it (24), else /proc (its task id is the pid; 10 ms ticks). */
+async function mainThreadCpuMs(): Promise<number> {
+  const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+  if (threadCpuUsage) {
+    const { user, system } = threadCpuUsage.call(process);
+    return (user + system) / 1000;
+  }
+  return (await procStat(`${process.pid}/task/${process.pid}`))?.ownMs ?? 0;
 }
 
 /** CPU µs per request on each side between two samples. */

@@ -1,7 +1,7 @@
 /**
- * `npm run bench [-- auth lists upload issuance badges credentials hostile peers anchoring code-path bulk]`: prints figures, asserts nothing; without
- * arguments every section but `anchoring` (bench/anchoring.ts), `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS, then the neighbour scenarios of bench/neighbours.ts,
- * BENCH_NEIGHBOUR_SECONDS; BENCH_HOSTILE_PARTS=soak|neighbours runs one of the two) `peers` (bench/peers.ts) and `code-path` (bench/code-path.ts) runs. Exits non-zero only when
+ * `npm run bench [-- auth lists upload issuance badges credentials hostile peers anchoring code-path bulk growth]`: prints figures, asserts nothing; without
+ * arguments every section but `growth` (bench/growth.ts: BENCH_GROWTH_STUDENTS, BENCH_GROWTH_SMALL), `anchoring` (bench/anchoring.ts), `hostile` (a 60 s soak, BENCH_HOSTILE_SECONDS, then the neighbour scenarios of bench/neighbours.ts,
+ * BENCH_NEIGHBOUR_SECONDS; BENCH_HOSTILE_PARTS=soak|neighbours runs one of the two), `peers` (bench/peers.ts) and `code-path` (bench/code-path.ts) runs. Exits non-zero only when
  * a section throws or a measured request failed. Knobs: BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (16), BENCH_ISSUANCE_CLIENTS (8), BENCH_PROFILE=all|<words of case names> (CPU profile of the server thread),
  * BENCH_PROFILE_TOP (15), BENCH_SQL=1 (print the list and issuance queries), DATABASE_URL (use that server).
@@ -12,9 +12,9 @@
 import os from 'node:os';
 import type { BenchEnv, Row } from './support.js';
 
-const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'bulk', 'badges', 'credentials', 'hostile', 'peers', 'anchoring', 'code-path'] as const;
-/** Sections a plain `npm run bench` leaves out: a long soak, the separate-process comparison, 10,000 certificates anchored, 2,000 issued in batches, the traced code path. */
-const ON_REQUEST: readonly Section[] = ['hostile', 'peers', 'anchoring', 'bulk', 'code-path'];
+const SECTIONS = ['auth', 'lists', 'upload', 'issuance', 'bulk', 'badges', 'credentials', 'hostile', 'peers', 'anchoring', 'code-path', 'growth'] as const;
+/** Sections a plain `npm run bench` leaves out: a long soak, the separate-process comparison, 10,000 certificates anchored, 2,000 issued in batches, the traced code path, 1,000,000 students. */
+const ON_REQUEST: readonly Section[] = ['hostile', 'peers', 'anchoring', 'bulk', 'code-path', 'growth'];
 type Section = (typeof SECTIONS)[number];
 
 function selectedSections(): Section[] {
@@ -76,7 +76,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const broken: string[] = [];
   const againstBase = Boolean(process.env.BENCH_BASE_DIR) && sections.includes('issuance');
-  const inProcess = sections.filter((section) => !['upload', 'peers', 'anchoring', 'code-path'].includes(section) && !(againstBase && section === 'issuance'));
+  const inProcess = sections.filter((section) => !['upload', 'peers', 'anchoring', 'code-path', 'growth'].includes(section) && !(againstBase && section === 'issuance'));
   const rows = inProcess.length > 0 ? await runServiceSections(inProcess) : [];
   if (againstBase) {
     console.log('\nissuance: this build against BENCH_BASE_DIR, every build a separate process');
@@ -96,6 +96,8 @@ async function main(): Promise<number> {
   if (sections.includes('anchoring')) await (await import('./anchoring.js')).runAnchoringBench();
   // Its own service: no background work, whose functions would run during the traced requests.
   if (sections.includes('code-path')) await (await import('./code-path.js')).runCodePathBench();
+  // Its own server: two databases, 10,000 and 1,000,000 students (bench/growth.ts).
+  if (sections.includes('growth')) await (await import('./growth.js')).runGrowthBench();
   for (const row of failed(rows)) broken.push(`"${row.name}" had ${row.non2xx} non-2xx responses and ${row.errors} errors/timeouts`);
   for (const problem of broken) console.error(`ERROR: ${problem}`);
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()}`);

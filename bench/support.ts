@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon, { type Result } from 'autocannon';
 import type { Express } from 'express';
-import { adminQuery, openScratchServer } from '../src/db/scratch-server.js';
+import { adminQuery, openScratchServer, type ScratchServer } from '../src/db/scratch-server.js';
 import { ClientService } from '../src/auth/client.service.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Orm } from '../src/db/orm.js';
@@ -51,7 +51,7 @@ export interface BenchEnv {
   /** The embedded cluster's postmaster, whose CPU time the tables report; unknown for DATABASE_URL. */
   postgresPid?: number;
   /** `work`'s result and the SQL statements the service ran meanwhile. */
-  withStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }>;
+  withStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; values: (readonly unknown[] | undefined)[] }>;
   stop(): Promise<void>;
 }
 
@@ -95,17 +95,23 @@ export interface BenchEnvOptions {
   limits?: 'off' | 'default';
   /** Further configuration variables. */
   env?: Record<string, string>;
+  /** A server to create the database on, which stop() leaves running (bench/growth.ts: two databases, one server). */
+  server?: ScratchServer;
+  /** A database of that name, created when missing and kept by stop() (bench/growth.ts with BENCH_GROWTH_DATA_DIR). */
+  keptDatabase?: string;
 }
 
 /** The real service on a fresh database, with one tenant, its client and a live token. */
 export async function openBenchEnv(options: BenchEnvOptions = {}): Promise<BenchEnv> {
   const logger = createLogger('silent');
-  const server = await openScratchServer(process.env.DATABASE_URL, logger, 'bench');
-  const database = `cs_bench_${process.pid}_${Date.now()}`;
-  await adminQuery(server.serverUrl, `create database ${database}`);
+  const server = options.server ? { ...options.server, release: async () => {} } : await openScratchServer(process.env.DATABASE_URL, logger, 'bench');
+  const database = options.keptDatabase ?? `cs_bench_${process.pid}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  await adminQuery(server.serverUrl, `create database ${database}`).catch((error: { code?: string }) => {
+    if (!options.keptDatabase || error.code !== '42P04') throw error; // 42P04: it exists
+  });
   const databaseUrl = `${server.serverUrl}/${database}`;
   const dropAll = async () => {
-    await adminQuery(server.serverUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
+    if (!options.keptDatabase) await adminQuery(server.serverUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);
     await server.release();
   };
   try {
@@ -123,7 +129,14 @@ export async function openBenchEnv(options: BenchEnvOptions = {}): Promise<Bench
       ...options.env,
     });
     let captured: string[] | undefined;
-    const service = await startService(config, logger, { onQuery: (sql) => captured?.push(sql) });
+    let capturedValues: (readonly unknown[] | undefined)[] = [];
+    const service = await startService(config, logger, {
+      onQuery: (sql, params) => {
+        if (!captured) return;
+        captured.push(sql);
+        capturedValues.push(params);
+      },
+    });
     const em = service.orm.em.fork();
     const tenant = await new TenantService(em).ensure(TENANT);
     const credentials = await new ClientService(em).create(TENANT);
@@ -142,9 +155,10 @@ export async function openBenchEnv(options: BenchEnvOptions = {}): Promise<Bench
       auth: { authorization: `Bearer ${token}`, 'x-tenant': TENANT, accept: 'application/json' },
       async withStatements(work) {
         captured = [];
+        capturedValues = [];
         try {
           const result = await work();
-          return { result, statements: captured };
+          return { result, statements: captured, values: capturedValues };
         } finally {
           captured = undefined;
         }

@@ -34,16 +34,17 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   },
   PaginationMeta: {
     type: 'object',
-    description: 'With page numbers: `current_page`, `per_page`, `total`, `last_page`. With `cursor`: `per_page`, `total`, `next_cursor`, `prev_cursor`.',
+    description: 'With page numbers: `current_page`, `per_page`, `total`, `total_is_estimate`, `last_page`. With `cursor`: `per_page`, `total`, `total_is_estimate`, `next_cursor`, `prev_cursor`.',
     properties: {
       current_page: integer,
       per_page: integer,
-      total: integer,
+      total: { ...integer, description: 'Exact up to 10,000 rows of a filtered list; past that the planner’s estimate (`total_is_estimate`).' },
+      total_is_estimate: { type: 'boolean', description: 'Whether `total` (and so `last_page`) is an estimate.' },
       last_page: integer,
       next_cursor: { type: ['string', 'null'] },
       prev_cursor: { type: ['string', 'null'] },
     },
-    required: ['per_page', 'total'],
+    required: ['per_page', 'total', 'total_is_estimate'],
   },
   PaginationLinks: {
     type: 'object',

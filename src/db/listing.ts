@@ -70,6 +70,7 @@ export async function findPage<T extends TenantScopedEntity>(
     rows,
     cursors: rows.map((row, index) => keyOf(row, index, keys)),
     total,
+    totalIsEstimate: page.totalIsEstimate === true,
     hasMore: reverse ? before != null : more,
     hasPrevious: reverse ? more : after != null,
     related: page.related,
@@ -143,7 +144,9 @@ async function positionPage<T extends TenantScopedEntity>(
     rows,
     cursors: rows.map((row, index) => keyOf(row, index, page.keys)),
     total,
-    hasMore: total !== undefined ? offset + rows.length < total : page.rows.length > limit,
+    totalIsEstimate: page.totalIsEstimate === true,
+    // An estimated total cannot tell whether rows follow a full page; a full page says they may.
+    hasMore: total !== undefined && page.totalIsEstimate !== true ? offset + rows.length < total : page.rows.length > limit || rows.length === limit,
     hasPrevious: offset > 0,
     related: page.related,
   };

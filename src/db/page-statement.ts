@@ -32,6 +32,8 @@ export interface PageRead<T> {
   rows: Row<T>[];
   keys: unknown[];
   total: number | undefined;
+  /** The total is the planner's estimate (`EXACT_TOTAL_LIMIT`); the query builder's path always counts. */
+  totalIsEstimate?: boolean;
   related: RelatedRows[];
 }
 
@@ -92,6 +94,7 @@ export async function readPageStatement<T extends object>(em: EntityManager, ent
     rows,
     keys: raws.map((raw) => (sortColumn ? raw[sortColumn] : undefined)),
     total: withTotal && listTotal != null ? Number(listTotal) : undefined,
+    totalIsEstimate: totalIsEstimate(conditions.length > 0, listTotal != null ? Number(listTotal) : undefined),
     related: related.map((read, index) => ({ entity: read.entity, rows: relatedRows(em, read, rows, found, `related_${index}`) })),
   };
 }
@@ -166,28 +169,22 @@ function pageStatement(
   ];
   const orderBy = keysetOrderBy({ ...order, column: keyed.column }, uuid);
   const table = quote(meta.tableName);
-  const totalColumn = withTotal
-    ? total(meta.tableName, scope, conditions.length > 0, `select count(*) from ${table} c where ${where('c').join(' and ')}`)
-    : 'null';
+  const totalColumn = withTotal ? total(meta.tableName, scope, conditions.length > 0, `from ${table} c where ${where('c').join(' and ')}`) : 'null';
   const limit = window.limit ?? `${parameter(window.size)}::bigint`;
   const offset = window.offset === 0 ? '0' : `${parameter(window.offset)}::bigint`;
   const page = `from ${table} t where ${[...where('t'), ...bounds].join(' and ')} order by ${orderBy} limit ${limit} offset ${offset}`;
   const row = rowJsonSql(em, meta.class as EntityClass<object>, 't');
   if (related.length === 0) return { text: `select ${row}::text as row, ${totalColumn} as list_total ${page}`, values };
   // The page's rows joined to each related row in their tenant ($1), deleted or not, as the batched
-  // loader reads it. Joins, not a subquery per row: the planner then reads a small table once. For
-  // one row (a record by uuid) that once is the waste: the generic plan hashed whole small tables
-  // (courses, cohorts) to find one row each, so a record looks each related row up on its own.
-  const oneRow = window.limit === 1;
+  // loader reads it: each related row looked up by its key (a lateral primary-key probe per page row).
+  // A plain join let the generic plan hash the tenant's whole related table (courses, cohorts) for
+  // every page, a cost that grew with the catalogue (issue 34, test/related-by-key.test.ts).
   const joins = related.map(({ column, entity }, index) => {
     const alias = `r${index}`;
     const target = em.getMetadata().get(entity);
     const targetUuid = quote(propertyOf(target as EntityMetadata<object>, 'uuid')!.fieldNames[0]!);
     const on = [`${alias}.${targetUuid} = t.${quote(column)}`, ...tenantScopeOf(em, entity, { live: false }).conditions(alias, 1)].join(' and ');
-    const relatedTable = quote(target.tableName);
-    return oneRow
-      ? `left join lateral (select * from ${relatedTable} ${alias} where ${on} limit 1) ${alias} on true`
-      : `left join ${relatedTable} ${alias} on ${on}`;
+    return `left join lateral (select * from ${quote(target.tableName)} ${alias} where ${on} limit 1) ${alias} on true`;
   });
   const relatedColumns = related.map(({ entity }, index) => `, ${rowJsonSql(em, entity, `r${index}`)}::text as related_${index}`).join('');
   return {
@@ -196,9 +193,33 @@ function pageStatement(
   };
 }
 
-/** A tenant's whole live list is counted by triggers (db/live-counts.ts); anything filtered is counted here. */
-function total(table: string, scope: TenantScope, filtered: boolean, count: string): string {
-  return !filtered && scope.byTenant && LIVE_COUNTED_TABLES.has(table) ? liveCountSql(table, '$1') : `(${count})`;
+/** Up to this many matching rows a list's total is counted exactly; past it, estimated (`totalIsEstimate`). */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+/** Whether a total the page statement gave is the planner's estimate: a filtered list past the exact limit. */
+export const totalIsEstimate = (filtered: boolean, total: number | undefined) => filtered && total !== undefined && total > EXACT_TOTAL_LIMIT;
+
+/**
+ * The list's total as a scalar subquery over `source` (`from … c where …`). A tenant's whole live
+ * list is counted by triggers (db/live-counts.ts). Anything else is counted up to EXACT_TOTAL_LIMIT
+ * + 1 rows and no further, so a page never reads more than that for its total however many rows
+ * match; past the limit the total is the planner's estimate (`page_total_estimate`, planned, not run;
+ * the bound values quoted by `format`), kept above the limit and, where the tenant's live count is
+ * known, below it. The bounded count comes first in the text: PostgreSQL types the bound parameters
+ * from the columns they are compared with before `format` sees them.
+ */
+function total(table: string, scope: TenantScope, filtered: boolean, source: string): string {
+  const counted = scope.byTenant && LIVE_COUNTED_TABLES.has(table);
+  if (!filtered && counted) return liveCountSql(table, '$1');
+  const placeholders: string[] = [];
+  const template = source
+    .replace(/'/g, "''")
+    .replace(/%/g, '%%')
+    .replace(/\$\d+/g, (placeholder) => (placeholders.push(placeholder), '%L'));
+  const estimate = `page_total_estimate(format('select 1 ${template}'${placeholders.map((placeholder) => `, ${placeholder}`).join('')}))`;
+  const capped = counted ? `least(${liveCountSql(table, '$1')}, ${estimate})` : estimate;
+  return `(select case when bounded.n > ${EXACT_TOTAL_LIMIT} then greatest(${EXACT_TOTAL_LIMIT + 1}, ${capped}) else bounded.n end
+    from (select count(*) as n from (select 1 ${source} limit ${EXACT_TOTAL_LIMIT + 1}) limited) bounded)`;
 }
 
 /** The column of a property stored in one plain column (scalars, enums, many-to-one uuids); undefined for the rest. */

@@ -74,6 +74,8 @@ export interface Page<T> {
   cursors: string[];
   /** Rows in the whole filtered list; not counted when the caller did not ask (`withTotal: false`). */
   total?: number;
+  /** The total is the planner's estimate: a filtered list of more than EXACT_TOTAL_LIMIT rows (db/page-statement.ts). */
+  totalIsEstimate?: boolean;
   /** Whether rows follow the page, known without the total. */
   hasMore: boolean;
   /** Whether rows precede the page. */

@@ -68,6 +68,8 @@ export interface Connection<T> {
   pageInfo: PageInfo;
   /** Absent only when the operation did not select it (see `asksForTotal`). */
   totalCount?: number;
+  /** Whether `totalCount` is an estimate (db/page-statement.ts `EXACT_TOTAL_LIMIT`). */
+  totalCountIsEstimate?: boolean;
 }
 
 /**
@@ -78,7 +80,7 @@ export interface Connection<T> {
 export function asksForTotal(info: GraphQLResolveInfo): boolean {
   const selects = (selections: readonly SelectionNode[]): boolean =>
     selections.some((selection) => {
-      if (selection.kind === Kind.FIELD) return selection.name.value === 'totalCount';
+      if (selection.kind === Kind.FIELD) return selection.name.value === 'totalCount' || selection.name.value === 'totalCountIsEstimate';
       if (selection.kind === Kind.INLINE_FRAGMENT) return selects(selection.selectionSet.selections);
       const fragment = info.fragments[selection.name.value];
       return fragment ? selects(fragment.selectionSet.selections) : false;
@@ -86,7 +88,7 @@ export function asksForTotal(info: GraphQLResolveInfo): boolean {
   return info.fieldNodes.some((node) => selects(node.selectionSet?.selections ?? []));
 }
 
-export function toConnection<T>({ rows, cursors, total, hasMore, hasPrevious }: Page<T>): Connection<T> {
+export function toConnection<T>({ rows, cursors, total, totalIsEstimate, hasMore, hasPrevious }: Page<T>): Connection<T> {
   const edges = rows.map((node, index) => ({ cursor: cursors[index]!, node }));
   return {
     nodes: rows,
@@ -98,6 +100,7 @@ export function toConnection<T>({ rows, cursors, total, hasMore, hasPrevious }: 
       endCursor: edges.at(-1)?.cursor ?? null,
     },
     totalCount: total,
+    totalCountIsEstimate: totalIsEstimate === true,
   };
 }
 
@@ -123,8 +126,15 @@ export function ConnectionType<T extends object>(node: ClassType<T>, name: strin
     @Field(() => PageInfo, { description: 'Whether more rows precede or follow, and the cursors to reach them.' })
     pageInfo!: PageInfo;
 
-    @Field(() => Int, { description: 'Rows in the whole filtered list.' })
+    @Field(() => Int, {
+      description: 'Rows in the whole filtered list: exact up to 10,000 rows of a filtered list, the planner’s estimate past that (see totalCountIsEstimate).',
+    })
     totalCount!: number;
+
+    @Field({
+      description: 'Whether totalCount is an estimate: true only for a filtered list of more than 10,000 rows, whose rows are not all counted on every page.',
+    })
+    totalCountIsEstimate!: boolean;
   }
   return ConnectionOf;
 }

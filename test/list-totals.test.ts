@@ -1,0 +1,79 @@
+import pg from 'pg';
+import { EXACT_TOTAL_LIMIT } from '../src/db/page-statement.js';
+import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
+
+/**
+ * A filtered list's total is counted up to EXACT_TOTAL_LIMIT rows and estimated past it: the page's
+ * statement never reads more rows for its total than the limit, however many match, and the answer
+ * says whether its total is exact. 20,000 students: 15,000 `female`, 5,000 `male`.
+ */
+let service: TestService;
+let acme: ApiClient;
+let tenantUuid: string;
+
+beforeAll(async () => {
+  service = await startTestService(NO_BACKGROUND_WORK);
+  acme = await signIn(service, 'acme');
+  const client = new pg.Client({ connectionString: service.database.ownerUrl });
+  await client.connect();
+  try {
+    tenantUuid = (await client.query<{ uuid: string }>(`select uuid from tenants where identifier = 'acme'`)).rows[0]!.uuid;
+    await client.query(
+      `insert into students (uuid, created_at, updated_at, tenant_uuid, name, email, date_of_birth, gender)
+       select gen_random_uuid(), now(), now(), $1, 'Student ' || n, 'student' || n || '@totals.test', date '2000-01-01',
+         case when n % 4 = 0 then 'male' else 'female' end
+       from generate_series(1, 20000) n`,
+      [tenantUuid],
+    );
+    await client.query('analyze students');
+  } finally {
+    await client.end();
+  }
+}, 120_000);
+afterAll(() => service.stop());
+
+const TOTALS = `query($where: StudentWhere) { students(first: 10, where: $where) { totalCount totalCountIsEstimate pageInfo { hasNextPage } nodes { uuid } } }`;
+
+async function totals(where?: Record<string, unknown>) {
+  const { body } = await acme.graphql(TOTALS, where ? { where } : {});
+  expect(body.errors).toBeUndefined();
+  return body.data.students as { totalCount: number; totalCountIsEstimate: boolean; pageInfo: { hasNextPage: boolean }; nodes: unknown[] };
+}
+
+/** The most rows any node of the statement's plan produced, as PostgreSQL ran it (EXPLAIN ANALYZE). */
+async function mostRowsOfAnyNode(sql: string, values: unknown[]): Promise<{ rows: number; plan: string }> {
+  const client = new pg.Client({ connectionString: service.database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, format text) ${sql}`, values);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    const produced = [...plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map(([, n, loops]) => Number(n) * Number(loops));
+    return { rows: Math.max(...produced), plan };
+  } finally {
+    await client.end();
+  }
+}
+
+test('past the limit a filtered total is an estimate, said so, and the statement reads at most the limit plus one row for it', async () => {
+  service.statements.length = 0;
+  const female = await totals({ gender: 'female' });
+  expect(female.totalCountIsEstimate).toBe(true);
+  expect(female.totalCount).toBeGreaterThan(EXACT_TOTAL_LIMIT);
+  expect(female.totalCount).toBeLessThanOrEqual(20_000); // never above the tenant's live rows
+  expect(female.pageInfo.hasNextPage).toBe(true);
+  const statement = service.statements.find((sql) => sql.includes('from "students"') && sql.includes('list_total'));
+  expect(statement).toBeDefined();
+  const { rows, plan } = await mostRowsOfAnyNode(statement!, [tenantUuid, 'female']);
+  expect({ rows, plan }).toEqual({ rows: expect.any(Number), plan });
+  expect(rows).toBeLessThanOrEqual(EXACT_TOTAL_LIMIT + 1);
+
+  const rest = await acme.rest('GET', '/students?per_page=10&where[gender]=female');
+  expect(rest.body.meta).toMatchObject({ total: female.totalCount, total_is_estimate: true });
+});
+
+test('up to the limit, and for the whole list, the total is exact', async () => {
+  expect(await totals({ gender: 'male' })).toMatchObject({ totalCount: 5_000, totalCountIsEstimate: false });
+  expect(await totals()).toMatchObject({ totalCount: 20_000, totalCountIsEstimate: false });
+  const rest = await acme.rest('GET', '/students?per_page=10&where[gender]=male');
+  expect(rest.body.meta).toMatchObject({ total: 5_000, total_is_estimate: false, last_page: 500 });
+});

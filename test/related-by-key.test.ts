@@ -1,0 +1,64 @@
+import pg from 'pg';
+import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
+
+/**
+ * A page with includes reads only the related rows its rows point at, by key: with a catalogue of
+ * 3,000 courses, a page of 50 enrollments reads at most 50 course rows and never scans courses.
+ */
+let service: TestService;
+let acme: ApiClient;
+let tenantUuid: string;
+
+beforeAll(async () => {
+  service = await startTestService(NO_BACKGROUND_WORK);
+  acme = await signIn(service, 'acme');
+  const client = new pg.Client({ connectionString: service.database.ownerUrl });
+  await client.connect();
+  try {
+    tenantUuid = (await client.query<{ uuid: string }>(`select uuid from tenants where identifier = 'acme'`)).rows[0]!.uuid;
+    await client.query(
+      `with i as (insert into institutions (uuid, created_at, updated_at, tenant_uuid, name, country) values (gen_random_uuid(), now(), now(), $1, 'U', 'BR') returning uuid)
+       insert into courses (uuid, created_at, updated_at, tenant_uuid, institution_uuid, name) select gen_random_uuid(), now(), now(), $1, i.uuid, 'Course ' || n from i, generate_series(1, 3000) n`,
+      [tenantUuid],
+    );
+    await client.query(
+      `insert into students (uuid, created_at, updated_at, tenant_uuid, name, email, date_of_birth) select gen_random_uuid(), now(), now(), $1, 'S ' || n, 's' || n || '@key.test', date '2000-01-01' from generate_series(1, 200) n`,
+      [tenantUuid],
+    );
+    await client.query(
+      `insert into enrollments (uuid, created_at, updated_at, tenant_uuid, student_uuid, course_uuid, enrolled_at)
+       select gen_random_uuid(), now(), now(), $1, s.uuid, c.uuid, now()
+       from (select uuid, row_number() over () as n from students where tenant_uuid = $1) s join (select uuid, row_number() over () as n from courses where tenant_uuid = $1) c on c.n = s.n * 7`,
+      [tenantUuid],
+    );
+    await client.query('analyze');
+  } finally {
+    await client.end();
+  }
+}, 120_000);
+afterAll(() => service.stop());
+
+test('a page with includes reads each related course by key, not the catalogue', async () => {
+  service.statements.length = 0;
+  const response = await acme.rest('GET', '/enrollments?per_page=50&includes[course]=1&includes[student]=1');
+  expect(response.status).toBe(200);
+  expect(response.body.data).toHaveLength(50);
+  expect(response.body.data[0].course.name).toMatch(/^Course /);
+  const statement = service.statements.find((sql) => sql.includes('from "enrollments"') && sql.includes('related_'));
+  expect(statement).toBeDefined();
+  const client = new pg.Client({ connectionString: service.database.url });
+  await client.connect();
+  try {
+    // Run as the service runs it: a generic plan (the named statement is planned once per connection).
+    await client.query('set plan_cache_mode = force_generic_plan');
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze) ${statement}`, [tenantUuid]);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).not.toMatch(/Seq Scan on courses/);
+    const courseRows = [...plan.matchAll(/Scan[^\n]* on courses[^\n]*actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map(
+      ([, n, loops]) => Number(n) * Number(loops),
+    );
+    expect(courseRows.reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(50);
+  } finally {
+    await client.end();
+  }
+});
