@@ -76,7 +76,9 @@ async function main(): Promise<number> {
   const started = performance.now();
   const broken: string[] = [];
   const againstBase = Boolean(process.env.BENCH_BASE_DIR) && sections.includes('issuance');
-  const inProcess = sections.filter((section) => !['upload', 'peers', 'anchoring', 'code-path', 'growth'].includes(section) && !(againstBase && section === 'issuance'));
+  const inProcess = sections.filter(
+    (section) => !['upload', 'peers', 'anchoring', 'code-path', 'growth'].includes(section) && !(againstBase && section === 'issuance'),
+  );
   const rows = inProcess.length > 0 ? await runServiceSections(inProcess) : [];
   if (againstBase) {
     console.log('\nissuance: this build against BENCH_BASE_DIR, every build a separate process');

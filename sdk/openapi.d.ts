@@ -1964,6 +1964,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/openid-credential-issuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credential Issuer Metadata
+         * @description OpenID4VCI 1.0 (pre-authorized code flow), public; docs/wallets.md.
+         */
+        get: operations["getwellknownOpenidcredentialissuer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 Authorization Server Metadata
+         * @description OpenID4VCI 1.0 (pre-authorized code flow), public; docs/wallets.md.
+         */
+        get: operations["getwellknownOauthauthorizationserver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/offers/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A credential offer, by its credential_offer_uri
+         * @description OpenID4VCI 1.0 (pre-authorized code flow), public; docs/wallets.md.
+         */
+        get: operations["getOid4vciOffersCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint of wallets (pre-authorized code grant)
+         * @description OpenID4VCI 1.0 (pre-authorized code flow), public; docs/wallets.md.
+         */
+        post: operations["postOid4vciToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Nonce endpoint
+         * @description OpenID4VCI 1.0 (pre-authorized code flow), public; docs/wallets.md.
+         */
+        post: operations["postOid4vciNonce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credential endpoint
+         * @description OpenID4VCI 1.0 (pre-authorized code flow), public; docs/wallets.md.
+         */
+        post: operations["postOid4vciCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/blockcerts/issuers/{uuid}": {
         parameters: {
             query?: never;
@@ -2111,18 +2231,27 @@ export interface components {
             };
             reason?: string;
         };
+        /** @description With page numbers: `current_page`, `per_page`, `total`, `total_is_estimate`, `last_page`. With `cursor`: `per_page`, `total`, `total_is_estimate`, `next_cursor`, `prev_cursor`. */
         PaginationMeta: {
-            current_page: number;
+            current_page?: number;
             per_page: number;
+            /** @description Exact up to 10,000 rows of a filtered list; past that the planner’s estimate (`total_is_estimate`). */
             total: number;
-            last_page: number;
+            /** @description Whether `total` (and so `last_page`) is an estimate. */
+            total_is_estimate: boolean;
+            last_page?: number;
+            next_cursor?: string | null;
+            prev_cursor?: string | null;
         };
         /** @description Absolute URLs keeping the other query parameters. */
         PaginationLinks: {
             /** Format: uri */
             first: string;
-            /** Format: uri */
-            last: string;
+            /**
+             * Format: uri
+             * @description null with `cursor`.
+             */
+            last: string | null;
             /** Format: uri */
             prev: string | null;
             /** Format: uri */
@@ -2148,6 +2277,81 @@ export interface components {
          * @enum {string}
          */
         JobStatus: "queued" | "running" | "completed";
+        /** @description Operators on a JobStatus field; all given must hold. */
+        JobStatusFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["JobStatus"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["JobStatus"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["JobStatus"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
+        /** @description Operators on a String field; all given must hold. */
+        StringFilter: {
+            /** @description Equal to this. */
+            eq?: string | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: string | null;
+            /** @description Greater than this. */
+            gt?: string | null;
+            /** @description Greater than or equal to this. */
+            gte?: string | null;
+            /** @description Less than this. */
+            lt?: string | null;
+            /** @description Less than or equal to this. */
+            lte?: string | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (string | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+            /** @description Contains this text, ignoring case (`%` and `_` match themselves). */
+            contains?: string | null;
+        };
+        /** @description Operators on a DateTime field; all given must hold. */
+        DateTimeFilter: {
+            /**
+             * Format: date-time
+             * @description Equal to this.
+             * @example 2026-01-31T12:00:00.000000Z
+             */
+            eq?: string | null;
+            /**
+             * Format: date-time
+             * @description Not equal to this (rows without a value are not matched; add `null`).
+             * @example 2026-01-31T12:00:00.000000Z
+             */
+            ne?: string | null;
+            /**
+             * Format: date-time
+             * @description Greater than this.
+             * @example 2026-01-31T12:00:00.000000Z
+             */
+            gt?: string | null;
+            /**
+             * Format: date-time
+             * @description Greater than or equal to this.
+             * @example 2026-01-31T12:00:00.000000Z
+             */
+            gte?: string | null;
+            /**
+             * Format: date-time
+             * @description Less than this.
+             * @example 2026-01-31T12:00:00.000000Z
+             */
+            lt?: string | null;
+            /**
+             * Format: date-time
+             * @description Less than or equal to this.
+             * @example 2026-01-31T12:00:00.000000Z
+             */
+            lte?: string | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (string | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a Job list is ordered; uuid (creation order) breaks ties. */
         JobSort: {
             /** @description The column to sort by. */
@@ -2168,6 +2372,53 @@ export interface components {
          * @enum {string}
          */
         SortOrder: "asc" | "desc";
+        /** @description Operators on a ID field; all given must hold. */
+        IDFilter: {
+            /**
+             * @description Equal to this.
+             * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
+             */
+            eq?: string | null;
+            /**
+             * @description Not equal to this (rows without a value are not matched; add `null`).
+             * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
+             */
+            ne?: string | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (string | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
+        /** @description Operators on a Boolean field; all given must hold. */
+        BooleanFilter: {
+            /** @description Equal to this. */
+            eq?: boolean | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: boolean | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (boolean | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
+        /** @description Operators on a Int field; all given must hold. */
+        IntFilter: {
+            /** @description Equal to this. */
+            eq?: number | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: number | null;
+            /** @description Greater than this. */
+            gt?: number | null;
+            /** @description Greater than or equal to this. */
+            gte?: number | null;
+            /** @description Less than this. */
+            lt?: number | null;
+            /** @description Less than or equal to this. */
+            lte?: number | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (number | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a PortfolioItem list is ordered; uuid (creation order) breaks ties. */
         PortfolioItemSort: {
             /** @description The column to sort by. */
@@ -2188,6 +2439,17 @@ export interface components {
          * @enum {string}
          */
         InstitutionStatus: "active" | "inactive" | "suspended";
+        /** @description Operators on a InstitutionStatus field; all given must hold. */
+        InstitutionStatusFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["InstitutionStatus"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["InstitutionStatus"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["InstitutionStatus"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a Institution list is ordered; uuid (creation order) breaks ties. */
         InstitutionSort: {
             /** @description The column to sort by. */
@@ -2227,6 +2489,8 @@ export interface components {
             is_badges_enabled?: boolean | null;
             /** @description Default `false`; `true` shows the final grade on the public verification page. */
             is_grade_public?: boolean | null;
+            /** @description Default `false`; `true` makes the issuance e-mail's wallet offer ask for a PIN the e-mail carries. */
+            is_wallet_pin_required?: boolean | null;
             /**
              * @description An uploaded PNG or SVG file of this tenant.
              * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -2243,6 +2507,28 @@ export interface components {
          * @enum {string}
          */
         ModuleLevel: "undergraduate" | "graduate" | "technical" | "open";
+        /** @description Operators on a ModuleModality field; all given must hold. */
+        ModuleModalityFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["ModuleModality"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["ModuleModality"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["ModuleModality"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
+        /** @description Operators on a ModuleLevel field; all given must hold. */
+        ModuleLevelFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["ModuleLevel"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["ModuleLevel"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["ModuleLevel"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a Module list is ordered; uuid (creation order) breaks ties. */
         ModuleSort: {
             /** @description The column to sort by. */
@@ -2341,6 +2627,17 @@ export interface components {
          * @enum {string}
          */
         CohortModality: "presential" | "remote" | "hybrid";
+        /** @description Operators on a CohortModality field; all given must hold. */
+        CohortModalityFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["CohortModality"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["CohortModality"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["CohortModality"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a Cohort list is ordered; uuid (creation order) breaks ties. */
         CohortSort: {
             /** @description The column to sort by. */
@@ -2419,6 +2716,36 @@ export interface components {
          * @enum {string}
          */
         CompletionStatus: "enrolled" | "completed" | "dropped";
+        /** @description Operators on a CompletionStatus field; all given must hold. */
+        CompletionStatusFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["CompletionStatus"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["CompletionStatus"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["CompletionStatus"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
+        /** @description Operators on a Float field; all given must hold. */
+        FloatFilter: {
+            /** @description Equal to this. */
+            eq?: number | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: number | null;
+            /** @description Greater than this. */
+            gt?: number | null;
+            /** @description Greater than or equal to this. */
+            gte?: number | null;
+            /** @description Less than this. */
+            lt?: number | null;
+            /** @description Less than or equal to this. */
+            lte?: number | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (number | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a Enrollment list is ordered; uuid (creation order) breaks ties. */
         EnrollmentSort: {
             /** @description The column to sort by. */
@@ -2477,6 +2804,17 @@ export interface components {
          * @enum {string}
          */
         TemplateStatus: "active" | "inactive";
+        /** @description Operators on a TemplateStatus field; all given must hold. */
+        TemplateStatusFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["TemplateStatus"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["TemplateStatus"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["TemplateStatus"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a CertificateTemplate list is ordered; uuid (creation order) breaks ties. */
         CertificateTemplateSort: {
             /** @description The column to sort by. */
@@ -2519,6 +2857,17 @@ export interface components {
          * @enum {string}
          */
         CertificateStatus: "draft" | "issued" | "revoked" | "expired";
+        /** @description Operators on a CertificateStatus field; all given must hold. */
+        CertificateStatusFilter: {
+            /** @description Equal to this. */
+            eq?: components["schemas"]["CertificateStatus"] | null;
+            /** @description Not equal to this (rows without a value are not matched; add `null`). */
+            ne?: components["schemas"]["CertificateStatus"] | null;
+            /** @description Equal to one of these (at most 100). */
+            in?: (components["schemas"]["CertificateStatus"] | null)[] | null;
+            /** @description `true`: only rows without a value; `false`: only rows with one. */
+            null?: boolean | null;
+        };
         /** @description How a Certificate list is ordered; uuid (creation order) breaks ties. */
         CertificateSort: {
             /** @description The column to sort by. */
@@ -4177,17 +4526,23 @@ export interface operations {
     getJobs: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /** @description Only jobs in this status. */
-                    status?: components["schemas"]["JobStatus"] | null;
-                    /** @description Only jobs of this kind (`certificates.batch`). */
-                    kind?: string | null;
+                    status?: (components["schemas"]["JobStatus"] | null) | (components["schemas"]["JobStatusFilter"] | null);
+                    kind?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on finished at. */
+                    finished_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["JobSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
             };
@@ -5844,22 +6199,22 @@ export interface operations {
     getStudentsStudentUuidPages: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * @description Only records whose student uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    student_uuid?: string | null;
-                    /** @description Only records whose slug equals this. */
-                    slug?: string | null;
-                    /** @description Only records whose is public equals this. */
-                    is_public?: boolean | null;
+                    student_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    slug?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    is_public?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["PortfolioPageSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[student]=1`. */
@@ -6429,25 +6784,24 @@ export interface operations {
     getStudentsStudentUuidPagesPageUuidItems: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * @description Only records whose page uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    page_uuid?: string | null;
-                    /**
-                     * @description Only records whose certificate uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    certificate_uuid?: string | null;
-                    /** @description Only records whose is visible equals this. */
-                    is_visible?: boolean | null;
+                    page_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    certificate_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    is_visible?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    /** @description Operators on sort order. */
+                    sort_order?: components["schemas"]["IntFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["PortfolioItemSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[certificate]=1`. */
@@ -7632,25 +7986,25 @@ export interface operations {
     getInstitutions: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /** @description Only the record with this external id. */
-                    external_id?: string | null;
-                    /** @description Only records whose name equals this. */
-                    name?: string | null;
-                    /** @description Only records whose country equals this. */
-                    country?: string | null;
-                    /** @description Only records whose status equals this. */
-                    status?: components["schemas"]["InstitutionStatus"] | null;
-                    /** @description Only records whose is badges enabled equals this. */
-                    is_badges_enabled?: boolean | null;
-                    /** @description Only records whose tax id equals this. */
-                    tax_id?: string | null;
+                    external_id?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    country?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    status?: (components["schemas"]["InstitutionStatus"] | null) | (components["schemas"]["InstitutionStatusFilter"] | null);
+                    is_badges_enabled?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    tax_id?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["InstitutionSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
             };
@@ -7704,6 +8058,8 @@ export interface operations {
                             is_badges_enabled: boolean;
                             /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                             is_grade_public: boolean;
+                            /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                            is_wallet_pin_required: boolean;
                             /**
                              * @description Uploaded file used as the badge image; required while badges are enabled.
                              * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -7860,6 +8216,8 @@ export interface operations {
                             is_badges_enabled: boolean;
                             /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                             is_grade_public: boolean;
+                            /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                            is_wallet_pin_required: boolean;
                             /**
                              * @description Uploaded file used as the badge image; required while badges are enabled.
                              * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -8026,6 +8384,8 @@ export interface operations {
                             is_badges_enabled: boolean;
                             /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                             is_grade_public: boolean;
+                            /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                            is_wallet_pin_required: boolean;
                             /**
                              * @description Uploaded file used as the badge image; required while badges are enabled.
                              * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -8161,6 +8521,8 @@ export interface operations {
                     is_badges_enabled?: boolean | null;
                     /** @description Default `false`; `true` shows the final grade on the public verification page. */
                     is_grade_public?: boolean | null;
+                    /** @description Default `false`; `true` makes the issuance e-mail's wallet offer ask for a PIN the e-mail carries. */
+                    is_wallet_pin_required?: boolean | null;
                     /**
                      * @description An uploaded PNG or SVG file of this tenant.
                      * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -8215,6 +8577,8 @@ export interface operations {
                             is_badges_enabled: boolean;
                             /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                             is_grade_public: boolean;
+                            /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                            is_wallet_pin_required: boolean;
                             /**
                              * @description Uploaded file used as the badge image; required while badges are enabled.
                              * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -8491,6 +8855,8 @@ export interface operations {
                     is_badges_enabled?: boolean | null;
                     /** @description Default `false`; `true` shows the final grade on the public verification page. */
                     is_grade_public?: boolean | null;
+                    /** @description Default `false`; `true` makes the issuance e-mail's wallet offer ask for a PIN the e-mail carries. */
+                    is_wallet_pin_required?: boolean | null;
                     /**
                      * @description An uploaded PNG or SVG file of this tenant.
                      * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -8545,6 +8911,8 @@ export interface operations {
                             is_badges_enabled: boolean;
                             /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                             is_grade_public: boolean;
+                            /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                            is_wallet_pin_required: boolean;
                             /**
                              * @description Uploaded file used as the badge image; required while badges are enabled.
                              * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -8789,30 +9157,30 @@ export interface operations {
     getModules: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * @description Only records whose institution uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    institution_uuid?: string | null;
-                    /** @description Only records whose code equals this. */
-                    code?: string | null;
-                    /** @description Only records whose name equals this. */
-                    name?: string | null;
-                    /** @description Only records whose modality equals this. */
-                    modality?: components["schemas"]["ModuleModality"] | null;
-                    /** @description Only records whose level equals this. */
-                    level?: components["schemas"]["ModuleLevel"] | null;
-                    /** @description Only records whose is active equals this. */
-                    is_active?: boolean | null;
-                    /** @description Only records whose is required equals this. */
-                    is_required?: boolean | null;
+                    institution_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    code?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    modality?: (components["schemas"]["ModuleModality"] | null) | (components["schemas"]["ModuleModalityFilter"] | null);
+                    level?: (components["schemas"]["ModuleLevel"] | null) | (components["schemas"]["ModuleLevelFilter"] | null);
+                    is_active?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    is_required?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    /** @description Operators on workload. */
+                    workload?: components["schemas"]["IntFilter"] | null;
+                    /** @description Operators on credits. */
+                    credits?: components["schemas"]["IntFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["ModuleSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[institution]=1`. */
@@ -8904,6 +9272,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -9284,6 +9654,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -10077,26 +10449,26 @@ export interface operations {
     getCourses: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /** @description Only the record with this external id. */
-                    external_id?: string | null;
-                    /**
-                     * @description Only records whose institution uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    institution_uuid?: string | null;
-                    /** @description Only records whose name equals this. */
-                    name?: string | null;
-                    /** @description Only records whose code equals this. */
-                    code?: string | null;
-                    /** @description Only records whose is active equals this. */
-                    is_active?: boolean | null;
+                    external_id?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    institution_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    code?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    is_active?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    /** @description Operators on workload. */
+                    workload?: components["schemas"]["IntFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["CourseSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[institution]=1`, `includes[groups]=1`. */
@@ -10176,6 +10548,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -10626,6 +11000,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -11506,22 +11882,24 @@ export interface operations {
     getCoursesCourseUuidModulesGroups: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * @description Only records whose course uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    course_uuid?: string | null;
-                    /** @description Only records whose name equals this. */
-                    name?: string | null;
-                    /** @description Only records whose is active equals this. */
-                    is_active?: boolean | null;
+                    course_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    is_active?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    /** @description Operators on order. */
+                    order?: components["schemas"]["IntFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["ModuleGroupSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
             };
@@ -12474,22 +12852,26 @@ export interface operations {
     getCohorts: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * @description Only records whose course uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    course_uuid?: string | null;
-                    /** @description Only records whose code equals this. */
-                    code?: string | null;
-                    /** @description Only records whose modality equals this. */
-                    modality?: components["schemas"]["CohortModality"] | null;
+                    course_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    code?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    modality?: (components["schemas"]["CohortModality"] | null) | (components["schemas"]["CohortModalityFilter"] | null);
+                    /** @description Operators on start date. */
+                    start_date?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on end date. */
+                    end_date?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["CohortSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[course]=1`. */
@@ -13675,23 +14057,24 @@ export interface operations {
     getStudents: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /** @description Only the record with this external id. */
-                    external_id?: string | null;
-                    /** @description Case-insensitive. REST also accepts `where[user][email]`. */
-                    email?: string | null;
-                    /** @description Only records whose name equals this. */
-                    name?: string | null;
-                    /** @description Only records whose gender equals this. */
-                    gender?: string | null;
-                    /** @description Only records whose social name equals this. */
-                    social_name?: string | null;
+                    external_id?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    email?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    gender?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    social_name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["StudentSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[enrollments]=1`, `includes[certificates]=1`. */
@@ -14951,30 +15334,29 @@ export interface operations {
     getEnrollments: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * @description Only records whose student uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    student_uuid?: string | null;
-                    /**
-                     * @description Only records whose course uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    course_uuid?: string | null;
-                    /**
-                     * @description Only records whose cohort uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    cohort_uuid?: string | null;
-                    /** @description Only records whose completion status equals this. */
-                    completion_status?: components["schemas"]["CompletionStatus"] | null;
+                    student_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    course_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    cohort_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    completion_status?: (components["schemas"]["CompletionStatus"] | null) | (components["schemas"]["CompletionStatusFilter"] | null);
+                    /** @description Operators on enrolled at. */
+                    enrolled_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on completed at. */
+                    completed_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on grade. */
+                    grade?: components["schemas"]["FloatFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["EnrollmentSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[student]=1`, `includes[course]=1`, `includes[cohort]=1`. */
@@ -16406,26 +16788,24 @@ export interface operations {
     getCertificatetemplates: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * @description Only records whose institution uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    institution_uuid?: string | null;
-                    /** @description Only records whose status equals this. */
-                    status?: components["schemas"]["TemplateStatus"] | null;
-                    /** @description Only records whose is default equals this. */
-                    is_default?: boolean | null;
-                    /** @description Only records whose version equals this. */
-                    version?: string | null;
-                    /** @description Only records whose name equals this. */
-                    name?: string | null;
+                    institution_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    status?: (components["schemas"]["TemplateStatus"] | null) | (components["schemas"]["TemplateStatusFilter"] | null);
+                    is_default?: (boolean | null) | (components["schemas"]["BooleanFilter"] | null);
+                    version?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["CertificateTemplateSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[institution]=1`. */
@@ -16508,6 +16888,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -16870,6 +17252,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -17633,54 +18017,35 @@ export interface operations {
     getCertificates: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /** @description Only the record with this external id. */
-                    external_id?: string | null;
-                    /** @description `expired` also matches issued certificates past their expiry. */
-                    status?: components["schemas"]["CertificateStatus"] | null;
-                    /**
-                     * @description Only records whose institution uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    institution_uuid?: string | null;
-                    /**
-                     * @description Only records whose course uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    course_uuid?: string | null;
-                    /**
-                     * @description Only records whose student uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    student_uuid?: string | null;
-                    /**
-                     * @description Only records whose cohort uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    cohort_uuid?: string | null;
-                    /**
-                     * @description Only records whose enrollment uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    enrollment_uuid?: string | null;
-                    /**
-                     * @description Only records whose template uuid equals this.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    template_uuid?: string | null;
-                    /**
-                     * @description The uploaded source PDF: which certificate uses this file.
-                     * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
-                     */
-                    file_uuid?: string | null;
-                    /** @description The anchoring transaction; an explicit null lists the certificates not anchored yet. */
-                    blockchain_tx_hash?: string | null;
+                    external_id?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    status?: (components["schemas"]["CertificateStatus"] | null) | (components["schemas"]["CertificateStatusFilter"] | null);
+                    institution_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    course_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    student_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    cohort_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    enrollment_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    template_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    file_uuid?: (string | null) | (components["schemas"]["IDFilter"] | null);
+                    blockchain_tx_hash?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    /** @description Operators on issued at. */
+                    issued_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on expires at. */
+                    expires_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on revoked at. */
+                    revoked_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["CertificateSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
                 /** @description Embed related records in full: `includes[student]=1`, `includes[course]=1`, `includes[institution]=1`, `includes[files]=1`. */
@@ -17791,6 +18156,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -18407,6 +18774,8 @@ export interface operations {
                                 is_badges_enabled: boolean;
                                 /** @description Whether the public verification page shows the recipient's final grade (from the enrollment). */
                                 is_grade_public: boolean;
+                                /** @description Whether the wallet offer in a certificate's issuance e-mail asks for a PIN (OpenID4VCI tx_code), which the e-mail carries apart from the offer. */
+                                is_wallet_pin_required: boolean;
                                 /**
                                  * @description Uploaded file used as the badge image; required while badges are enabled.
                                  * @example 9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d
@@ -20344,15 +20713,20 @@ export interface operations {
     getWebhooks: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /** @description The exact endpoint URL. */
-                    url?: string | null;
+                    url?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["WebhookSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
             };
@@ -21393,25 +21767,25 @@ export interface operations {
     getFiles: {
         parameters: {
             query?: {
-                /** @description Equality filters, `where[field]=value`; `null` matches empty values. Unknown fields are a 422. */
+                /** @description Filters, all of which must hold: `where[field]=value` (equality; `null` matches empty values) or `where[field][operator]=value` with `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` (comma-separated or repeated `in[]`), `null` (`true`/`false`) and, on text, `contains` (case-insensitive). Unknown fields or operators are a 422 naming them. */
                 where?: {
-                    /**
-                     * Format: date-time
-                     * @description `null` selects files no certificate uses.
-                     * @example 2026-01-31T12:00:00.000000Z
-                     */
-                    used_at?: string | null;
-                    /** @description Only records whose mime type equals this. */
-                    mime_type?: string | null;
-                    /** @description Only records whose extension equals this. */
-                    extension?: string | null;
-                    /** @description Only records whose original name equals this. */
-                    original_name?: string | null;
+                    used_at?: (string | null) | (components["schemas"]["DateTimeFilter"] | null);
+                    mime_type?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    extension?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    original_name?: (string | null) | (components["schemas"]["StringFilter"] | null);
+                    /** @description Operators on size. */
+                    size?: components["schemas"]["IntFilter"] | null;
+                    /** @description Operators on created at. */
+                    created_at?: components["schemas"]["DateTimeFilter"] | null;
+                    /** @description Operators on updated at. */
+                    updated_at?: components["schemas"]["DateTimeFilter"] | null;
                 };
                 /** @description `sort[column]=...&sort[order]=asc|desc`. */
                 sort?: components["schemas"]["FileSort"];
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
             };
@@ -22345,6 +22719,8 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1. */
                 page?: number;
+                /** @description Keyset paging instead of page numbers: empty for the first page, then the cursor of `links.next` or `links.prev`. Rows written meanwhile never make a page repeat or skip a row. Not with `page`; the cursor must come from a list with the same sort. */
+                cursor?: string;
                 /** @description Page size, 1-100. */
                 per_page?: number;
             };
@@ -24102,6 +24478,261 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of this address reached; `Retry-After` says when to come back. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getwellknownOpenidcredentialissuer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description credential_configurations_supported for OB 3.0 and CLR 2.0 (ldp_vc). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of this address reached; `Retry-After` says when to come back. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getwellknownOauthauthorizationserver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token endpoint of the pre-authorized code grant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of this address reached; `Retry-After` says when to come back. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOid4vciOffersCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Credential Offer with its pre-authorized code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Unknown, used, revoked or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Rate limit of this address reached; `Retry-After` says when to come back. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOid4vciToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    grant_type: string;
+                    "pre-authorized_code": string;
+                    tx_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The access token for the credential endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        token_type: string;
+                        expires_in: number;
+                    };
+                };
+            };
+            /** @description `invalid_request`, `invalid_grant` (unknown, used, revoked or expired code; wrong PIN), `unsupported_grant_type`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Rate limit of this address reached; `Retry-After` says when to come back. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOid4vciNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A c_nonce for one proof of possession, valid 5 minutes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        c_nonce: string;
+                    };
+                };
+            };
+            /** @description Rate limit of this address reached; `Retry-After` says when to come back. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOid4vciCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    credential_configuration_id: "OpenBadgeCredential_ldp_vc" | "ClrCredential_ldp_vc";
+                    /** @description One proof of possession: a JWT (`typ: openid4vci-proof+jwt`) signed by the holder key. */
+                    proofs?: {
+                        jwt?: string[];
+                    };
+                    /** @description Draft 15 form `{proof_type: "jwt", jwt}`, also accepted. */
+                    proof?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description The credential bound to the holder DID, signed (eddsa-rdfc-2022). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credentials: {
+                            credential: Record<string, never>;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_credential_request`, `unknown_credential_configuration`, `invalid_proof`, `invalid_nonce`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description `invalid_token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
                 };
             };
             /** @description Rate limit of this address reached; `Retry-After` says when to come back. */

@@ -34,7 +34,8 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   },
   PaginationMeta: {
     type: 'object',
-    description: 'With page numbers: `current_page`, `per_page`, `total`, `total_is_estimate`, `last_page`. With `cursor`: `per_page`, `total`, `total_is_estimate`, `next_cursor`, `prev_cursor`.',
+    description:
+      'With page numbers: `current_page`, `per_page`, `total`, `total_is_estimate`, `last_page`. With `cursor`: `per_page`, `total`, `total_is_estimate`, `next_cursor`, `prev_cursor`.',
     properties: {
       current_page: integer,
       per_page: integer,
