@@ -35,6 +35,10 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   maxWorkers: 2,
+  // Each test file loads the whole service again in the worker's module registry, and not all of it is
+  // collected (native addons, worker threads' buffers): a worker that grew past this is replaced after its
+  // file rather than reused, which kept it from reaching 5 GB and slowing every later file with GC.
+  workerIdleMemoryLimit: '1200MB',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.mjs'],
   testTimeout: 30000,
 };

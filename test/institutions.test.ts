@@ -154,7 +154,7 @@ describe('institution lists', () => {
   it('pages with meta and links', async () => {
     const response = await lister.rest('GET', '/institutions?sort[column]=name&per_page=3&page=2');
     expect(response.body.data.map((row: { name: string }) => row.name)).toEqual(['Delta']);
-    expect(response.body.meta).toEqual({ current_page: 2, per_page: 3, total: 4, last_page: 2 });
+    expect(response.body.meta).toEqual({ current_page: 2, per_page: 3, total: 4, last_page: 2, total_is_estimate: false });
     expect(response.body.links).toEqual({
       first: 'http://credentials.test/api/v1/institutions?sort%5Bcolumn%5D=name&per_page=3&page=1',
       last: 'http://credentials.test/api/v1/institutions?sort%5Bcolumn%5D=name&per_page=3&page=2',

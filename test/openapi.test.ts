@@ -168,5 +168,5 @@ describe('the /docs page', () => {
     } finally {
       await watched.close();
     }
-  });
+  }, 120_000);
 });

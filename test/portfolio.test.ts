@@ -75,7 +75,7 @@ describe('portfolio pages over REST', () => {
     const sorted = await acme.rest('GET', `${pagesOf(student)}?sort[column]=slug&sort[order]=desc`);
     expect(sorted.body.data.map((row: any) => row.slug[0])).toEqual(['c', 'b', 'a']);
     const filtered = await acme.rest('GET', `${pagesOf(student)}?where[is_public]=true&per_page=1&page=2`);
-    expect(filtered.body.meta).toEqual({ current_page: 2, per_page: 1, total: 2, last_page: 2 });
+    expect(filtered.body.meta).toEqual({ current_page: 2, per_page: 1, total: 2, last_page: 2, total_is_estimate: false });
     expect(filtered.body.data).toHaveLength(1);
     expect(filtered.body.data[0].is_public).toBe(true);
     expect((await acme.rest('GET', `${pagesOf(student)}?where[bio]=x`)).status).toBe(422);
@@ -268,7 +268,7 @@ describe('portfolio items over REST', () => {
     expect(visible.body.data.map((item: any) => item.certificate.uuid)).toEqual([world.issued[1].uuid]);
     const paged = await acme.rest('GET', `${itemsOf(page)}?per_page=2&page=2&sort[column]=sort_order`);
     expect(paged.body.data.map((item: any) => item.sort_order)).toEqual([10]);
-    expect(paged.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+    expect(paged.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2, total_is_estimate: false });
     const included = await acme.rest('GET', `${itemsOf(page)}?includes[certificate]=1&where[certificate_uuid]=${world.issued[0].uuid}`);
     expect(included.body.data).toHaveLength(1);
     expect(included.body.data[0].certificate).toMatchObject({
