@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { EmbeddedChain } from '../src/anchoring/embedded-chain.js';
 import { anchoringChain } from './support/blockcerts.js';
-import { freePort, launchChromium, screenshot, seriousViolations, VIEWPORTS, watchedPage, type ViewportName, type WatchedPage } from './support/browser.js';
+import { freePort, launchChromium, screenshot, axeViolations, VIEWPORTS, watchedPage, type ViewportName, type WatchedPage } from './support/browser.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { withReplacedText } from './support/forgery.js';
@@ -77,7 +77,7 @@ async function open(watched: WatchedPage, path: string): Promise<Page> {
 }
 
 async function expectAccessible(page: Page): Promise<void> {
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 const statusBadge = (page: Page) => page.locator('[role=status] .status-badge');

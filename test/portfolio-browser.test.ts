@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { freePort, launchChromium, screenshot, seriousViolations, VIEWPORTS, watchedPage, type ViewportName } from './support/browser.js';
+import { freePort, launchChromium, screenshot, axeViolations, VIEWPORTS, watchedPage, type ViewportName } from './support/browser.js';
 import { factories, type Factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
@@ -102,7 +102,7 @@ describe.each(Object.keys(VIEWPORTS) as ViewportName[])('public portfolio page a
       expect(await page.locator('link[rel=canonical]').getAttribute('href')).toBe(`${baseUrl}${portfolioPath}`);
       expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe('Mia Oliveira · Credentials');
       expect(await page.locator('meta[property="og:type"]').getAttribute('content')).toBe('profile');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `portfolio-${viewport}`);
 
       await Promise.all([page.waitForURL(`${baseUrl}/verify/${certificates[1].uuid}`), items(page).nth(1).getByRole('link').click()]);
@@ -161,7 +161,7 @@ describe('the portfolio page', () => {
       const response = await watched.page.goto(`${baseUrl}/p/acme/no-such-page`);
       expect(response?.status()).toBe(404);
       expect(await watched.page.locator('h1').innerText()).toBe('Page not found');
-      expect(await seriousViolations(watched.page)).toEqual([]);
+      expect(await axeViolations(watched.page)).toEqual([]);
       // The 404 status is the only console message a browser logs here.
       expect(watched.consoleErrors.filter((message) => !message.includes('404'))).toEqual([]);
     } finally {

@@ -1,6 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { freePort, launchChromium, screenshot, VIEWPORTS, watchedPage, type ViewportName, type WatchedPage } from './support/browser.js';
+import type { Browser } from 'playwright-core';
+import { axeViolations, freePort, launchChromium, screenshot, VIEWPORTS, watchedPage, type ViewportName, type WatchedPage } from './support/browser.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
@@ -53,12 +52,6 @@ afterAll(async () => {
   await service?.stop();
 });
 
-/** Every axe-core finding, whatever its impact. */
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.map((node) => node.html) }));
-}
-
 describe.each(Object.keys(VIEWPORTS) as ViewportName[])('the credential page at the %s viewport', (viewport) => {
   let watched: WatchedPage;
   afterEach(async () => {
@@ -79,7 +72,7 @@ describe.each(Object.keys(VIEWPORTS) as ViewportName[])('the credential page at 
     expect(await page.getByRole('link', { name: share }).isVisible()).toBe(true);
     expect(await page.locator('#embed-code').inputValue()).toContain(`${baseUrl}/verify/${certificates.valid.uuid}/card.png?lang=${language}`);
     expect(await page.locator('.modules li').count()).toBe(2);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `credential-valid-${language}-${viewport}`);
   });
 
@@ -94,7 +87,7 @@ describe.each(Object.keys(VIEWPORTS) as ViewportName[])('the credential page at 
     expect(first).toBe('status');
     expect(await page.locator('[role=status] .status-badge').textContent()).toBe(state);
     expect(await page.locator('a[href*="/share/"], #embed-code, .qr, a[download]').count()).toBe(0);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `credential-revoked-${language}-${viewport}`);
   });
 });

@@ -67,12 +67,10 @@ export async function watchedPage(browser: Browser, options: BrowserContextOptio
   return { page, consoleErrors, dialogs, close: () => context.close() };
 }
 
-/** axe-core's findings a person would be blocked by: impact serious or critical. */
-export async function seriousViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+/** Every axe-core finding on the page, whatever its impact (minor ones too). */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({ id: violation.id, impact: violation.impact!, nodes: violation.nodes.map((node) => node.html) }));
+  return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? 'unknown', nodes: violation.nodes.map((node) => node.html) }));
 }
 
 /** A full-page screenshot under test-artifacts/ (git-ignored), for a person to look at. */
