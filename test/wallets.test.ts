@@ -473,7 +473,11 @@ describe('clean-up of the wallet exchange', () => {
     const longExpired = await offer(acme, certificate.uuid);
     const longRedeemed = await offer(acme, certificate.uuid);
     const longRevoked = await offer(acme, certificate.uuid);
-    // The claim before its offer is made dead: a sweep between the two would leave nothing to claim.
+    // Rows that name an offer before it is made dead: a sweep in between would have removed it first.
+    await sql(
+      `insert into wallet_access_tokens (token_hash, offer_uuid, expires_at) values (?, ?, now() + interval '5 minutes'), (?, ?, now() - interval '1 second')`,
+      [hashes.liveToken, live.uuid, hashes.oldToken, longRedeemed.uuid],
+    );
     await sql(
       `insert into credential_claims (uuid, offer_uuid, certificate_uuid, tenant_uuid, configuration_id, holder, claimed_at)
         select gen_random_uuid(), uuid, certificate_uuid, tenant_uuid, 'OpenBadgeCredential_ldp_vc', 'did:key:z6Mkexample', now() - interval '31 days' from credential_offers where uuid = ?`,
@@ -483,10 +487,6 @@ describe('clean-up of the wallet exchange', () => {
     await sql(`update credential_offers set expires_at = now() - interval '31 days' where uuid = ?`, [longExpired.uuid]);
     await sql(`update credential_offers set redeemed_at = now() - interval '31 days' where uuid = ?`, [longRedeemed.uuid]);
     await sql(`update credential_offers set revoked_at = now() - interval '31 days' where uuid = ?`, [longRevoked.uuid]);
-    await sql(
-      `insert into wallet_access_tokens (token_hash, offer_uuid, expires_at) values (?, ?, now() + interval '5 minutes'), (?, ?, now() - interval '1 second')`,
-      [hashes.liveToken, live.uuid, hashes.oldToken, longRedeemed.uuid],
-    );
 
     // (The issuance e-mail's own offer is live too: only the five made here are looked at.)
     const made = [live, recentlyExpired, longExpired, longRedeemed, longRevoked].map((each) => each.uuid);
