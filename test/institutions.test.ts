@@ -165,7 +165,14 @@ describe('institution lists', () => {
 
   it('answers unknown where and sort fields, and bad paging, with 422', async () => {
     const where = await lister.rest('GET', '/institutions?where[colour]=red');
-    expect([where.status, where.body.errors]).toEqual([422, { 'where.colour': ['The colour field is not accepted here.'] }]);
+    expect([where.status, where.body.errors]).toEqual([
+      422,
+      {
+        'where.colour': [
+          'Unknown filter field colour; this list filters by external_id, name, country, status, is_badges_enabled, tax_id, created_at, updated_at.',
+        ],
+      },
+    ]);
     const sort = await lister.rest('GET', '/institutions?sort[column]=colour');
     expect([sort.status, sort.body.errors]).toEqual([422, { 'sort.column': ['The selected column is invalid.'] }]);
     const perPage = await lister.rest('GET', '/institutions?per_page=101');
