@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { EXACT_TOTAL_LIMIT } from '../src/db/page-statement.js';
+import { analyzedPlan, rowsProduced, withClient } from './support/plans.js';
 import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
 
 /**
@@ -14,9 +14,7 @@ let tenantUuid: string;
 beforeAll(async () => {
   service = await startTestService(NO_BACKGROUND_WORK);
   acme = await signIn(service, 'acme');
-  const client = new pg.Client({ connectionString: service.database.ownerUrl });
-  await client.connect();
-  try {
+  await withClient(service.database.ownerUrl, async (client) => {
     tenantUuid = (await client.query<{ uuid: string }>(`select uuid from tenants where identifier = 'acme'`)).rows[0]!.uuid;
     await client.query(
       `insert into students (uuid, created_at, updated_at, tenant_uuid, name, email, date_of_birth, gender)
@@ -26,9 +24,7 @@ beforeAll(async () => {
       [tenantUuid],
     );
     await client.query('analyze students');
-  } finally {
-    await client.end();
-  }
+  });
 }, 120_000);
 afterAll(() => service.stop());
 
@@ -40,20 +36,6 @@ async function totals(where?: Record<string, unknown>) {
   return body.data.students as { totalCount: number; totalCountIsEstimate: boolean; pageInfo: { hasNextPage: boolean }; nodes: unknown[] };
 }
 
-/** The most rows any node of the statement's plan produced, as PostgreSQL ran it (EXPLAIN ANALYZE). */
-async function mostRowsOfAnyNode(sql: string, values: unknown[]): Promise<{ rows: number; plan: string }> {
-  const client = new pg.Client({ connectionString: service.database.url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, format text) ${sql}`, values);
-    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-    const produced = [...plan.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map(([, n, loops]) => Number(n) * Number(loops));
-    return { rows: Math.max(...produced), plan };
-  } finally {
-    await client.end();
-  }
-}
-
 test('past the limit a filtered total is an estimate, said so, and the statement reads at most the limit plus one row for it', async () => {
   service.statements.length = 0;
   const female = await totals({ gender: 'female' });
@@ -63,9 +45,8 @@ test('past the limit a filtered total is an estimate, said so, and the statement
   expect(female.pageInfo.hasNextPage).toBe(true);
   const statement = service.statements.find((sql) => sql.includes('from "students"') && sql.includes('list_total'));
   expect(statement).toBeDefined();
-  const { rows, plan } = await mostRowsOfAnyNode(statement!, [tenantUuid, 'female']);
-  expect({ rows, plan }).toEqual({ rows: expect.any(Number), plan });
-  expect(rows).toBeLessThanOrEqual(EXACT_TOTAL_LIMIT + 1);
+  const plan = await analyzedPlan(service.database.url, statement!, [tenantUuid, 'female']);
+  expect(Math.max(...rowsProduced(plan))).toBeLessThanOrEqual(EXACT_TOTAL_LIMIT + 1);
 
   const rest = await acme.rest('GET', '/students?per_page=10&where[gender]=female');
   expect(rest.body.meta).toMatchObject({ total: female.totalCount, total_is_estimate: true });

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { analyzedPlan, rowsProduced, withClient } from './support/plans.js';
 import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
 
 /**
@@ -12,9 +12,7 @@ let tenantUuid: string;
 beforeAll(async () => {
   service = await startTestService(NO_BACKGROUND_WORK);
   acme = await signIn(service, 'acme');
-  const client = new pg.Client({ connectionString: service.database.ownerUrl });
-  await client.connect();
-  try {
+  await withClient(service.database.ownerUrl, async (client) => {
     tenantUuid = (await client.query<{ uuid: string }>(`select uuid from tenants where identifier = 'acme'`)).rows[0]!.uuid;
     await client.query(
       `with i as (insert into institutions (uuid, created_at, updated_at, tenant_uuid, name, country) values (gen_random_uuid(), now(), now(), $1, 'U', 'BR') returning uuid)
@@ -32,9 +30,7 @@ beforeAll(async () => {
       [tenantUuid],
     );
     await client.query('analyze');
-  } finally {
-    await client.end();
-  }
+  });
 }, 120_000);
 afterAll(() => service.stop());
 
@@ -46,19 +42,9 @@ test('a page with includes reads each related course by key, not the catalogue',
   expect(response.body.data[0].course.name).toMatch(/^Course /);
   const statement = service.statements.find((sql) => sql.includes('from "enrollments"') && sql.includes('related_'));
   expect(statement).toBeDefined();
-  const client = new pg.Client({ connectionString: service.database.url });
-  await client.connect();
-  try {
-    // Run as the service runs it: a generic plan (the named statement is planned once per connection).
-    await client.query('set plan_cache_mode = force_generic_plan');
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze) ${statement}`, [tenantUuid]);
-    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-    expect(plan).not.toMatch(/Seq Scan on courses/);
-    const courseRows = [...plan.matchAll(/Scan[^\n]* on courses[^\n]*actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map(
-      ([, n, loops]) => Number(n) * Number(loops),
-    );
-    expect(courseRows.reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(50);
-  } finally {
-    await client.end();
-  }
+  // Run as the service runs it: a generic plan (the named statement is planned once per connection).
+  const plan = await analyzedPlan(service.database.url, statement!, [tenantUuid], { generic: true });
+  expect(plan).not.toMatch(/Seq Scan on courses/);
+  const courseRows = rowsProduced(plan, /Scan.* on courses/);
+  expect(courseRows.reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(50);
 });
