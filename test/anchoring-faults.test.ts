@@ -5,7 +5,7 @@ import { startEmbeddedChain, type EmbeddedChain } from '../src/anchoring/embedde
 import { openOrm } from '../src/db/orm.js';
 import { anchoringChain, blockcertsVerify } from './support/blockcerts.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { factories } from './support/factories.js';
+import { factories, type Factories } from './support/factories.js';
 import { ApiClient, PUBLIC_BASE_URL, requestToken, signIn, startTestService, type TestService } from './support/service.js';
 import { freePort, until } from './support/wait.js';
 
@@ -57,6 +57,21 @@ describe('a server process killed between sending its anchoring transaction and 
       PUBLIC_BASE_URL,
       ANCHOR_INTERVAL_SECONDS: '1',
     };
+    // Both certificates exist before any process anchors, so the child's first pass sends them in one batch.
+    const issuer = await startTestService(seed, database);
+    let certificates: Awaited<ReturnType<Factories['certificate']>>[];
+    let token: string;
+    try {
+      token = (
+        (await (await requestToken(issuer.url, { clientId: seed.SEED_CLIENT_ID, clientSecret: seed.SEED_CLIENT_SECRET })).json()) as { access_token: string }
+      ).access_token;
+      const make = factories(new ApiClient(issuer.url, token, 'acme'));
+      const institution = await make.institution();
+      certificates = [await make.certificate({ institution_uuid: institution.uuid }), await make.certificate({ institution_uuid: institution.uuid })];
+    } finally {
+      await issuer.stop();
+    }
+
     await chain.request('evm_setAutomine', [false]);
     child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -70,12 +85,6 @@ describe('a server process killed between sending its anchoring transaction and 
 
     let successor: TestService | undefined;
     try {
-      const token = (
-        (await (await requestToken(baseUrl, { clientId: seed.SEED_CLIENT_ID, clientSecret: seed.SEED_CLIENT_SECRET })).json()) as { access_token: string }
-      ).access_token;
-      const make = factories(new ApiClient(baseUrl, token, 'acme'));
-      const institution = await make.institution();
-      const certificates = [await make.certificate({ institution_uuid: institution.uuid }), await make.certificate({ institution_uuid: institution.uuid })];
       const probe = { orm: await openOrm(database.url, { poolMax: 2 }) };
       try {
         const sent = await untilSent(probe, chain);

@@ -2,6 +2,8 @@ import net from 'node:net';
 import { jest } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { createLogger } from '../src/logger.js';
+import { createQueuePool } from '../src/queue/queue-pool.js';
 import { createTestDatabase } from './support/database.js';
 import { provisionClient, requestToken, signIn, startTestService, type TestService } from './support/service.js';
 import { until } from './support/wait.js';
@@ -217,6 +219,31 @@ describe('PostgreSQL down', () => {
     } finally {
       relay.down();
       await service.stop();
+      await database.drop();
+    }
+  });
+});
+
+describe("the job queue's connection pool", () => {
+  it('logs and ignores a second release of one connection (graphile-worker releases a dead listening connection twice)', async () => {
+    const database = await createTestDatabase();
+    const warnings: string[] = [];
+    const logger = createLogger('warn', { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+    const pool = createQueuePool(database.url, 2, logger);
+    try {
+      const client = await pool.connect();
+      client.release();
+      expect(() => client.release()).not.toThrow();
+      expect(warnings).toEqual(['job queue: a connection was released twice; the second release is ignored']);
+      const viaCallback = await new Promise<() => void>((resolve, reject) =>
+        pool.connect((error, connected, release) => (error || !connected ? reject(error) : resolve(release))),
+      );
+      viaCallback();
+      expect(() => viaCallback()).not.toThrow();
+      expect(warnings).toHaveLength(2);
+      expect((await pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
       await database.drop();
     }
   });

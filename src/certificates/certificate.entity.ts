@@ -4,7 +4,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
+import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex, liveSortIndex } from '../db/base.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -41,6 +41,8 @@ registerEnumType(CertificateStatus, {
 })
 @Entity({ tableName: 'certificates' })
 @Index(liveListIndex('certificates'))
+@Index(liveSortIndex('certificates_growth_created_index', 'certificates', ['tenant_uuid', 'created_at', 'uuid']))
+@Index(liveSortIndex('certificates_growth_issued_index', 'certificates', ['tenant_uuid', 'issued_at', 'uuid']))
 @Index(externalIdIndex('certificates'))
 @Index({
   name: 'certificates_source_file_unique',

@@ -50,6 +50,12 @@ export const liveListIndex = (table: string) => ({
   expression: `create index "${table}_live_index" on "${table}" ("tenant_uuid", "uuid") where "deleted_at" is null`,
 });
 
+/** A live-row index for one documented list order, ending in uuid (every list order's tie-breaker). */
+export const liveSortIndex = (name: string, table: string, columns: string[]) => ({
+  name,
+  expression: `create index "${name}" on "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) where "deleted_at" is null`,
+});
+
 /**
  * A tenant row an integrator may also name by its own identifier (`external_id`): optional, unique
  * per tenant among live rows of the resource (`externalIdIndex`).

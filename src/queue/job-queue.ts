@@ -1,7 +1,7 @@
 import { run, type Runner, type Task, type TaskList } from 'graphile-worker';
-import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { queueLogger } from './queue-logger.js';
+import { createQueuePool } from './queue-pool.js';
 import { QUEUE_SCHEMA } from './queue-schema.js';
 
 /** Work that runs every `everyMs` (0: not in this process), once across every process sharing the database. */
@@ -112,14 +112,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<RunningJo
   };
   const kinds = [periodicKind, ...options.kinds].filter(({ tasks }) => Object.keys(tasks).length > 0);
   if (kinds.length === 0) return { stop: async () => undefined };
-  // Our own pool, so that a connection PostgreSQL ends while idle (its shutdown, a restart) is logged, not fatal.
   // Tasks use the service's own pool; the queue's connections only listen, claim and complete jobs
   // (a few per runner), and several processes share one PostgreSQL's connection slots.
   const max = kinds.length * 2 + 2;
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max });
-  const closed = (error: Error) => options.logger.warn({ err: error }, 'job queue: a database connection was closed');
-  pool.on('error', closed);
-  pool.on('connect', (client) => client.on('error', closed));
+  const pool = createQueuePool(options.databaseUrl, max, options.logger);
   const runners: Supervised[] = [];
   try {
     for (const { tasks, concurrency } of kinds) {

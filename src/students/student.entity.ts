@@ -1,6 +1,6 @@
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
-import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
+import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex, liveSortIndex } from '../db/base.entity.js';
 import { DateScalar } from '../graphql/scalars.js';
 import { Node } from '../graphql/node.js';
 
@@ -8,6 +8,8 @@ import { Node } from '../graphql/node.js';
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A person who enrolls in courses and receives certificates.' })
 @Entity({ tableName: 'students' })
 @Index(liveListIndex('students'))
+@Index(liveSortIndex('students_growth_name_index', 'students', ['tenant_uuid', 'name', 'uuid']))
+@Index(liveSortIndex('students_growth_created_index', 'students', ['tenant_uuid', 'created_at', 'uuid']))
 @Index(externalIdIndex('students'))
 @Index({
   name: 'students_email_unique',
