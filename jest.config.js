@@ -34,6 +34,7 @@ export default {
   },
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+  setupFilesAfterEnv: ['<rootDir>/test/support/stack-trace-limit.mjs'],
   maxWorkers: 2,
   // Each test file loads the whole service again in the worker's module registry, and not all of it is
   // collected (native addons, worker threads' buffers): a worker that grew past this is replaced after its

@@ -37,6 +37,9 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
+    // An answer to the client, not a fault: where it was thrown helps nobody, and formatting the captured
+    // frames (GraphQL copies `stack` into every error it wraps) cost more than the rest of a refused request.
+    if (ERROR_STATUS[code] < 500) Object.defineProperty(this, 'stack', { value: `DomainError: ${message}`, writable: true, configurable: true });
   }
 }
 
