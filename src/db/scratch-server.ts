@@ -21,19 +21,26 @@ function withoutDatabase(databaseUrl: string): string {
 }
 
 /** DATABASE_URL's server when given; else a throwaway embedded cluster in a temp dir, removed on release. */
-/** `statementStats`: an embedded cluster preloads pg_stat_statements (benchmarks count SQL statements with it). */
+/**
+ * `statementStats`: an embedded cluster preloads pg_stat_statements (benchmarks count SQL statements with it).
+ * `durable: false` (test runs): no fsync, no full-page writes. What a killed process committed still survives
+ * (it is in the operating system's cache); only a machine crash could lose it, and the cluster dies with the run.
+ */
 export async function openScratchServer(
   databaseUrl: string | undefined,
   logger: Logger,
   label = 'scratch',
-  { statementStats = false } = {},
+  { statementStats = false, durable = true } = {},
 ): Promise<ScratchServer> {
   if (databaseUrl) return { serverUrl: withoutDatabase(databaseUrl), release: async () => {} };
   const dataDir = await mkdtemp(path.join(tmpdir(), `credential-service-${label}-`));
   await chmod(dataDir, 0o755); // as root, the cluster runs as `postgres`, which must reach its directory
   try {
     // Planning time too: statements with inlined values are planned on every execution.
-    const extraFlags = statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track_planning=on'] : [];
+    const extraFlags = [
+      ...(statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track_planning=on'] : []),
+      ...(durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off']),
+    ];
     const cluster = await openEmbeddedCluster(dataDir, logger, { extraFlags });
     const pidFile = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
     return {

@@ -25,7 +25,7 @@ export interface TestCluster {
  * roles (neither a superuser) and a template migrated by the owner, as the service itself migrates.
  */
 export async function startTestCluster(databaseUrl: string | undefined): Promise<TestCluster> {
-  const server = await openScratchServer(databaseUrl, createLogger('warn'), 'test');
+  const server = await openScratchServer(databaseUrl, createLogger('warn'), 'test', { durable: false });
   const run = `${process.pid}_${Date.now()}`;
   const secret = () => randomBytes(18).toString('base64url');
   const roles: ServiceRoles = { owner: { user: `cs_owner_${run}`, password: secret() }, app: { user: `cs_app_${run}`, password: secret() } };
