@@ -62,14 +62,21 @@ function filterType(type: ValueType, typeName: string, kind: Kind): ClassType<Fi
   return made;
 }
 
+/**
+ * `Date` and the other built-in constructors by name too: a field declared in a module evaluated in
+ * another realm (jest runs modules in a vm context) names that realm's `Date`, which is not this one.
+ */
+const isBuiltin = (type: unknown, builtin: DateConstructor | StringConstructor | NumberConstructor | BooleanConstructor) =>
+  type === builtin || (typeof type === 'function' && type.name === builtin.name && type.toString().includes('[native code]'));
+
 /** The filter input and operator kind of a GraphQL field type (a type-graphql `getType()` result), or undefined when it takes none. */
 function filterOf(type: unknown): ClassType<FieldFilter> | undefined {
-  if (type === String || type === GraphQLString) return filterType(GraphQLString, 'String', 'text');
-  if (type === Date || type === DateTimeScalar) return filterType(Date, 'DateTime', 'ordered');
+  if (isBuiltin(type, String) || type === GraphQLString) return filterType(GraphQLString, 'String', 'text');
+  if (isBuiltin(type, Date) || type === DateTimeScalar) return filterType(Date, 'DateTime', 'ordered');
   if (type === Int || type === GraphQLInt) return filterType(Int, 'Int', 'ordered');
-  if (type === Number || type === Float || type === GraphQLFloat) return filterType(Float, 'Float', 'ordered');
+  if (isBuiltin(type, Number) || type === Float || type === GraphQLFloat) return filterType(Float, 'Float', 'ordered');
   if (type === ID || type === GraphQLID) return filterType(ID, 'ID', 'choice');
-  if (type === Boolean || type === GraphQLBoolean) return filterType(Boolean, 'Boolean', 'choice');
+  if (isBuiltin(type, Boolean) || type === GraphQLBoolean) return filterType(Boolean, 'Boolean', 'choice');
   const enumType = getMetadataStorage().enums.find((candidate) => candidate.enumObj === type);
   return enumType ? filterType(type as object, enumType.name, 'choice') : undefined;
 }
