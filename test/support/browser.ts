@@ -78,10 +78,13 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
   return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? 'unknown', nodes: violation.nodes.map((node) => node.html) }));
 }
 
-/** A full-page screenshot under test-artifacts/ (git-ignored), for a person to look at. */
+/**
+ * A full-page screenshot under test-artifacts/ (git-ignored), for a person to look at: one image pixel
+ * per CSS pixel, so a 2× mobile page is not encoded at four times the pixels.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: true, scale: 'css' });
   return path;
 }
