@@ -29,6 +29,8 @@ function cli(args: string[], env: Record<string, string | undefined> = {}): Prom
     KEY_ENCRYPTION_KEY: kek,
     DATABASE_URL: database.url,
     DATABASE_MIGRATION_URL: database.ownerUrl,
+    // Each run loads the whole CLI again: the second and later compile its modules from this file's cache.
+    NODE_COMPILE_CACHE: join(scratch, 'compile-cache'),
     ...env,
   };
   const child = spawn(process.execPath, ['dist/src/cli/main.js', ...args], {

@@ -67,16 +67,24 @@ export async function watchedPage(browser: Browser, options: BrowserContextOptio
   return { page, consoleErrors, dialogs, close: () => context.close() };
 }
 
-/** Every axe-core finding on the page, whatever its impact (minor ones too). */
+/**
+ * Every axe-core finding on the page, whatever its impact (minor ones too). A page without frames is
+ * checked by one axe.run in the page itself (AxeBuilder's legacy mode): the same rules and results,
+ * without the blank page its default mode opens, and injects axe into again, to merge the results of
+ * frames (that cost most of a check's CPU). A page with frames still gets the default mode.
+ */
 export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).setLegacyMode(page.frames().length === 1).analyze();
   return results.violations.map((violation) => ({ id: violation.id, impact: violation.impact ?? 'unknown', nodes: violation.nodes.map((node) => node.html) }));
 }
 
-/** A full-page screenshot under test-artifacts/ (git-ignored), for a person to look at. */
+/**
+ * A full-page screenshot under test-artifacts/ (git-ignored), for a person to look at: one image pixel
+ * per CSS pixel, so a 2× mobile page is not encoded at four times the pixels.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: true, scale: 'css' });
   return path;
 }
