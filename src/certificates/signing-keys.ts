@@ -37,7 +37,10 @@ export class SigningKeys {
     if (!signer) {
       const privateKey = await open(this.wrapper, stored.sealedPrivateKey, contextOf(stored.uuid));
       // The CMS and ASN.1 code is loaded with the first key opened, not at start (most starts sign nothing).
-      const [{ importKeyMaterial }, { PreparedSigner }] = await Promise.all([import('../documents/key-material.js'), import('../documents/prepared-signer.js')]);
+      const [{ importKeyMaterial }, { PreparedSigner }] = await Promise.all([
+        import('../documents/key-material.js'),
+        import('../documents/prepared-signer.js'),
+      ]);
       signer = new PreparedSigner(importKeyMaterial({ privateKey, certificates: stored.certificates }));
       if (this.signers.size >= MAX_CACHED_SIGNERS) this.signers.delete(this.signers.keys().next().value!);
       this.signers.set(stored.uuid, signer);

@@ -49,7 +49,11 @@ function onFirstSend<T extends { close(): void }>(open: (mailer: typeof import('
   let transport: Promise<T> | undefined;
   return {
     transport: () => (transport ??= import('nodemailer').then(open)),
-    close: () => void transport?.then((opened) => opened.close(), () => undefined),
+    close: () =>
+      void transport?.then(
+        (opened) => opened.close(),
+        () => undefined,
+      ),
   };
 }
 
