@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { openServiceOrm, type Orm } from './db/orm.js';
 import { monitorReplica, type ReplicaMonitor } from './db/replica-monitor.js';
-import { DocumentWorkers } from './documents/index.js';
+import { DocumentWorkers } from './documents/document-workers.js';
 import { BadgeWorkers } from './badges/badge-workers.js';
 import type { Logger } from './logger.js';
 import { createFileRuntime } from './files/file-runtime.js';

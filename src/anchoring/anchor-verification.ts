@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { PublicContext } from '../context/request-context.js';
-import { anchoringTransaction, connectChain, faultOf } from './anchor-chain.js';
 import { credentialHash } from './blockcerts-contexts.js';
 import { digestSri } from './blockcerts-documents.js';
 import { anchorRecords, type AnchorRecord } from './blockcerts.service.js';
@@ -37,7 +36,9 @@ export interface AnchorCheck {
 const CHAIN_TIMEOUT_MS = 5000;
 /** Confirmed transactions never change: their reads are kept (bounded), so repeated checks do not call the chain again. */
 const MAX_CACHED_TRANSACTIONS = 1000;
-type ChainTransaction = NonNullable<Awaited<ReturnType<typeof anchoringTransaction>>>;
+type ChainTransaction = NonNullable<Awaited<ReturnType<AnchorChain['anchoringTransaction']>>>;
+/** The chain client (ethers): loaded by the first check that reads the chain, which only a service with anchoring configured does. */
+type AnchorChain = typeof import('./anchor-chain.js');
 const transactions = new Map<string, ChainTransaction>();
 /**
  * Canonicalisation costs milliseconds of the event loop, and anyone may ask for a check: a stored
@@ -74,13 +75,13 @@ export async function anchorState(ctx: PublicContext, certificateUuid: string, a
   return ctx.anchoring && awaitsAnchoring ? 'pending' : null;
 }
 
-async function readTransaction(rpcUrl: string, txHash: string): Promise<ChainTransaction | null> {
+async function readTransaction(chain: AnchorChain, rpcUrl: string, txHash: string): Promise<ChainTransaction | null> {
   const key = `${rpcUrl} ${txHash}`;
   const cached = transactions.get(key);
   if (cached) return cached;
-  const provider = connectChain(rpcUrl, CHAIN_TIMEOUT_MS);
+  const provider = chain.connectChain(rpcUrl, CHAIN_TIMEOUT_MS);
   try {
-    const read = await anchoringTransaction(provider, txHash);
+    const read = await chain.anchoringTransaction(provider, txHash);
     if (read) {
       if (transactions.size >= MAX_CACHED_TRANSACTIONS) transactions.delete(transactions.keys().next().value!);
       transactions.set(key, read);
@@ -127,11 +128,12 @@ export async function checkAnchor(
   }
   if (!ctx.anchoring) return result('unavailable', 'Anchoring is not configured here (ANCHOR_RPC_URL): the transaction cannot be read.', anchor);
   const root = rootFromPath(await storedCredentialHash(record.credential), record.path);
+  const chain: AnchorChain = await import('./anchor-chain.js');
   let transaction: ChainTransaction | null;
   try {
-    transaction = await readTransaction(ctx.anchoring.rpcUrl, record.txHash);
+    transaction = await readTransaction(chain, ctx.anchoring.rpcUrl, record.txHash);
   } catch (error) {
-    ctx.logger.warn({ err: faultOf(error).message, txHash: record.txHash }, 'anchor check: the chain could not be read');
+    ctx.logger.warn({ err: chain.faultOf(error).message, txHash: record.txHash }, 'anchor check: the chain could not be read');
     return result('unavailable', 'The chain could not be read; try again later.', anchor);
   }
   if (!transaction) return result('failed', 'The anchoring transaction is not in a block of this chain.', anchor);

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import jsonld from 'jsonld';
 import { createHash } from 'node:crypto';
 
 /**
@@ -28,6 +27,8 @@ async function loadContext(url: string) {
 
 /** The RDF-canonicalised N-Quads of a document, as Blockcerts hashes it. */
 export async function canonicalNQuads(document: object): Promise<string> {
+  // jsonld is loaded by the first document hashed: anchoring and its checks, not every start.
+  const { default: jsonld } = await import('jsonld');
   return jsonld.canonize(document, { algorithm: 'RDFC-1.0', format: 'application/n-quads', documentLoader: loadContext });
 }
 

@@ -3,7 +3,6 @@ import { isUuid } from '../db/uuid.js';
 import { type PublicStanding, publicStanding } from '../certificates/public-standing.js';
 import type { CertificateStatus } from '../certificates/certificate.entity.js';
 import { blockcertsUrls, type BlockcertsDocument, issuerProfile, revocationList } from './blockcerts-documents.js';
-import { signedCredential } from './blockcerts-proof.js';
 import type { AnchorNetwork } from './networks.js';
 import type { MerklePathStep } from './merkle-tree.js';
 import { formatSeconds } from '../timestamps.js';
@@ -73,8 +72,9 @@ export async function anchorRecords(ctx: Pick<PublicContext, 'em'>, certificateU
   return new Map(rows.map((row) => [String(row.uuid), anchorRecord(row)]));
 }
 
-/** The stored credential with its proof, as anchored. */
-export function anchoredCredential(record: AnchorRecord, publicBaseUrl: string): BlockcertsDocument {
+/** The stored credential with its proof, as anchored (the MerkleProof2019 encoder is loaded with the first one shown). */
+export async function anchoredCredential(record: AnchorRecord, publicBaseUrl: string): Promise<BlockcertsDocument> {
+  const { signedCredential } = await import('./blockcerts-proof.js');
   return signedCredential(record.credential, { ...record, profileUrl: blockcertsUrls(publicBaseUrl).profile(record.institutionUuid) });
 }
 

@@ -1,5 +1,5 @@
 import type { Orm } from '../db/orm.js';
-import { openSigningIdentity, type SigningKeyMaterial } from '../documents/index.js';
+import type { SigningKeyMaterial } from '../documents/index.js';
 
 /** What sealing needs of SigningKeys (signing-keys.ts calls this module). */
 export interface KeySealer {
@@ -32,6 +32,9 @@ interface LegacyRow {
 export async function sealLegacyIdentities(orm: Orm, keys: KeySealer): Promise<number> {
   return orm.em.fork().transactional(async (em) => {
     const rows = await em.execute<LegacyRow[]>(CLAIM);
+    if (rows.length === 0) return 0;
+    // PKCS#12 (node-forge) is loaded only when there is a legacy identity to open: most starts have none.
+    const { openSigningIdentity } = await import('../documents/signing-identity.js');
     for (const row of rows) {
       const { sealedPrivateKey, certificates } = await keys.seal(row.uuid, openSigningIdentity(row.p12, row.passphrase));
       await em.execute(RESTORE, [

@@ -1,13 +1,16 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { PublicContext } from '../context/request-context.js';
 import { uuidv7 } from '../db/uuid.js';
-import { generateSigningIdentity, openSigningIdentity, type OpenedSigningIdentity, type PreparedSigner } from '../documents/index.js';
+import type { OpenedSigningIdentity, PreparedSigner } from '../documents/index.js';
 import type { Institution } from '../institutions/institution.entity.js';
 import { SigningIdentity } from './signing-identity.entity.js';
 import type { SigningKeys } from './signing-keys.js';
 
 /** What signing needs of a context: the (tenant-scoped) EntityManager and the key ring. */
 export type SigningContext = Pick<PublicContext, 'em' | 'signingKeys'>;
+
+/** Certificates and PKCS#12 (node-forge, the X.509 schemas): loaded when an identity is first made or installed. */
+const signingIdentities = (): Promise<typeof import('../documents/signing-identity.js')> => import('../documents/signing-identity.js');
 
 /** A new identity row for `opened`, its private key sealed to the row's uuid. */
 async function sealedIdentity(keys: SigningKeys, institution: Institution, opened: OpenedSigningIdentity, origin: 'generated' | 'installed') {
@@ -26,7 +29,7 @@ export async function institutionSigner({ em, signingKeys }: SigningContext, ins
   if (em.isInTransaction()) throw new Error('the institution signer is resolved before the issuing transaction opens');
   const current = await em.findOne(SigningIdentity, { institution });
   if (current) return signingKeys.signerFor(current);
-  const generated = generateSigningIdentity({ institutionName: institution.name, country: institution.country });
+  const generated = (await signingIdentities()).generateSigningIdentity({ institutionName: institution.name, country: institution.country });
   const row = await sealedIdentity(signingKeys, institution, generated, 'generated');
   try {
     await em.fork().transactional(async (tx) => {
@@ -49,7 +52,7 @@ export async function installSigningIdentity(
   p12: Buffer,
   passphrase: string,
 ): Promise<{ fingerprintSha256: string; notAfter: Date }> {
-  const opened = openSigningIdentity(p12, passphrase);
+  const opened = (await signingIdentities()).openSigningIdentity(p12, passphrase);
   const row = await sealedIdentity(signingKeys, institution, opened, 'installed');
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(SigningIdentity, { institution }, { deletedAt: new Date() });

@@ -1,5 +1,5 @@
 import type { Orm } from '../db/orm.js';
-import { exportKeyMaterial, importKeyMaterial, PreparedSigner, type SigningKeyMaterial } from '../documents/index.js';
+import type { PreparedSigner, SigningKeyMaterial } from '../documents/index.js';
 import type { Logger } from '../logger.js';
 import { sealLegacyIdentities } from './legacy-keys.js';
 import { KeyEnvelopeError, open, rewrap, seal, sealedKeyId, type KeyWrapper } from '../security/key-envelope.js';
@@ -27,6 +27,7 @@ export class SigningKeys {
   constructor(readonly wrapper: KeyWrapper) {}
 
   async seal(uuid: string, material: SigningKeyMaterial): Promise<Omit<StoredKey, 'uuid'>> {
+    const { exportKeyMaterial } = await import('../documents/key-material.js');
     const exported = exportKeyMaterial(material);
     return { sealedPrivateKey: await seal(this.wrapper, exported.privateKey, contextOf(uuid)), certificates: exported.certificates };
   }
@@ -35,6 +36,11 @@ export class SigningKeys {
     let signer = this.signers.get(stored.uuid);
     if (!signer) {
       const privateKey = await open(this.wrapper, stored.sealedPrivateKey, contextOf(stored.uuid));
+      // The CMS and ASN.1 code is loaded with the first key opened, not at start (most starts sign nothing).
+      const [{ importKeyMaterial }, { PreparedSigner }] = await Promise.all([
+        import('../documents/key-material.js'),
+        import('../documents/prepared-signer.js'),
+      ]);
       signer = new PreparedSigner(importKeyMaterial({ privateKey, certificates: stored.certificates }));
       if (this.signers.size >= MAX_CACHED_SIGNERS) this.signers.delete(this.signers.keys().next().value!);
       this.signers.set(stored.uuid, signer);

@@ -15,7 +15,7 @@ export { prepareSigner, PreparedSigner } from './prepared-signer.js';
 export { exportKeyMaterial, importKeyMaterial, type ExportedKeyMaterial } from './key-material.js';
 export type { SigningKeyMaterial } from './pkcs12.js';
 export { signPdf, type SignatureDetails } from './pdf-signer.js';
-export { sealPlacement, type SealPlacement } from './signature-stamp.js';
+export { sealPlacement, type SealPlacement } from './seal-placement.js';
 export { inspectSignedPdf, type SignatureInspection, type SignatureReport } from './signature-inspector.js';
 export { DocumentWorkers } from './document-workers.js';
 export { WorkerJobError } from './worker-pool.js';

@@ -5,7 +5,7 @@ import './pdf-deflate.js';
 import { lastCrossReference, PdfRevision, type CrossReference, type RawObject } from './pdf-update.js';
 import { prepareSigner, PreparedSigner } from './prepared-signer.js';
 import { addSignatureField, refuseLockedCertification } from './signature-field.js';
-import type { SealPlacement } from './signature-stamp.js';
+import type { SealPlacement } from './seal-placement.js';
 import type { SigningIdentityBundle } from './signing-identity.js';
 import { openPdf, stampCredential, type CredentialReference } from './source-pdf.js';
 

@@ -2,7 +2,8 @@ import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString,
 import { DocumentError } from './document-error.js';
 import type { PdfRevision } from './pdf-update.js';
 import { freeSpot, paintedBoxes } from './page-ink.js';
-import { registerStampAppearance, SEAL_MARGIN, type SealPlacement, type StampText } from './signature-stamp.js';
+import { SEAL_MARGIN, type SealPlacement } from './seal-placement.js';
+import { registerStampAppearance, type StampText } from './signature-stamp.js';
 
 // Annotation flags Print (4) and Locked (128).
 const WIDGET_FLAGS = 132;

@@ -1,6 +1,6 @@
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 
@@ -41,22 +41,38 @@ function compose(mail: OutgoingMail, from: string): SendMailOptions {
   };
 }
 
+/**
+ * nodemailer is loaded, and the transport made, with the first message sent: a process that sends
+ * none (most tests, a service whose mail waits in the queue) never loads it.
+ */
+function onFirstSend<T extends { close(): void }>(open: (mailer: typeof import('nodemailer')) => T) {
+  let transport: Promise<T> | undefined;
+  return {
+    transport: () => (transport ??= import('nodemailer').then(open)),
+    close: () =>
+      void transport?.then(
+        (opened) => opened.close(),
+        () => undefined,
+      ),
+  };
+}
+
 function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+  const { transport, close } = onFirstSend((nodemailer) => nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }));
   return {
     async send(mail) {
-      await transport.sendMail(compose(mail, from));
+      await (await transport()).sendMail(compose(mail, from));
     },
-    close: () => transport.close(),
+    close,
   };
 }
 
 /** Development without SMTP_URL: each message becomes `DATA_DIR/outbox/<notification uuid>.eml`. */
 function fileMailer(outbox: string, from: string, logger: Logger): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const { transport, close } = onFirstSend((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     async send(mail) {
-      const { message } = await transport.sendMail(compose(mail, from));
+      const { message } = await (await transport()).sendMail(compose(mail, from));
       // Messages carry student data: only the service's own user may list or read them.
       await mkdir(outbox, { recursive: true, mode: 0o700 });
       await chmod(outbox, 0o700);
@@ -67,7 +83,7 @@ function fileMailer(outbox: string, from: string, logger: Logger): Mailer {
       await rename(`${file}.tmp`, file);
       logger.info({ notification: mail.id, subject: mail.subject, file }, 'notification written to the outbox directory (SMTP_URL not set)');
     },
-    close: () => transport.close(),
+    close,
   };
 }
 

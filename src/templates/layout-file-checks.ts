@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { declaredImageSize, headOf } from '../badges/badge-image-limits.js';
 import type { RequestContext } from '../context/request-context.js';
-import { DocumentError } from '../documents/index.js';
+import { DocumentError } from '../documents/document-error.js';
 import type { FieldErrors } from '../errors/domain-error.js';
 import { StoredFile } from '../files/file.entity.js';
 import { files } from '../files/file.service.js';

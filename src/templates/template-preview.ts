@@ -5,7 +5,8 @@ import { placeholderValues, type DrawnParties } from '../certificates/certificat
 import { verificationUrl } from '../certificates/certificate-rules.js';
 import { Course } from '../courses/course.entity.js';
 import { referenced } from '../db/lookup.js';
-import { DocumentError, type LayoutDrawing, type PreviewFormat } from '../documents/index.js';
+import { DocumentError } from '../documents/document-error.js';
+import type { LayoutDrawing, PreviewFormat } from '../documents/index.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { conflict, invalid, notFound } from '../errors/domain-error.js';
 import { Institution } from '../institutions/institution.entity.js';

@@ -1,8 +1,7 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { pageTexts } from '../fixtures/documents.js';
-
 /** A real one-page PDF, as an institution would upload it; `label` makes the content unique. */
 export async function diplomaPdf(label: string): Promise<Uint8Array> {
+  // pdf-lib is loaded by the first PDF made, not with the module: factories.ts brings this file into most suites.
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const document = await PDFDocument.create();
   const page = document.addPage([842, 595]);
   page.drawText(label, { x: 60, y: 300, size: 24, font: await document.embedFont(StandardFonts.Helvetica) });
@@ -11,5 +10,6 @@ export async function diplomaPdf(label: string): Promise<Uint8Array> {
 
 /** Every page's text, joined. */
 export async function pdfText(pdf: Uint8Array): Promise<string> {
+  const { pageTexts } = await import('../fixtures/documents.js');
   return (await pageTexts(pdf)).join('\n');
 }

@@ -31,7 +31,7 @@ const check = (passed: boolean, message: string | null = null): CredentialCheck 
  */
 export async function checkProofAndStatus({ credential, documents, now }: ProofCheckInput): Promise<ProofAndStatus> {
   const loader = documentLoader(async (url) => documents.get(url) ?? null);
-  const suite = verifyingSuite();
+  const suite = await verifyingSuite();
   const at = typeof credential.validFrom === 'string' && !Number.isNaN(Date.parse(credential.validFrom)) ? new Date(credential.validFrom) : now;
   const proof = await vc.verifyCredential({ credential, suite, documentLoader: loader, now: at, checkStatus: async () => ({ verified: true }) });
   const proofError = proof.error?.errors?.[0] ?? proof.error ?? proof.results?.find((result) => !result.verified)?.error;

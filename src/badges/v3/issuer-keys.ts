@@ -1,4 +1,4 @@
-import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
+import type * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
 import type { PublicContext } from '../../context/request-context.js';
 import { acrossTenants } from '../../db/tenant-scope.js';
 import { uuidv7 } from '../../db/uuid.js';
@@ -17,9 +17,12 @@ export const verificationMethodId = (did: string, publicKeyMultibase: string) =>
 
 export type IssuerSigner = ReturnType<Ed25519Multikey.Ed25519KeyPair['signer']>;
 
+/** Ed25519 keys: loaded with the first issuer key made or opened. */
+const ed25519 = (): Promise<typeof Ed25519Multikey> => import('@digitalbazaar/ed25519-multikey');
+
 async function newKeyRow({ signingKeys }: IssuerKeyContext, institution: Institution) {
   const uuid = uuidv7();
-  const pair = await Ed25519Multikey.generate();
+  const pair = await (await ed25519()).generate();
   const exported = await pair.export({ publicKey: true, secretKey: true });
   const secret = Buffer.from(exported.secretKeyMultibase as string, 'utf8');
   return {
@@ -34,7 +37,7 @@ async function newKeyRow({ signingKeys }: IssuerKeyContext, institution: Institu
 async function signerOf({ signingKeys }: IssuerKeyContext, key: IssuerKey, did: string): Promise<IssuerSigner> {
   const secretKeyMultibase = (await open(signingKeys.wrapper, key.sealedSecretKey, sealContext(key.uuid))).toString('utf8');
   const id = verificationMethodId(did, key.publicKeyMultibase);
-  const pair = await Ed25519Multikey.from({ type: 'Multikey', id, controller: did, publicKeyMultibase: key.publicKeyMultibase, secretKeyMultibase });
+  const pair = await (await ed25519()).from({ type: 'Multikey', id, controller: did, publicKeyMultibase: key.publicKeyMultibase, secretKeyMultibase });
   return pair.signer();
 }
 

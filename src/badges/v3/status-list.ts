@@ -1,4 +1,3 @@
-import { BitstringStatusList, createCredential } from '@digitalbazaar/vc-bitstring-status-list';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SignedStatusList } from './status-list.entity.js';
 import { formatSeconds } from '../../timestamps.js';
@@ -74,6 +73,8 @@ async function currentList(em: EntityManager, institutionUuid: string, listNumbe
 
 /** The unsigned BitstringStatusListCredential of a list's bits. */
 export async function statusListCredential(id: string, issuer: string, bits: Buffer): Promise<Record<string, unknown>> {
+  // The reference library (and its bitstring codec) is loaded by the first list signed: a start signs none.
+  const { BitstringStatusList, createCredential } = await import('@digitalbazaar/vc-bitstring-status-list');
   const credential = await createCredential({ id, list: new BitstringStatusList({ buffer: bits }), statusPurpose: 'revocation' });
   return { ...credential, issuer, validFrom: formatSeconds(new Date()) };
 }
