@@ -9,9 +9,9 @@ import { until } from './support/wait.js';
 
 jest.setTimeout(180_000);
 
-// Over INLINE_BATCH_ITEMS (50), so it runs as a job: four chunks of BATCH_CHUNK_ITEMS (25), the kill
-// landing after the first is saved with three chunks still to issue.
-const ITEMS = 100;
+// Over INLINE_BATCH_ITEMS (50), so it runs as a job: three chunks of BATCH_CHUNK_ITEMS (25), the kill
+// landing after the first is saved with two chunks still to issue.
+const ITEMS = 75;
 
 describe('a server process killed while it runs a certificate batch', () => {
   let child: ChildServer | undefined;
