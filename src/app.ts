@@ -95,6 +95,20 @@ export function apiDocument(schema: GraphQLSchema, publicBaseUrl: string, table:
   return openApiDocument(schema, publicBaseUrl, { table, contracts: HAND_WRITTEN_ROUTES }, TOKEN_ROUTE);
 }
 
+/** The REST table and its OpenAPI document per schema and public address: built once, as the schema is. */
+const restTables = new WeakMap<GraphQLSchema, Map<string, { table: RestRoute[]; document: Record<string, unknown> }>>();
+
+function restTable(schema: GraphQLSchema, publicBaseUrl: string): { table: RestRoute[]; document: Record<string, unknown> } {
+  let byAddress = restTables.get(schema);
+  if (!byAddress) restTables.set(schema, (byAddress = new Map()));
+  let built = byAddress.get(publicBaseUrl);
+  if (!built) {
+    const table = routes(schema, publicBaseUrl);
+    byAddress.set(publicBaseUrl, (built = { table, document: apiDocument(schema, publicBaseUrl, table) }));
+  }
+  return built;
+}
+
 export interface AppDependencies {
   config: Config;
   orm: Orm;
@@ -162,8 +176,7 @@ export async function createApp({ config, orm, logger, runtime, principals = new
     graphqlHandler(apollo, async ({ res }) => linkNotes(requestContext(res), res), config.responseMaxBytes, parked),
     graphqlRequestErrors,
   );
-  const table = routes(schema, config.publicBaseUrl);
-  const document = apiDocument(schema, config.publicBaseUrl, table);
+  const { table, document } = restTable(schema, config.publicBaseUrl);
   const publicContext = publicContexts(orm, runtime, config.publicBaseUrl);
   const publicReads = limitByAddress(limits.store, limits.publicReads);
   const verifyLimit = limitByAddress(limits.store, limits.verify);

@@ -42,6 +42,7 @@ async function startServer(): Promise<Server> {
   const port = await freePort();
   const env = {
     PATH: process.env.PATH,
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     KEY_ENCRYPTION_KEY: kek,

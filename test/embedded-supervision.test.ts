@@ -21,7 +21,15 @@ interface Started {
 async function startServer(env: Record<string, string>): Promise<Started> {
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: port, ...env },
+    env: {
+      PATH: process.env.PATH,
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: port,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

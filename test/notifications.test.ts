@@ -230,9 +230,12 @@ describe('a server process killed during delivery', () => {
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     const exited = new Promise((resolve) => child!.once('exit', resolve));
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 'the child to be ready').catch((error) => {
-      throw new Error(`${error.message}; its output:\n${output}`);
-    });
+    // A whole process start: over 30 s on a loaded 2-core machine; 90 s as the other files that start the built server.
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 'the child to be ready', 90_000).catch(
+      (error) => {
+        throw new Error(`${error.message}; its output:\n${output}`);
+      },
+    );
 
     const orm = await openOrm(database.url, { poolMax: 2 });
     let successor: TestService | undefined;

@@ -6,8 +6,21 @@ import { DateTimeScalar } from './scalars.js';
 import { resolvers } from './resolvers.js';
 import { VALIDATION_SETTINGS } from './validators.js';
 
-/** Builds the executable schema shared by Apollo (/graphql) and the REST layer (rest-compat). */
-export async function createSchema(): Promise<GraphQLSchema> {
+let built: Promise<GraphQLSchema> | undefined;
+
+/**
+ * The executable schema shared by Apollo (/graphql) and the REST layer (rest-compat). It depends on the
+ * code alone, so it is built once a process: every service started in it (tests start several) shares it.
+ */
+export function createSchema(): Promise<GraphQLSchema> {
+  built ??= buildExecutableSchema().catch((error: unknown) => {
+    built = undefined;
+    throw error;
+  });
+  return built;
+}
+
+async function buildExecutableSchema(): Promise<GraphQLSchema> {
   applyFilterOperators();
   const schema = await buildSchema({
     resolvers: [...resolvers],

@@ -26,7 +26,9 @@ export async function startChildServer(databaseUrl: string, env: Record<string, 
   };
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await until(async () => (await fetch(`${baseUrl}/readyz`).catch(() => undefined))?.status === 200, 'the child to be ready');
+    // A whole process start (module load, migrations check, seeding): on a loaded 2-core machine it took
+    // over 30 s; 90 s as the other files that start the built server wait for it.
+    await until(async () => (await fetch(`${baseUrl}/readyz`).catch(() => undefined))?.status === 200, 'the child to be ready', 90_000);
     const token = await requestToken(baseUrl, { clientId: SEED.SEED_CLIENT_ID, clientSecret: SEED.SEED_CLIENT_SECRET });
     const { access_token } = (await token.json()) as { access_token: string };
     return { api: new ApiClient(baseUrl, access_token, 'acme'), killHard };
