@@ -40,16 +40,19 @@ export function qrPngDataUrl(text: string, width: number, margin: number): strin
   const scale = width >= side ? width / side : 4;
   const size = Math.floor(side * scale);
   const edge = margin * scale;
-  const row = Buffer.alloc(size + 1);
+  // The pixel columns of each module, [from, to) (after the row's filter byte); rows of one module row are the same bytes.
+  const from = new Int32Array(modules.size + 1).fill(size + 1);
+  for (let x = size - 1; x >= 0; x -= 1) if (x >= edge && x < size - edge) from[Math.floor((x - edge) / scale)] = x + 1;
+  from[modules.size] = Math.ceil(size - edge) + 1;
+  const light = Buffer.alloc(size + 1, 255);
+  light[0] = 0; // filter: none
+  const moduleRows = Array.from({ length: modules.size }, (_, moduleRow) => {
+    const row = Buffer.from(light);
+    for (let column = 0; column < modules.size; column += 1) if (modules.isDark(moduleRow, column)) row.fill(0, from[column], from[column + 1]);
+    return row;
+  });
   const rows: Buffer[] = [];
-  for (let y = 0; y < size; y += 1) {
-    row[0] = 0; // filter: none
-    for (let x = 0; x < size; x += 1) {
-      const inside = y >= edge && x >= edge && y < size - edge && x < size - edge;
-      row[x + 1] = inside && modules.isDark(Math.floor((y - edge) / scale), Math.floor((x - edge) / scale)) ? 0 : 255;
-    }
-    rows.push(Buffer.from(row));
-  }
+  for (let y = 0; y < size; y += 1) rows.push(y >= edge && y < size - edge ? moduleRows[Math.floor((y - edge) / scale)]! : light);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
