@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import QRCode from 'qrcode';
+import { qrPng } from './support/qr-png.js';
 import { rotateIssuerKey } from '../src/badges/v3/issuer-keys.js';
 import { Institution } from '../src/institutions/institution.entity.js';
 import { achievementCredentialSchemaErrors } from './support/achievement-credential-schema.js';
@@ -320,7 +320,7 @@ describe('status indexes under concurrency', () => {
 
 describe('baked credentials', () => {
   it.each([
-    ['png', async () => ({ bytes: await QRCode.toBuffer('badge v3', { type: 'png' }), name: 'badge.png' }), 'image/png'],
+    ['png', async () => ({ bytes: await qrPng('badge v3'), name: 'badge.png' }), 'image/png'],
     ['svg', async () => ({ bytes: Buffer.from(BADGE_SVG), name: 'badge.svg' }), 'image/svg+xml'],
   ])('round-trips a %s baked with the credential through POST /api/v1/badges/verify', async (type, image, mime) => {
     const institution = await badgedInstitution(acme, await image());
