@@ -119,9 +119,14 @@ describe('on a service whose heavy checks run to their end', () => {
   });
 
   describe('baked badge images of a hostile badge image', () => {
-    it('answers a health check while the image is baked for a public download', async () => {
+    let hostile: string;
+
+    beforeAll(async () => {
       // A tenant's own upload, but served (and baked) for anyone who asks.
-      const { uuid: hostile } = await issuedCredential(acme, [manyChunkPng(2 * 1024 * 1024), 'badge.png']);
+      ({ uuid: hostile } = await issuedCredential(acme, [manyChunkPng(2 * 1024 * 1024), 'badge.png']));
+    }, 120_000);
+
+    it('answers a health check while the image is baked for a public download', async () => {
       const download = () =>
         fetch(`${service.url}/ob/v3/credentials/${hostile}/image.png`).then(async (response) => ({
           status: response.status,
