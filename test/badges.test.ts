@@ -1,5 +1,5 @@
 import { PNG as PngImage } from 'pngjs';
-import QRCode from 'qrcode';
+import { qrPng } from './support/qr-png.js';
 import { factories } from './support/factories.js';
 import { upload, uploadPdf } from './support/files.js';
 import { diplomaPdf } from './support/pdf.js';
@@ -48,7 +48,7 @@ async function uploadFile(api: ApiClient, bytes: Uint8Array, name: string): Prom
   return response.body.data[0].uuid;
 }
 
-const badgePng = (label: string) => QRCode.toBuffer(`badge ${label}`, { type: 'png' });
+const badgePng = (label: string) => qrPng(`badge ${label}`);
 
 async function badgedInstitution(api: ApiClient, image: { bytes: Uint8Array; name: string }, fields: Record<string, unknown> = {}) {
   const badge = await uploadFile(api, image.bytes, image.name);

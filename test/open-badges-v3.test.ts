@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import QRCode from 'qrcode';
+import { qrPng } from './support/qr-png.js';
 import { rotateIssuerKey } from '../src/badges/v3/issuer-keys.js';
 import { Institution } from '../src/institutions/institution.entity.js';
 import { achievementCredentialSchemaErrors } from './support/achievement-credential-schema.js';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   // The public base URL is the server's real address, so the verifier resolves the DIDs as published.
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  // Fifty issuances at once queue on the PDF workers and the connection pool: on a busy machine the
+  // Two dozen issuances at once queue on the PDF workers and the connection pool: on a busy machine the
   // defaults answer 503 before the last one's turn.
   service = await startTestService({
     PORT: String(port),
@@ -294,30 +294,33 @@ describe('issuer keys', () => {
 });
 
 describe('status indexes under concurrency', () => {
-  it('gives 50 concurrent issuances of one institution 50 distinct status indexes', async () => {
+  // More at once than the connection pool's 20, all of them a fresh institution's first allocations.
+  const concurrent = 24;
+
+  it(`gives ${concurrent} concurrent issuances of one institution ${concurrent} distinct status indexes`, async () => {
     const institution = await badgedInstitution(acme);
     const course = await courseOf(acme, institution.uuid);
     const drafts = [];
-    for (let i = 0; i < 50; i++) drafts.push(await draft(acme, institution.uuid, course.uuid, `c${i}@example.org`));
+    for (let i = 0; i < concurrent; i++) drafts.push(await draft(acme, institution.uuid, course.uuid, `c${i}@example.org`));
     const issued = await Promise.all(drafts.map((certificate) => acme.rest('POST', `/certificates/${certificate.uuid}/issue`)));
     expect(issued.filter((response) => response.status !== 200).map((response) => response.body)).toEqual([]);
     const credentials = await Promise.all(drafts.map((certificate) => credentialOf(acme, certificate.uuid)));
     const indexes = new Set(credentials.map((credential) => credential.credentialStatus.statusListIndex));
-    expect(indexes.size).toBe(50);
+    expect(indexes.size).toBe(concurrent);
   }, 240_000);
 
   it('reads the credentials of a whole GraphQL page in one query', async () => {
     service.statements.length = 0;
     const page = await acme.graphql('{ certificates(first: 50) { nodes { uuid openBadgeCredential } } }');
     const nodes = page.body.data.certificates.nodes as { openBadgeCredential: { id: string } | null }[];
-    expect(nodes.filter((node) => node.openBadgeCredential).length).toBeGreaterThanOrEqual(40);
+    expect(nodes.filter((node) => node.openBadgeCredential).length).toBeGreaterThanOrEqual(concurrent);
     expect(service.statements.filter((sql) => sql.includes('ob3_credentials'))).toHaveLength(1);
   });
 });
 
 describe('baked credentials', () => {
   it.each([
-    ['png', async () => ({ bytes: await QRCode.toBuffer('badge v3', { type: 'png' }), name: 'badge.png' }), 'image/png'],
+    ['png', async () => ({ bytes: await qrPng('badge v3'), name: 'badge.png' }), 'image/png'],
     ['svg', async () => ({ bytes: Buffer.from(BADGE_SVG), name: 'badge.svg' }), 'image/svg+xml'],
   ])('round-trips a %s baked with the credential through POST /api/v1/badges/verify', async (type, image, mime) => {
     const institution = await badgedInstitution(acme, await image());

@@ -1,5 +1,5 @@
-import QRCode from 'qrcode';
 import type { RequestContext } from '../context/request-context.js';
+import { qrPngDataUrl } from '../documents/qr-code.js';
 import { EMAILED_OFFER_TTL_SECONDS, makeOffer } from './credential-offers.js';
 
 /** What the issuance e-mail shows of the student's wallet offer. */
@@ -24,7 +24,7 @@ export async function emailedOffer(tx: RequestContext, certificateUuid: string, 
   return {
     offerUrl,
     pageUrl,
-    qrDataUrl: await QRCode.toDataURL(offerUrl, { errorCorrectionLevel: 'M', margin: 2, width: 200 }),
+    qrDataUrl: qrPngDataUrl(offerUrl, 200, 2),
     expiresAt: made.offer.expiresAt,
     txCode: made.txCode,
   };
