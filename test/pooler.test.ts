@@ -100,11 +100,13 @@ describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
       await loose?.stop();
     });
 
-    it('fails list pages: the named page statement does not exist on the next server session', async () => {
+    // Which of the two a request meets depends on the server session PgBouncer hands it: one that never
+    // prepared the page statement, or one where another client already did.
+    it('fails list pages: the named page statement is missing from, or already in, the next server session', async () => {
       const acme = await signIn(service, 'acme');
       const answers = [...(await listPages(acme)), ...(await listPages(acme)), ...(await listPages(acme))];
       expect(answers).toContain(500);
-      expect(logged.join('\n')).toMatch(/prepared statement \\"q_[0-9a-f]+\\" does not exist/);
+      expect(logged.join('\n')).toMatch(/prepared statement \\"q_[0-9a-f]+\\" (does not exist|already exists)/);
     });
   });
 });
