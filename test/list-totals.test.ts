@@ -1,6 +1,6 @@
 import { EXACT_TOTAL_LIMIT } from '../src/db/page-statement.js';
-import { analyzedPlan, rowsProduced, withClient } from './support/plans.js';
-import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
+import { analyzedPlan, rowsProduced, startSeededService } from './support/plans.js';
+import type { ApiClient, TestService } from './support/service.js';
 
 /**
  * A filtered list's total is counted up to EXACT_TOTAL_LIMIT rows and estimated past it: the page's
@@ -12,10 +12,7 @@ let acme: ApiClient;
 let tenantUuid: string;
 
 beforeAll(async () => {
-  service = await startTestService(NO_BACKGROUND_WORK);
-  acme = await signIn(service, 'acme');
-  await withClient(service.database.ownerUrl, async (client) => {
-    tenantUuid = (await client.query<{ uuid: string }>(`select uuid from tenants where identifier = 'acme'`)).rows[0]!.uuid;
+  ({ service, acme, tenantUuid } = await startSeededService(async (client, tenantUuid) => {
     await client.query(
       `insert into students (uuid, created_at, updated_at, tenant_uuid, name, email, date_of_birth, gender)
        select gen_random_uuid(), now(), now(), $1, 'Student ' || n, 'student' || n || '@totals.test', date '2000-01-01',
@@ -23,8 +20,7 @@ beforeAll(async () => {
        from generate_series(1, 20000) n`,
       [tenantUuid],
     );
-    await client.query('analyze students');
-  });
+  }));
 }, 120_000);
 afterAll(() => service.stop());
 

@@ -1,5 +1,5 @@
-import { analyzedPlan, rowsProduced, withClient } from './support/plans.js';
-import { signIn, startTestService, type ApiClient, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
+import { analyzedPlan, rowsProduced, startSeededService } from './support/plans.js';
+import type { ApiClient, TestService } from './support/service.js';
 
 /**
  * A page with includes reads only the related rows its rows point at, by key: with a catalogue of
@@ -10,10 +10,7 @@ let acme: ApiClient;
 let tenantUuid: string;
 
 beforeAll(async () => {
-  service = await startTestService(NO_BACKGROUND_WORK);
-  acme = await signIn(service, 'acme');
-  await withClient(service.database.ownerUrl, async (client) => {
-    tenantUuid = (await client.query<{ uuid: string }>(`select uuid from tenants where identifier = 'acme'`)).rows[0]!.uuid;
+  ({ service, acme, tenantUuid } = await startSeededService(async (client, tenantUuid) => {
     await client.query(
       `with i as (insert into institutions (uuid, created_at, updated_at, tenant_uuid, name, country) values (gen_random_uuid(), now(), now(), $1, 'U', 'BR') returning uuid)
        insert into courses (uuid, created_at, updated_at, tenant_uuid, institution_uuid, name) select gen_random_uuid(), now(), now(), $1, i.uuid, 'Course ' || n from i, generate_series(1, 3000) n`,
@@ -29,8 +26,7 @@ beforeAll(async () => {
        from (select uuid, row_number() over () as n from students where tenant_uuid = $1) s join (select uuid, row_number() over () as n from courses where tenant_uuid = $1) c on c.n = s.n * 7`,
       [tenantUuid],
     );
-    await client.query('analyze');
-  });
+  }));
 }, 120_000);
 afterAll(() => service.stop());
 
