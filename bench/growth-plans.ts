@@ -16,7 +16,7 @@ export interface StatementPlan {
 }
 
 const NODE =
-  /^\s*(?:->\s+)?([A-Z][A-Za-z ]+?(?: on \S+)?)(?: using \S+)?(?: on \S+)?\s+(?:\S+\s+)?\(cost=[^)]*\) \(actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)\)/;
+  /^\s*(?:->\s+)?([A-Z][A-Za-z ]+?(?: on \S+)?)(?: using \S+)?(?: on \S+)?\s+(?:\S+\s+)?\(cost=[^)]*\) \(actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+) loops=(\d+)\)/;
 
 /** The flags of one EXPLAIN ANALYZE text. */
 export function planFlags(plan: string): string[] {

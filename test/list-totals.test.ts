@@ -1,3 +1,4 @@
+import { withClient } from '../src/db/database-roles.js';
 import { EXACT_TOTAL_LIMIT } from '../src/db/page-statement.js';
 import { analyzedPlan, rowsProduced, startSeededService } from './support/plans.js';
 import type { ApiClient, TestService } from './support/service.js';
@@ -53,4 +54,34 @@ test('up to the limit, and for the whole list, the total is exact', async () => 
   expect(await totals()).toMatchObject({ totalCount: 20_000, totalCountIsEstimate: false });
   const rest = await acme.rest('GET', '/students?per_page=10&where[gender]=male');
   expect(rest.body.meta).toMatchObject({ total: 5_000, total_is_estimate: false, last_page: 500 });
+});
+
+test('a page number past the middle is read from the end: the same rows as OFFSET, and no statement reads more than the skipped tail', async () => {
+  const uuidsAt = (order: string, offset: number) =>
+    withClient(service.database.ownerUrl, async (client) =>
+      (
+        await client.query<{ uuid: string }>(
+          `select uuid from students where tenant_uuid = $1 and deleted_at is null order by ${order} offset $2 limit 10`,
+          [tenantUuid, offset],
+        )
+      ).rows.map((row) => row.uuid),
+    );
+  for (const [query, order] of [
+    ['', 'uuid'],
+    ['&sort[column]=name&sort[order]=desc', 'name desc, uuid desc'],
+  ] as const) {
+    for (const page of [2_000, 1_990, 1_200]) {
+      service.statements.length = 0;
+      const { status, body } = await acme.rest('GET', `/students?per_page=10&page=${page}${query}`);
+      expect(status).toBe(200);
+      expect(body.data.map((student: { uuid: string }) => student.uuid)).toEqual(await uuidsAt(order, (page - 1) * 10));
+      expect(body.meta).toMatchObject({ current_page: page, total: 20_000, last_page: 2_000 });
+      const reads = service.statements.filter((sql) => sql.includes('from "students"'));
+      const produced = await Promise.all(reads.map((sql) => analyzedPlan(service.database.url, sql, [...service.lastValues.get(sql)!]).then((plan) => Math.max(...rowsProduced(plan)))));
+      // What lies between the page and the list's end, plus the page and a row: never the 11,990 rows before page 1,200.
+      expect(Math.max(...produced)).toBeLessThanOrEqual(20_000 - (page - 1) * 10 + 1);
+    }
+  }
+  const past = await acme.rest('GET', '/students?per_page=10&page=2001');
+  expect(past.body).toMatchObject({ data: [], meta: { total: 20_000 } });
 });

@@ -136,6 +136,20 @@ async function positionPage<T extends TenantScopedEntity>(
     limit = Math.max(0, until - offset);
   }
   const { withTotal } = request;
+  if (last == null && end === undefined && offset >= FAR_POSITION) {
+    const fromEnd = await readFromNearerEnd(request, read, offset, limit);
+    if (fromEnd) {
+      return {
+        rows: fromEnd.rows,
+        cursors: fromEnd.rows.map((row, index) => keyOf(row, index, fromEnd.keys)),
+        total: withTotal ? fromEnd.total : undefined,
+        totalIsEstimate: false,
+        hasMore: offset + fromEnd.rows.length < fromEnd.total,
+        hasPrevious: true,
+        related: fromEnd.related,
+      };
+    }
+  }
   const page = await read({ ...request, limit: withTotal ? limit : limit + 1, offset });
   const rows = page.rows.slice(0, limit);
   // No row carries the total when the window is empty: past the end, or asked for no rows.
@@ -150,6 +164,29 @@ async function positionPage<T extends TenantScopedEntity>(
     hasPrevious: offset > 0,
     related: page.related,
   };
+}
+
+/** From this position on, a page number first asks whether the list's end is nearer than its head. */
+const FAR_POSITION = 1_000;
+
+/**
+ * A window past the middle of a list, read backwards from its end: `OFFSET` costs the rows it
+ * skips, so the last page of a million rows would read them all. Needs the exact total (the
+ * tenant's live count, or a count under the exact limit), which a one-row read gives first; with an
+ * estimated total, or a window in the first half, undefined (read forwards).
+ */
+async function readFromNearerEnd<T extends TenantScopedEntity>(
+  request: Omit<PageRequest, 'limit' | 'offset'>,
+  read: (request: PageRequest) => Promise<PageRead<T>>,
+  offset: number,
+  limit: number,
+): Promise<(PageRead<T> & { total: number }) | undefined> {
+  const head = await read({ ...request, related: [], withTotal: true, limit: 1, offset: 0 });
+  const total = head.rows.length > 0 && head.totalIsEstimate !== true ? head.total : undefined;
+  if (total === undefined || offset <= total / 2) return undefined;
+  const size = Math.max(0, Math.min(limit, total - offset));
+  const tail = await read({ ...request, withTotal: false, reverse: true, limit: size, offset: Math.max(0, total - offset - size) });
+  return { ...tail, rows: tail.rows.slice().reverse(), keys: tail.keys.slice().reverse(), total };
 }
 
 /** The page and its total through the ORM's query builder and default filters: any filter the ORM understands. */

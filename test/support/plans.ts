@@ -30,10 +30,10 @@ export function analyzedPlan(url: string, sql: string, values: unknown[], { gene
   });
 }
 
-/** The rows each plan node whose line matches `node` produced in all (rows × loops). */
+/** The rows each plan node whose line matches `node` produced in all (rows × loops; PostgreSQL 18 writes rows=10.00). */
 export function rowsProduced(plan: string, node = /.*/): number[] {
   return plan
     .split('\n')
     .filter((line) => node.test(line))
-    .flatMap((line) => [...line.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=(\d+) loops=(\d+)/g)].map(([, n, loops]) => Number(n) * Number(loops)));
+    .flatMap((line) => [...line.matchAll(/actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+) loops=(\d+)/g)].map(([, n, loops]) => Number(n) * Number(loops)));
 }

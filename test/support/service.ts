@@ -11,6 +11,8 @@ export interface TestService {
   url: string;
   /** Every SQL statement the service ran, in order; tests clear it and count. */
   statements: string[];
+  /** The values a statement's text was last sent with (bound parameters, for EXPLAIN in plan tests). */
+  lastValues: Map<string, readonly unknown[]>;
   orm: Orm;
   /** The running service's file runtime, signing keys and document workers (what its contexts carry). */
   runtime: ServiceRuntime;
@@ -68,10 +70,13 @@ export async function startTestService(env: Record<string, string> = {}, databas
     ...env,
   });
   const statements: string[] = [];
-  const service = await startService(config, logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery: (sql) => statements.push(sql) });
+  const lastValues = new Map<string, readonly unknown[]>();
+  const onQuery = (sql: string, values?: readonly unknown[]) => (statements.push(sql), lastValues.set(sql, values ?? []));
+  const service = await startService(config, logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery });
   return {
     url: service.url,
     statements,
+    lastValues,
     orm: service.orm,
     runtime: service.runtime,
     database: db,
