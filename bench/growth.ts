@@ -174,6 +174,7 @@ async function capturePlans(side: Side, target: Target): Promise<StatementPlan[]
 }
 
 const cpuUs = (row: Row) => row.serverUs + (row.postgresUs ?? 0);
+const latency = (row: Row) => `${Math.round(row.p50)}/${Math.round(row.p99)}`;
 
 function printComparison(sides: [Side, Side], measured: Measured[]): void {
   const [small, large] = sides;
@@ -181,10 +182,10 @@ function printComparison(sides: [Side, Side], measured: Measured[]): void {
   console.table(
     measured.map(({ name, rows: [a, b], plans }) => ({
       case: name,
-      [`${small.label} p50/p99 ms`]: `${a.p50}/${a.p99}`,
+      [`${small.label} p50/p99 ms`]: latency(a),
       [`${small.label} req/s`]: Math.round(a.rps),
       [`${small.label} CPU µs`]: Math.round(cpuUs(a)),
-      [`${large.label} p50/p99 ms`]: `${b.p50}/${b.p99}`,
+      [`${large.label} p50/p99 ms`]: latency(b),
       [`${large.label} req/s`]: Math.round(b.rps),
       [`${large.label} CPU µs`]: Math.round(cpuUs(b)),
       'x req/s': (a.rps / b.rps).toFixed(2),
