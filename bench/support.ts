@@ -1,5 +1,5 @@
 import type { ServiceRuntime } from '../src/context/request-context.js';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon, { type Result } from 'autocannon';
@@ -118,7 +118,8 @@ export async function openBenchEnv(options: BenchEnvOptions = {}): Promise<Bench
     const config = loadConfig({
       NODE_ENV: 'production',
       PUBLIC_BASE_URL: 'http://bench.invalid',
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // A kept database holds signing keys sealed by an earlier run: the same name, the same (bench-only) key.
+      KEY_ENCRYPTION_KEY: options.keptDatabase ? createHash('sha256').update(`bench kept ${database}`).digest('base64') : randomBytes(32).toString('base64'),
       LOG_LEVEL: 'silent',
       DATABASE_URL: databaseUrl,
       PORT: '0',
