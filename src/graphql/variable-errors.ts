@@ -112,6 +112,7 @@ class Problems {
    * row of the tenant (a foreign uuid reads like a missing one); fields already refused are not looked up.
    */
   async addUnknownReferences(em: EntityManager): Promise<void> {
+    if (this.count >= MAX_PROBLEMS) return;
     const given = this.naming.map(({ path, value }) =>
       Object.fromEntries(Object.entries(value).filter(([field]) => !this.errors[fieldPath([...path, field])])),
     );

@@ -44,7 +44,7 @@ export interface ReferenceLookup {
 
 /** The records each input names, every input's uuids read in one statement (db/lookup.ts `findLiveByUuids`). */
 export async function lookUpReferences(em: EntityManager, inputs: readonly NamingInput[]): Promise<ReferenceLookup[]> {
-  const resolved = [];
+  const resolved: { input: Record<string, unknown>; errors: FieldErrors }[] = [];
   for (const { given, references } of inputs) resolved.push(await resolveExternalReferences(em, given as Record<string, unknown>, references));
   const requests = inputs.flatMap(({ references }, at) =>
     references.flatMap(({ entity, field }) => {
