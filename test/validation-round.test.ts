@@ -109,6 +109,21 @@ describe('a certificate with format errors and unknown related records', () => {
     });
   });
 
+  it('names a required field left out of a literal with the rest, and leaves documents with other faults to graphql-js', async () => {
+    const missing = await acme.graphql(`mutation { createCourse(input: { name: "${'x'.repeat(256)}", workload: "many" }) { uuid } }`);
+    expect(refusal(missing).extensions.errors).toEqual({
+      institutionUuid: ['The institution uuid field is required.'],
+      name: ['The name field must not be greater than 255 characters.'],
+      workload: ['The workload field must be an integer.'],
+    });
+    const unknownField = await acme.graphql('mutation { createCourse(input: { name: "N", workload: "many" }) { uuid nope } }');
+    expect(unknownField.body.errors.map((error: any) => error.extensions.code)).toEqual([
+      'GRAPHQL_VALIDATION_FAILED',
+      'GRAPHQL_VALIDATION_FAILED',
+      'GRAPHQL_VALIDATION_FAILED',
+    ]);
+  });
+
   it('checks the references a field names when only other fields are malformed, and creates nothing', async () => {
     const course = await make.course();
     const student = await make.student();
