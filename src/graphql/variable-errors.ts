@@ -20,8 +20,6 @@ import {
   Kind,
   TypeInfo,
   typeFromAST,
-  valueFromASTUntyped,
-  type ValueNode,
   type VariableDefinitionNode,
   visit,
   visitWithTypeInfo,
@@ -32,6 +30,7 @@ import type { FieldErrors } from '../errors/domain-error.js';
 import { humanize } from '../errors/humanize.js';
 import type { ExternalReference } from '../resources/external-references.js';
 import { declaredReferences, lookUpReferences } from '../resources/references.js';
+import { Literal, literalValue } from './literal-values.js';
 import { DateScalar, DateTimeScalar } from './scalars.js';
 import { VALIDATION_SETTINGS } from './validators.js';
 
@@ -162,15 +161,6 @@ function checkRules(type: GraphQLInputObjectType, coerced: Record<string, unknow
   }
 }
 
-/** A leaf written in the document, as graphql-js reads literals (`parseLiteral`: an enum value is no string, a string no boolean): its value, or why it was refused. */
-class Literal {
-  constructor(
-    readonly written: unknown,
-    readonly parsed: unknown,
-    readonly refusal?: string,
-  ) {}
-}
-
 /** Walks a value as graphql-js coerces it (same checks, same order), then runs each input object's rules; returns the coerced value or REFUSED. */
 function check(value: unknown, type: GraphQLInputType, path: Path, problems: Problems): unknown {
   if (problems.count >= MAX_PROBLEMS) return REFUSED;
@@ -223,33 +213,6 @@ function checkLeaf(value: unknown, type: GraphQLLeafType, path: Path, problems: 
     return problems.refuse(path, { leaf: type, value }, reason);
   }
   return parsed === undefined ? problems.refuse(path, { leaf: type, value }, `Expected type "${type.name}".`) : parsed;
-}
-
-/** A literal of `type` as `check` walks values: objects and lists as plain values, each leaf a `Literal`, a variable by its value. */
-function literalValue(node: ValueNode, type: GraphQLInputType, variables: Record<string, unknown>): unknown {
-  if (node.kind === Kind.VARIABLE) return variables[node.name.value];
-  if (node.kind === Kind.NULL) return null;
-  const nullable = isNonNullType(type) ? type.ofType : type;
-  if (isListType(nullable)) {
-    return node.kind === Kind.LIST ? node.values.map((item) => literalValue(item, nullable.ofType, variables)) : literalValue(node, nullable.ofType, variables);
-  }
-  if (isInputObjectType(nullable)) {
-    if (node.kind !== Kind.OBJECT) return valueFromASTUntyped(node, variables);
-    const fields = nullable.getFields();
-    return Object.fromEntries(
-      node.fields.map(({ name, value }) => {
-        const field = fields[name.value];
-        return [name.value, field ? literalValue(value, field.type, variables) : valueFromASTUntyped(value, variables)];
-      }),
-    );
-  }
-  const written = valueFromASTUntyped(node, variables);
-  try {
-    const parsed = nullable.parseLiteral(node, variables);
-    return new Literal(written, parsed, parsed === undefined ? `Expected type "${nullable.name}".` : undefined);
-  } catch (error) {
-    return new Literal(written, undefined, (error as Error).message);
-  }
 }
 
 /** Documents whose arguments write an input object inline (`createStudent(input: {…})`): their rules run too. */
