@@ -17,7 +17,7 @@ const selected = (field: string) => [`The selected ${field} is invalid.`];
 beforeAll(async () => {
   service = await startTestService();
   const globex = await signIn(service, 'globex');
-  [acme] = await Promise.all([signIn(service, 'acme')]);
+  acme = await signIn(service, 'acme');
   make = factories(acme);
   const theirs = factories(globex);
   const institution = await theirs.institution();
@@ -121,6 +121,14 @@ describe('a certificate with format errors and unknown related records', () => {
       'GRAPHQL_VALIDATION_FAILED',
       'GRAPHQL_VALIDATION_FAILED',
       'GRAPHQL_VALIDATION_FAILED',
+    ]);
+  });
+
+  it('names every unknown record in one 422 when nothing is malformed, the source file among them', async () => {
+    const response = await acme.rest('POST', '/certificates', { course_uuid: UNKNOWN, student_uuid: foreign.student, file_uuid: UNKNOWN });
+    expect([response.status, response.body.errors]).toEqual([
+      422,
+      { course_uuid: selected('course uuid'), student_uuid: selected('student uuid'), file_uuid: selected('file uuid') },
     ]);
   });
 
