@@ -27,7 +27,7 @@ export async function executeOperation(
   maxCost: number,
 ): Promise<Record<string, unknown>> {
   try {
-    guardOperation(maxCost, execution.schema, document, variables);
+    await guardOperation(context, maxCost, execution.schema, document, variables);
   } catch (error) {
     throw new OperationError(classifyError(error), error);
   }

@@ -68,8 +68,8 @@ describe('bulk issuance', () => {
     expect(await certificateCount(acme, items[0]!.student_uuid)).toBe(0);
   });
 
-  // Format rules run in the operation's one validation pass, before any record is looked up: a batch
-  // with format errors is refused on those (every item's at once) before the records are checked.
+  // Format rules run in the operation's one validation pass, every item's at once; the records the
+  // well-formed fields name are looked up in the same pass (validation-round.test.ts).
   it('format errors of several items are reported at once, with their indexes', async () => {
     const items = await batch(4);
     items[1]!.public_verification_url = 'not a url';

@@ -79,6 +79,22 @@ describe('variable errors', () => {
     });
   });
 
+  it('reads literals as graphql-js does: an enum written as a string, a string for a number, a bad date, all named at once', async () => {
+    const schema = await createSchema();
+    const literal = parse(
+      'mutation { createEnrollment(input: { studentUuid: "s", courseUuid: "c", enrolledAt: "garbage", completionStatus: "enrolled", grade: "high" }) { uuid } }',
+    );
+    expect(variableFieldErrors(schema, literal, {}, null, 'all')?.errors).toEqual({
+      completionStatus: ['The selected completion status is invalid.'],
+      grade: ['The grade field must be a number.'],
+      enrolledAt: ['The enrolled at field must be a valid date.'],
+    });
+    const scalars = parse('query { students(first: "ten") { totalCount } }');
+    expect(variableFieldErrors(schema, scalars, {}, null, 'all')?.errors).toEqual({ first: ['The first field must be an integer.'] });
+    // Without inline objects, scalar literals are graphql-js's to judge (it did, before the guard runs).
+    expect(variableFieldErrors(schema, scalars, {})).toBeUndefined();
+  });
+
   it('keeps list positions in field names, and builds batch item keys the same way', async () => {
     const schema = await createSchema();
     const bulk = parse('mutation M($uuids: [ID!]!) { deleteStudents(uuids: $uuids) }');

@@ -24,7 +24,7 @@ import {
   pastExpiryWhere,
   verificationUrl,
 } from './certificate-rules.js';
-import type { CertificateInput } from './certificate.inputs.js';
+import { type CertificateInput, UpdateCertificateInput } from './certificate.inputs.js';
 import { revokeStatus } from '../badges/v3/status-list.js';
 import { prepareIssuance, recordIssuance, SOURCE_REQUIRED, type CheckedDraft } from './issuance.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
@@ -38,6 +38,7 @@ import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { verificationLinkProblem } from './verification-link.js';
 import { lostRecipientRace, resolveRecipient } from '../students/recipients.js';
 import { externalIdViolation } from '../resources/external-id.js';
+import { declareReferences } from '../resources/references.js';
 
 /** What the draft's rules decided: the parties they checked, and the source file to take when it changes. */
 interface AppliedDraft {
@@ -49,15 +50,17 @@ interface AppliedDraft {
   notify: boolean;
 }
 
-/** The parties a draft names by uuid in its input. */
-const RELATIONS: Relation<Certificate, CertificateInput>[] = [
+/** The parties and the source file a draft's input names (declared: the validation pass reports unknown ones with format errors). */
+const RELATIONS = declareReferences<Relation<Certificate, CertificateInput>>(UpdateCertificateInput, [
   { property: 'institution', entity: Institution, field: 'institutionUuid' },
   { property: 'course', entity: Course, field: 'courseUuid', externalField: 'courseExternalId' },
   { property: 'student', entity: Student, field: 'studentUuid', externalField: 'studentExternalId' },
   { property: 'cohort', entity: Cohort, field: 'cohortUuid' },
   { property: 'enrollment', entity: Enrollment, field: 'enrollmentUuid' },
   { property: 'template', entity: CertificateTemplate, field: 'templateUuid' },
-];
+  // Read with the parties; issuance checks it (files.takeable) from the identity map.
+  { entity: StoredFile, field: 'fileUuid' },
+]);
 
 const SOURCE_TAKEN = { fileUuid: ['The file uuid has already been used.'] };
 
@@ -288,8 +291,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
   private async applyDraft(ctx: RequestContext, certificate: Certificate, input: Partial<CertificateInput>, mode: WriteMode): Promise<AppliedDraft> {
     const newSource = input.fileUuid != null && input.fileUuid !== certificate.sourceFile?.uuid ? input.fileUuid : undefined;
     const recipient = input.recipient ? await resolveRecipient(ctx, input.recipient) : undefined;
-    // The new source file is read with the parties: issuance checks it (files.takeable) from the identity map.
-    await this.relateAll(ctx, certificate, input, RELATIONS, newSource ? [{ entity: StoredFile, uuid: newSource }] : [], studentNamedTwice(input));
+    await this.relateAll(ctx, certificate, input, RELATIONS, studentNamedTwice(input));
     if (recipient) certificate.student = ref(recipient.student);
     if (mode !== 'update' && input.institutionUuid == null) certificate.institution = (await referenced(ctx.em, Course, certificate.course)).institution;
     if (mode !== 'update' && !input.templateUuid) {

@@ -3,10 +3,14 @@ import { ensureUnique } from '../db/lookup.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { invalid } from '../errors/domain-error.js';
 import { isOnOrAfter, onOrAfterMessage } from '../graphql/validators.js';
-import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
+import { declareReferences } from '../resources/references.js';
+import { assignPresent, type Relation, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { Cohort } from './cohort.entity.js';
-import type { CohortInput } from './cohort.inputs.js';
+import { type CohortInput, UpdateCohortInput } from './cohort.inputs.js';
 import { Course } from './course.entity.js';
+
+/** The course a cohort belongs to. */
+const RELATIONS = declareReferences<Relation<Cohort, CohortInput>>(UpdateCohortInput, [{ property: 'course', entity: Course, field: 'courseUuid' }]);
 
 /** Cohorts: the code is unique within the course; the dates are in order. */
 export class CohortService extends ResourceService<Cohort, CohortInput> {
@@ -19,7 +23,7 @@ export class CohortService extends ResourceService<Cohort, CohortInput> {
 
   protected async apply(ctx: RequestContext, row: Cohort, input: Partial<CohortInput>, mode: WriteMode): Promise<void> {
     const before = mode === 'create' ? undefined : row.course?.uuid;
-    await this.relate(ctx, row, 'course', Course, input, 'courseUuid');
+    await this.relateAll(ctx, row, input, RELATIONS);
     if (before && row.course.uuid !== before && (await ctx.em.count(Enrollment, { cohort: row }))) {
       throw invalid({ courseUuid: ['A cohort with enrollments cannot move to another course.'] });
     }

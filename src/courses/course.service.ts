@@ -5,12 +5,18 @@ import { isUuid } from '../db/uuid.js';
 import { invalid, type FieldErrors } from '../errors/domain-error.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Module } from '../modules/module.entity.js';
-import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
+import { declareReferences } from '../resources/references.js';
+import { assignPresent, type Relation, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { externalIdViolation } from '../resources/external-id.js';
 import { CourseModule } from './course-module.entity.js';
 import { Course } from './course.entity.js';
-import type { CourseInput, ModuleAttachmentInput } from './course.inputs.js';
+import { type CourseInput, type ModuleAttachmentInput, UpdateCourseInput } from './course.inputs.js';
 import { ModuleGroup } from './module-group.entity.js';
+
+/** The institution a course belongs to. */
+const RELATIONS = declareReferences<Relation<Course, CourseInput>>(UpdateCourseInput, [
+  { property: 'institution', entity: Institution, field: 'institutionUuid' },
+]);
 
 /** Courses, and which modules they teach: attached in groups of the course, at positions. */
 export class CourseService extends ResourceService<Course, CourseInput> {
@@ -23,7 +29,7 @@ export class CourseService extends ResourceService<Course, CourseInput> {
 
   protected async apply(ctx: RequestContext, row: Course, input: Partial<CourseInput>, mode: WriteMode): Promise<void> {
     const before = mode === 'create' ? undefined : row.institution?.uuid;
-    await this.relate(ctx, row, 'institution', Institution, input, 'institutionUuid');
+    await this.relateAll(ctx, row, input, RELATIONS);
     if (before && row.institution.uuid !== before && (await ctx.em.count(CourseModule, { course: row }))) {
       throw invalid({ institutionUuid: ['A course with attached modules cannot move to another institution.'] });
     }

@@ -3,17 +3,18 @@ import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
 import { invalid } from '../errors/domain-error.js';
 import { isOnOrAfter, onOrAfterMessage } from '../graphql/validators.js';
+import { declareReferences } from '../resources/references.js';
 import { assignPresent, type Relation, ResourceService } from '../resources/resource.service.js';
 import { Student } from '../students/student.entity.js';
 import { CompletionStatus, Enrollment } from './enrollment.entity.js';
-import type { EnrollmentInput } from './enrollment.inputs.js';
+import { type EnrollmentInput, UpdateEnrollmentInput } from './enrollment.inputs.js';
 
 /** The parties an enrollment names: by uuid, or student and course by their external ids. */
-const RELATIONS: Relation<Enrollment, EnrollmentInput>[] = [
+const RELATIONS = declareReferences<Relation<Enrollment, EnrollmentInput>>(UpdateEnrollmentInput, [
   { property: 'student', entity: Student, field: 'studentUuid', externalField: 'studentExternalId' },
   { property: 'course', entity: Course, field: 'courseUuid', externalField: 'courseExternalId' },
   { property: 'cohort', entity: Cohort, field: 'cohortUuid' },
-];
+]);
 
 /** Enrollments: the cohort must be one of the course's; grades are 0-10 with two decimals. */
 export class EnrollmentService extends ResourceService<Enrollment, EnrollmentInput> {

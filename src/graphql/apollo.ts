@@ -8,6 +8,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { classifyError, errorHeaders } from '../errors/classify.js';
 import { formatGraphqlError } from './error-format.js';
 import { type GraphqlLimits, graphqlLimits } from './limits.js';
+import { literalRefusals } from './literal-refusals.js';
 import { noteOperations } from './operation-notes.js';
 import { compiledGateway } from './apollo-executor.js';
 import { CompiledExecution } from './compiled-execution.js';
@@ -74,6 +75,8 @@ export function createApolloServer(
     formatError: formatGraphqlError(options.limits.fieldSuggestions),
     stringifyResult: stringifyAndRelease(options.limits.maxResponseBytes, options.parked),
     plugins: [
+      // First: it may replace the answer the others read (noteOperations notes its error codes).
+      literalRefusals(schema, options.limits.fieldSuggestions),
       noteOperations,
       releaseLoadedRows,
       logInternalErrors,

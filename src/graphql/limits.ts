@@ -27,8 +27,8 @@ function guardPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, request, operationName }) {
-          guardOperation(maxCost, schema, document, request.variables, operationName);
+        async didResolveOperation({ contextValue, document, request, operationName }) {
+          await guardOperation(contextValue, maxCost, schema, document, request.variables, operationName);
         },
       };
     },

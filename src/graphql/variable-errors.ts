@@ -1,7 +1,6 @@
 import { validateSync } from 'class-validator';
 import {
   type DocumentNode,
-  getNamedType,
   getOperationAST,
   GraphQLBoolean,
   GraphQLError,
@@ -21,22 +20,27 @@ import {
   Kind,
   TypeInfo,
   typeFromAST,
-  valueFromASTUntyped,
   type VariableDefinitionNode,
   visit,
   visitWithTypeInfo,
 } from 'graphql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { getMetadataStorage } from 'type-graphql';
 import type { FieldErrors } from '../errors/domain-error.js';
 import { humanize } from '../errors/humanize.js';
+import type { ExternalReference } from '../resources/external-references.js';
+import { declaredReferences, lookUpReferences } from '../resources/references.js';
+import { Literal, literalValue } from './literal-values.js';
 import { DateScalar, DateTimeScalar } from './scalars.js';
 import { VALIDATION_SETTINGS } from './validators.js';
 
 /**
  * The one validation pass of an operation's input: what graphql-js's coercion refuses (missing,
  * wrong type, unknown field) and what the input classes' rules refuse (length, format, range, and
- * the rules comparing fields of one input), every field at once, in Laravel's words. The operation
- * guard runs it before any resolver, for GraphQL clients and REST routes alike.
+ * the rules comparing fields of one input), every field at once, in Laravel's words; when it
+ * refuses anything, the related records the well-formed fields name are looked up too, so the same
+ * answer names the unknown ones (references.ts). The operation guard runs it before any resolver,
+ * for GraphQL clients and REST routes alike, on variables and on literals written in the document.
  */
 
 /** graphql-js stops collecting variable errors at this many; so do we. */
@@ -66,9 +70,18 @@ function fieldPath(path: Path): string {
 
 const lastName = (path: Path) => String(path.findLast((key) => typeof key === 'string') ?? path[0]);
 
+/** An input object whose class declares the records it names, as the pass found it. */
+interface NamingObject {
+  path: Path;
+  fieldNames: string[];
+  value: Record<string, unknown>;
+  references: readonly ExternalReference[];
+}
+
 class Problems {
   readonly errors: FieldErrors = {};
   count = 0;
+  readonly naming: NamingObject[] = [];
 
   add(field: string, messages: string[]): void {
     if (this.errors[field] || this.count >= MAX_PROBLEMS) return;
@@ -90,6 +103,26 @@ class Problems {
       const messages = this.errors[key]!;
       delete this.errors[key];
       this.errors[key] = messages;
+    }
+  }
+
+  /**
+   * Adds, for each input naming related records, the fields whose well-formed value names no live
+   * row of the tenant (a foreign uuid reads like a missing one); fields already refused are not looked up.
+   */
+  async addUnknownReferences(em: EntityManager): Promise<void> {
+    if (this.count >= MAX_PROBLEMS) return;
+    const given = this.naming.map(({ path, value }) =>
+      Object.fromEntries(Object.entries(value).filter(([field]) => !this.errors[fieldPath([...path, field])])),
+    );
+    const lookups = await lookUpReferences(
+      em,
+      this.naming.map(({ references }, at) => ({ given: given[at]!, references })),
+    );
+    for (const [at, { errors }] of lookups.entries()) {
+      const { path, fieldNames } = this.naming[at]!;
+      for (const [field, messages] of Object.entries(errors)) this.add(fieldPath([...path, field]), messages);
+      this.order(fieldPath(path), fieldNames);
     }
   }
 
@@ -119,6 +152,8 @@ function inputClass(type: GraphQLInputObjectType): (new () => object) | undefine
 function checkRules(type: GraphQLInputObjectType, coerced: Record<string, unknown>, path: Path, problems: Problems): void {
   const Class = inputClass(type);
   if (!Class) return;
+  const references = declaredReferences(Class);
+  if (references) problems.naming.push({ path, fieldNames: Object.keys(type.getFields()), value: coerced, references });
   const instance = Object.assign(Object.create(Class.prototype) as object, coerced);
   for (const error of validateSync(instance, VALIDATION_SETTINGS)) {
     // class-validator lists a field's rules bottom-up (decorator order); Laravel reads them as written.
@@ -169,6 +204,7 @@ function checkObject(value: unknown, type: GraphQLInputObjectType, path: Path, p
 }
 
 function checkLeaf(value: unknown, type: GraphQLLeafType, path: Path, problems: Problems): unknown {
+  if (value instanceof Literal) return value.refusal === undefined ? value.parsed : problems.refuse(path, { leaf: type, value: value.written }, value.refusal);
   let parsed: unknown;
   try {
     parsed = type.parseValue(value);
@@ -195,19 +231,50 @@ function hasInlineObjects(document: DocumentNode): boolean {
   return found;
 }
 
-/** Arguments written inline in the document (graphql-js validated their shape; their rules have not run), named by argument. */
-function checkInlineArguments(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, problems: Problems): void {
+/** Values written in the document (arguments of fields and directives, variable defaults), read as graphql-js reads them, named by argument or variable. */
+function checkLiterals(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, problems: Problems): void {
   const typeInfo = new TypeInfo(schema);
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
+      VariableDefinition(node) {
+        const type = typeInfo.getInputType();
+        if (node.defaultValue && type) check(literalValue(node.defaultValue, type, {}), type, [node.variable.name.value], problems);
+      },
       Argument(node) {
         const type = typeInfo.getInputType();
-        if (node.value.kind === Kind.VARIABLE || !type || !isInputObjectType(getNamedType(type))) return;
-        check(valueFromASTUntyped(node.value, variables), type, [node.name.value], problems);
+        if (node.value.kind !== Kind.VARIABLE && type) check(literalValue(node.value, type, variables), type, [node.name.value], problems);
       },
     }),
   );
+}
+
+/**
+ * Which literals the pass reads: those of documents writing an input object inline (graphql-js has
+ * checked the rest, and only input objects have rules), or all of them (a document graphql-js refused
+ * for its literals, whose every field error the answer names).
+ */
+export type LiteralsRead = 'objects' | 'all';
+
+function collect(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | null | undefined,
+  literals: LiteralsRead,
+): { problems: Problems; definitions: VariableDefinitionNode[] } {
+  const problems = new Problems();
+  const definitions: VariableDefinitionNode[] = [];
+  for (const definition of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type);
+    if (!type || !isInputType(type) || !variables || !Object.hasOwn(variables, name)) continue;
+    const before = problems.count;
+    check(variables[name], type, [name], problems);
+    if (problems.count > before) definitions.push(definition);
+  }
+  if (literals === 'all' || hasInlineObjects(document)) checkLiterals(schema, document, variables ?? {}, problems);
+  return { problems, definitions };
 }
 
 /**
@@ -220,19 +287,28 @@ export function variableFieldErrors(
   document: DocumentNode,
   variables: Record<string, unknown> | undefined,
   operationName?: string | null,
+  literals: LiteralsRead = 'objects',
 ): { errors: FieldErrors; definitions: VariableDefinitionNode[] } | undefined {
-  const problems = new Problems();
-  const definitions: VariableDefinitionNode[] = [];
-  for (const definition of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
-    const name = definition.variable.name.value;
-    const type = typeFromAST(schema, definition.type);
-    if (!type || !isInputType(type) || !variables || !Object.hasOwn(variables, name)) continue;
-    const before = problems.count;
-    check(variables[name], type, [name], problems);
-    if (problems.count > before) definitions.push(definition);
-  }
-  if (hasInlineObjects(document)) checkInlineArguments(schema, document, variables ?? {}, problems);
+  const { problems, definitions } = collect(schema, document, variables, operationName, literals);
   return problems.count > 0 ? { errors: problems.errors, definitions } : undefined;
+}
+
+/**
+ * `variableFieldErrors` of a request, in its tenant: when the input has field errors, the related
+ * records its well-formed fields name are looked up too, and the unknown ones join the same answer.
+ */
+export async function operationFieldErrors(
+  em: EntityManager,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | null | undefined,
+  literals: LiteralsRead,
+): Promise<{ errors: FieldErrors; definitions: VariableDefinitionNode[] } | undefined> {
+  const { problems, definitions } = collect(schema, document, variables, operationName, literals);
+  if (problems.count === 0) return undefined;
+  await problems.addUnknownReferences(em);
+  return { errors: problems.errors, definitions };
 }
 
 /** Every field error of one input value of `type` (a batch item, say), keyed by field as `variableFieldErrors` keys them. */

@@ -3,12 +3,18 @@ import { CourseModule } from '../courses/course-module.entity.js';
 import { ensureUnique } from '../db/lookup.js';
 import { invalid } from '../errors/domain-error.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
+import { declareReferences } from '../resources/references.js';
+import { assignPresent, type Relation, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { Module } from './module.entity.js';
-import type { ModuleInput } from './module.inputs.js';
+import { type ModuleInput, UpdateModuleInput } from './module.inputs.js';
 
 const SCALARS = ['code', 'name', 'description', 'syllabus', 'workload', 'credits', 'modality', 'level', 'isActive', 'isRequired'] as const;
 const CODE_TAKEN = { code: ['The code has already been taken.'] };
+
+/** The institution a module belongs to. */
+const RELATIONS = declareReferences<Relation<Module, ModuleInput>>(UpdateModuleInput, [
+  { property: 'institution', entity: Institution, field: 'institutionUuid' },
+]);
 
 /** Modules: the code is unique per institution among live modules, case-insensitively. */
 export class ModuleService extends ResourceService<Module, ModuleInput> {
@@ -31,7 +37,7 @@ export class ModuleService extends ResourceService<Module, ModuleInput> {
 
   protected async apply(ctx: RequestContext, row: Module, input: Partial<ModuleInput>, mode: WriteMode): Promise<void> {
     const before = mode === 'create' ? undefined : row.institution?.uuid;
-    await this.relate(ctx, row, 'institution', Institution, input, 'institutionUuid');
+    await this.relateAll(ctx, row, input, RELATIONS);
     if (before && row.institution.uuid !== before && (await ctx.em.count(CourseModule, { module: row }))) {
       throw invalid({ institutionUuid: ['A module attached to courses cannot move to another institution.'] });
     }

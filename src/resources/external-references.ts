@@ -19,7 +19,7 @@ export interface ExternalReference {
 export async function resolveExternalReferences<Input extends object>(
   em: EntityManager,
   input: Input,
-  references: ExternalReference[],
+  references: readonly ExternalReference[],
 ): Promise<{ input: Input; errors: FieldErrors }> {
   const resolved: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   const errors: FieldErrors = {};

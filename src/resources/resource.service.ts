@@ -3,24 +3,26 @@ import { type RelationValue, uuidOf } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import { equalityFilter, findPage, type ListOptions } from '../db/listing.js';
-import { ensureUnique, findOrFail, invalidReferences, requireRelated, softDeleteMany } from '../db/lookup.js';
-import { type EntityRequest, findLiveByUuids } from '../db/lookup.js';
+import { ensureUnique, findOrFail, requireRelated, softDeleteMany } from '../db/lookup.js';
 import { readPageStatement } from '../db/page-statement.js';
 import { relatedReads } from '../db/rows.js';
 import { isUuid } from '../db/uuid.js';
 import { invalid, notFound, type FieldErrors } from '../errors/domain-error.js';
 import type { Page } from '../db/paging.js';
 import type { Row } from '../db/rows.js';
-import { resolveExternalReferences } from './external-references.js';
+import { lookUpReferences } from './references.js';
 
 export type WriteMode = 'create' | 'update' | 'replace';
 
 /** The properties of `T` that hold a reference to an `R` (`'institution'` of a Course). */
 export type RelationOf<T, R extends object> = { [K in keyof T]-?: NonNullable<T[K]> extends Ref<R> ? K : never }[keyof T];
 
-/** A many-to-one of `T` set from an input field naming the related row's uuid (`courseUuid` → `course`). */
+/**
+ * A many-to-one of `T` set from an input field naming the related row's uuid (`courseUuid` → `course`);
+ * without `property`, a record the input names that the service reads later (a certificate's source file).
+ */
 export interface Relation<T, Input> {
-  property: keyof T;
+  property?: keyof T;
   entity: EntityClass<TenantScopedEntity>;
   field: keyof Input & string;
   /** The input field that may name the related row by its `external_id` instead (`courseExternalId`). */
@@ -173,31 +175,24 @@ export abstract class ResourceBase<T extends TenantScopedEntity> {
 
   /**
    * `relate` for several fields at once: every related row named in `input` read in one statement
-   * (db/lookup.ts), and every field naming no live row of this tenant reported in one 422.
-   * `alongside` rows are read in the same statement into the identity map (null where none). A
-   * relation's `externalField` names the row by its `external_id` instead; its misses join the same 422.
+   * (references.ts), and every field naming no live row of this tenant reported in one 422, with
+   * `otherErrors`. A relation's `externalField` names the row by its `external_id` instead; its misses
+   * join the same 422. Rows read without a `property` stay in the identity map for later rules.
    */
   protected async relateAll<Input extends object>(
     ctx: RequestContext,
     row: T,
     given: Partial<Input>,
     relations: Relation<T, Input>[],
-    alongside: EntityRequest[] = [],
     otherErrors: FieldErrors = {},
-  ): Promise<(object | null)[]> {
-    const { input, errors } = await resolveExternalReferences(ctx.em, given, relations);
-    const present = relations.filter(({ field }) => field in input);
-    const named = present.filter(({ field }) => input[field] != null);
-    const rows = await findLiveByUuids(ctx.em, [...named.map(({ entity, field }) => ({ entity, uuid: input[field] as string })), ...alongside]);
-    const missing = named.filter((_, index) => !rows[index]).map(({ field }) => field);
-    if (missing.length > 0 || Object.keys(errors).length > 0 || Object.keys(otherErrors).length > 0) {
-      throw invalid({ ...otherErrors, ...errors, ...(missing.length > 0 ? invalidReferences(missing).fieldErrors : {}) });
-    }
-    for (const { property, field } of present) {
-      const related = input[field] == null ? null : rows[named.findIndex((relation) => relation.field === field)]!;
+  ): Promise<void> {
+    const { input, rows, errors } = (await lookUpReferences(ctx.em, [{ given, references: relations }]))[0]!;
+    if (Object.keys(errors).length > 0 || Object.keys(otherErrors).length > 0) throw invalid({ ...otherErrors, ...errors });
+    for (const { property, field } of relations) {
+      if (property === undefined || !(field in input)) continue;
+      const related = rows.get(field);
       (row as Record<keyof T, unknown>)[property] = related ? ref(related) : null;
     }
-    return rows.slice(named.length);
   }
 }
 

@@ -3,9 +3,10 @@ import type { RequestContext } from '../context/request-context.js';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
 import { conflict, invalid, type FieldErrors } from '../errors/domain-error.js';
 import { Institution } from '../institutions/institution.entity.js';
-import { assignPresent, ResourceService, type WriteMode } from '../resources/resource.service.js';
+import { declareReferences } from '../resources/references.js';
+import { assignPresent, type Relation, ResourceService, type WriteMode } from '../resources/resource.service.js';
 import { CertificateTemplate, TemplateStatus } from './certificate-template.entity.js';
-import type { CertificateTemplateInput } from './certificate-template.inputs.js';
+import { type CertificateTemplateInput, UpdateCertificateTemplateInput } from './certificate-template.inputs.js';
 import { designConfigErrors } from './design-config.js';
 import { layoutFileErrors } from './layout-file-checks.js';
 import { layoutFileReferences } from './layout-files.js';
@@ -15,6 +16,11 @@ import { canonicalJson } from './canonical-json.js';
 
 /** What a certificate was drawn from: frozen once one is issued (a new version is a new template). */
 const FROZEN_FIELDS = ['designConfig', 'path', 'version'] as const;
+
+/** The institution a template belongs to. */
+const RELATIONS = declareReferences<Relation<CertificateTemplate, CertificateTemplateInput>>(UpdateCertificateTemplateInput, [
+  { property: 'institution', entity: Institution, field: 'institutionUuid' },
+]);
 
 /** Certificate templates: making one the default clears the flag on the institution's others. */
 export class CertificateTemplateService extends ResourceService<CertificateTemplate, CertificateTemplateInput> {
@@ -33,7 +39,7 @@ export class CertificateTemplateService extends ResourceService<CertificateTempl
   };
 
   protected async apply(ctx: RequestContext, row: CertificateTemplate, input: Partial<CertificateTemplateInput>, mode: WriteMode): Promise<void> {
-    await this.relate(ctx, row, 'institution', Institution, input, 'institutionUuid');
+    await this.relateAll(ctx, row, input, RELATIONS);
     // `files/{uuid}` is stored in one spelling, the one the file holders look for.
     const pathFile = namedFileUuid(input.path);
     if (pathFile) input = { ...input, path: `files/${pathFile}` };
