@@ -8,7 +8,7 @@ import { NO_BACKGROUND_WORK, signIn, startTestService, type ApiClient, type Test
 let service: TestService;
 let acme: ApiClient;
 let globex: ApiClient;
-let students: { uuid: string; email: string }[];
+let students: Record<string, any>[];
 /** The first student's certificates (3 issued, 2 drafts) and enrollments (3), by uuid. */
 let certificates: string[];
 let enrollments: string[];
