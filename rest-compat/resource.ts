@@ -1,12 +1,12 @@
 import type { Request } from 'express';
 import type { DocumentNode, FieldNode, GraphQLSchema } from 'graphql';
 import { lowerFirst, toCamel } from '../src/identifier-case.js';
-import { renameKeys } from './case.js';
+import { renameKeys, toSnake } from './case.js';
 import { LIST_FIELDS, listBody, type ListResult } from './list-envelope.js';
 import { buildOperation, type RootField } from './operation.js';
 import { argumentInputType, includedRelations, listPaging, sortVariables, whereVariables } from './query-params.js';
 import type { RestRoute } from './route.js';
-import { field, fields, nest, type Selection, type SelectionSource, withIncluded } from './selection.js';
+import { field, fields, nest, relationArrays, responseKey, type Selection, type SelectionSource, withIncluded } from './selection.js';
 
 /** How one REST collection maps onto its GraphQL queries and mutations. */
 export interface RestResource {
@@ -98,6 +98,9 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
   const whereType = argumentInputType(schema, 'query', many, 'where');
   const selection = fields(resource.fields);
   const opaque = resource.opaqueFields ?? [];
+  // Relations included as connections (`nestRows`) answer as arrays of their rows.
+  const included = Object.values(resource.includes ?? {}).map((source) => field(source));
+  const asRest = (records: unknown) => relationArrays(records, included, (node) => toSnake(responseKey(node)));
   const present = (value: unknown) => ({ data: value });
   const input = (mutation: string) => (req: Request) => ({
     ...parentOf(resource, req),
@@ -159,7 +162,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
       },
       present: (result, req) => {
         const list = result as ListResult & { nodes: unknown[] };
-        return listBody(list.nodes, listPaging(req.query).paging, list, `${publicBaseUrl}/api/v1`, req);
+        return listBody(asRest(list.nodes) as unknown[], listPaging(req.query).paging, list, `${publicBaseUrl}/api/v1`, req);
       },
       docs: reads,
     },
@@ -170,7 +173,7 @@ export function resourceRoutes(resource: RestResource, schema: GraphQLSchema, pu
         buildOperation(schema, { type: 'query', name: 'One', route: `GET ${path}/:uuid`, fields: [{ field: one, alias: 'result', selection: nodes }] }),
       ),
       variables: item,
-      present,
+      present: (result) => present(asRest(result)),
       docs: reads,
     },
     ...(has('create') ? [createRoute()] : []),

@@ -1,5 +1,6 @@
 import type { RestResource } from './resource.js';
-import { fields, leaves, nest, omit } from './selection.js';
+import { MAX_RELATION_SIZE } from '../src/graphql/connection.js';
+import { fields, leaves, nest, nestRows, omit } from './selection.js';
 
 /** The REST representation of each collection, as GraphQL selections (renamed to snake_case on the way out). */
 const INSTITUTION = fields(
@@ -62,7 +63,10 @@ export const students: RestResource = {
   name: 'Student',
   pluralName: 'Students',
   fields: STUDENT,
-  includes: { enrollments: nest('enrollments', omit(ENROLLMENT, 'student')), certificates: nest('certificates', omit(CERTIFICATE, 'student')) },
+  includes: {
+    enrollments: nestRows('enrollments', omit(ENROLLMENT, 'student'), MAX_RELATION_SIZE),
+    certificates: nestRows('certificates', omit(CERTIFICATE, 'student'), MAX_RELATION_SIZE),
+  },
   whereAliases: { 'user.email': 'email' },
   without: ['replace'],
 };

@@ -43,6 +43,42 @@ export function nest(name: string, selection: SelectionSource, alias?: string): 
   };
 }
 
+/**
+ * A relation connection as a REST array (`includes[certificates]` on students):
+ * `name(first: rows) { nodes { ...selection } }`, presented as the array of its nodes (`relationArrays`).
+ */
+export function nestRows(name: string, selection: SelectionSource, rows: number): FieldNode {
+  return {
+    ...nest(name, [nest('nodes', selection)]),
+    arguments: [{ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'first' }, value: { kind: Kind.INT, value: String(rows) } }],
+  };
+}
+
+/** Whether a field is written by `nestRows`: a connection whose REST answer is its nodes. */
+export const isRowsField = (node: FieldNode) =>
+  node.arguments?.some((argument) => argument.name.value === 'first') === true &&
+  node.selectionSet?.selections.length === 1 &&
+  node.selectionSet.selections[0]!.kind === Kind.FIELD &&
+  node.selectionSet.selections[0]!.name.value === 'nodes';
+
+/**
+ * The record(s) of an answer with each `nestRows` field of `selection` replaced by its nodes, the
+ * array REST shows. `key` names a field as the answer does (snake_case).
+ */
+export function relationArrays(records: unknown, selection: Selection, key: (field: FieldNode) => string): unknown {
+  const keys = selection.filter(isRowsField).map(key);
+  if (keys.length === 0) return records;
+  for (const record of Array.isArray(records) ? records : [records]) {
+    if (record === null || typeof record !== 'object') continue;
+    for (const name of keys) {
+      const connection = (record as Record<string, { nodes?: unknown } | null>)[name];
+      // Only an answer of the connection: an embedded field under the same key (not included) stays as it is.
+      if (connection && !Array.isArray(connection) && 'nodes' in connection) (record as Record<string, unknown>)[name] = connection.nodes;
+    }
+  }
+  return records;
+}
+
 /** The scalar fields only: a record without its embedded objects (a course as another record embeds it). */
 export const leaves = (selection: SelectionSource): Selection => fields(selection).filter((node) => !node.selectionSet);
 

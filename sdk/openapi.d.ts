@@ -14138,7 +14138,7 @@ export interface operations {
                              * @example 2026-01-31T12:00:00.000000Z
                              */
                             updated_at: string;
-                            /** @description The first enrollments by uuid; `enrollments(where: {studentUuid})` pages through all. */
+                            /** @description The student’s enrollments, a page at a time in uuid (creation) order; the same rows as `enrollments(where: {studentUuid})`, whose cursors page them too. */
                             enrollments?: {
                                 /**
                                  * @description Stable identifier (UUID v7, time-ordered); the REST API addresses records by it.
@@ -14197,7 +14197,7 @@ export interface operations {
                                  */
                                 updated_at: string;
                             }[];
-                            /** @description The first certificates (drafts too) by uuid; `certificates(where: {studentUuid})` pages through all. */
+                            /** @description The student’s certificates (drafts too), a page at a time in uuid (creation) order; the same rows as `certificates(where: {studentUuid})`, whose cursors page them too. */
                             certificates?: {
                                 /**
                                  * @description Stable identifier (UUID v7, time-ordered); the REST API addresses records by it.
@@ -14628,7 +14628,7 @@ export interface operations {
                              * @example 2026-01-31T12:00:00.000000Z
                              */
                             updated_at: string;
-                            /** @description The first enrollments by uuid; `enrollments(where: {studentUuid})` pages through all. */
+                            /** @description The student’s enrollments, a page at a time in uuid (creation) order; the same rows as `enrollments(where: {studentUuid})`, whose cursors page them too. */
                             enrollments?: {
                                 /**
                                  * @description Stable identifier (UUID v7, time-ordered); the REST API addresses records by it.
@@ -14687,7 +14687,7 @@ export interface operations {
                                  */
                                 updated_at: string;
                             }[];
-                            /** @description The first certificates (drafts too) by uuid; `certificates(where: {studentUuid})` pages through all. */
+                            /** @description The student’s certificates (drafts too), a page at a time in uuid (creation) order; the same rows as `certificates(where: {studentUuid})`, whose cursors page them too. */
                             certificates?: {
                                 /**
                                  * @description Stable identifier (UUID v7, time-ordered); the REST API addresses records by it.

@@ -118,8 +118,9 @@ describe('students', () => {
     expect(certificates.map((certificate: { uuid: string }) => certificate.uuid).sort()).toEqual([issued.uuid, draft.uuid].sort());
     expect(certificates.find((certificate: { uuid: string }) => certificate.uuid === issued.uuid)).toMatchObject({ status: 'issued', course: issued.course });
     expect(certificates[0]).not.toHaveProperty('student');
-    const graphql = await acme.graphql(`{ student(uuid: "${student.uuid}") { certificates { uuid status } } }`);
-    expect(graphql.body.data.student.certificates).toHaveLength(2);
+    const graphql = await acme.graphql(`{ student(uuid: "${student.uuid}") { certificates { totalCount nodes { uuid status } } } }`);
+    expect(graphql.body.data.student.certificates.totalCount).toBe(2);
+    expect(graphql.body.data.student.certificates.nodes).toHaveLength(2);
   });
 });
 

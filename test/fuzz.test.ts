@@ -222,7 +222,7 @@ function nastyQuery(random: Random, uuids: string[]): string {
 function nastyGraphql(random: Random, uuids: string[]): string {
   const documents = [
     '{ __schema { types { name } } }',
-    '{ students { nodes { uuid enrollments { uuid } } } }',
+    '{ students { nodes { uuid enrollments { nodes { uuid } } } } }',
     'query { institution(uuid: "$") { name } }',
     'mutation { createStudent(input: {}) { uuid } }',
     '{',

@@ -31,7 +31,7 @@ async function expectHealthy(): Promise<void> {
 
 describe('GraphQL cost', () => {
   it('refuses the cyclic students → enrollments → student query before running it, and stays healthy', async () => {
-    const cyclic = '{ students { nodes { enrollments { student { enrollments { student { enrollments { student { enrollments { uuid } } } } } } } } } }';
+    const cyclic = '{ students(first: 100) { nodes { enrollments(first: 100) { nodes { student { enrollments(first: 100) { nodes { uuid } } } } } } } }';
     const response = await api.graphql(cyclic);
     expect(response.status).toBe(400);
     expect(codesOf(response.body)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
@@ -42,15 +42,15 @@ describe('GraphQL cost', () => {
 
   it('counts rows through first: (a depth-3 cycle with large pages is refused, the same with small pages runs)', async () => {
     const cycle = (first: number) =>
-      `{ students(first: ${first}) { nodes { enrollments(first: ${first}) { student { enrollments(first: ${first}) { uuid } } } } } }`;
+      `{ students(first: ${first}) { nodes { enrollments(first: ${first}) { nodes { student { enrollments(first: ${first}) { nodes { uuid } } } } } } } }`;
     const large = await api.graphql(cycle(100));
     expect(large.status).toBe(400);
-    // 100 students × (1 + 100 enrollments × (1 + 1 student + 100 enrollments)), plus the connection's nodes.
-    expect(large.body.errors[0].message).toMatch(/too expensive: it may load 1,020,200 rows/);
+    // 100 students × (1 + 100 enrollments × (1 + 1 student + 100 enrollments)), plus each connection's nodes.
+    expect(large.body.errors[0].message).toMatch(/too expensive: it may load 2,030,200 rows/);
     const small = await api.graphql(cycle(5));
     expect(small.status).toBe(200);
-    expect(small.body.data.students.nodes[0].enrollments).toHaveLength(5);
-    expect(small.body.data.students.nodes[0].enrollments[0].student.enrollments).toHaveLength(5);
+    expect(small.body.data.students.nodes[0].enrollments.nodes).toHaveLength(5);
+    expect(small.body.data.students.nodes[0].enrollments.nodes[0].student.enrollments.nodes).toHaveLength(5);
   });
 
   it('refuses an alias bomb', async () => {
@@ -73,19 +73,19 @@ describe('GraphQL cost', () => {
   });
 
   it('refuses a selection deeper than the limit even when it is cheap', async () => {
-    const deep = `{ student(uuid: "${'00000000-0000-0000-0000-000000000000'}") { enrollments(first: 1) { student { enrollments(first: 1) { student { enrollments(first: 1) { student { enrollments(first: 1) { student { enrollments(first: 1) { uuid } } } } } } } } } } }`;
+    const deep = `{ student(uuid: "${'00000000-0000-0000-0000-000000000000'}") { enrollments(first: 1) { nodes { student { enrollments(first: 1) { nodes { student { enrollments(first: 1) { nodes { student { enrollments(first: 1) { nodes { uuid } } } } } } } } } } } } }`;
     const response = await api.graphql(deep);
     expect(response.status).toBe(400);
     expect(response.body.errors[0].message).toMatch(/depth/i);
   });
 
   it('runs a legitimately deep but cheap query', async () => {
-    const query = `query($uuid: ID!) { student(uuid: $uuid) { enrollments(first: 2) { course { modules(first: 3) { module { institution { name } } group { name } } institution { name } } } } }`;
+    const query = `query($uuid: ID!) { student(uuid: $uuid) { enrollments(first: 2) { nodes { course { modules(first: 3) { module { institution { name } } group { name } } institution { name } } } } } }`;
     const response = await api.graphql(query, { uuid: studentUuid });
     expect(response.status).toBe(200);
     expect(response.body.errors).toBeUndefined();
-    expect(response.body.data.student.enrollments).toHaveLength(2);
-    expect(response.body.data.student.enrollments[0].course.institution.name).toMatch(/^Institution/);
+    expect(response.body.data.student.enrollments.nodes).toHaveLength(2);
+    expect(response.body.data.student.enrollments.nodes[0].course.institution.name).toMatch(/^Institution/);
   });
 
   it('lets every REST list route run with every include at the largest page', async () => {
@@ -107,14 +107,17 @@ describe('GraphQL cost', () => {
   });
 });
 
-describe('relation lists', () => {
-  it('show 100 rows by default and exactly first: rows when asked, within 1-100', async () => {
-    const query = 'query($uuid: ID!, $first: Int) { student(uuid: $uuid) { enrollments(first: $first) { uuid } } }';
-    const defaulted = await api.graphql('query($uuid: ID!) { student(uuid: $uuid) { enrollments { uuid } } }', { uuid: studentUuid });
-    expect(defaulted.body.data.student.enrollments).toHaveLength(100);
+describe('relation connections', () => {
+  it('show 15 rows by default and exactly first: rows when asked, within 1-100', async () => {
+    const query = 'query($uuid: ID!, $first: Int) { student(uuid: $uuid) { enrollments(first: $first) { nodes { uuid } } } }';
+    const defaulted = await api.graphql('query($uuid: ID!) { student(uuid: $uuid) { enrollments { nodes { uuid } pageInfo { hasNextPage } } } }', {
+      uuid: studentUuid,
+    });
+    expect(defaulted.body.data.student.enrollments.nodes).toHaveLength(15);
+    expect(defaulted.body.data.student.enrollments.pageInfo.hasNextPage).toBe(true);
     const seven = await api.graphql(query, { uuid: studentUuid, first: 7 });
-    expect(seven.body.data.student.enrollments.map((row: any) => row.uuid)).toEqual(
-      defaulted.body.data.student.enrollments.slice(0, 7).map((row: any) => row.uuid),
+    expect(seven.body.data.student.enrollments.nodes.map((row: any) => row.uuid)).toEqual(
+      defaulted.body.data.student.enrollments.nodes.slice(0, 7).map((row: any) => row.uuid),
     );
     for (const first of [0, 101]) {
       const refused = await api.graphql(query, { uuid: studentUuid, first });
@@ -127,7 +130,7 @@ describe('relation lists', () => {
     await factories(api).enrollment();
     const statements = async (first: number) => {
       service.statements.length = 0;
-      const response = await api.graphql(`{ students(first: ${first}) { nodes { enrollments(first: 3) { uuid } } } }`);
+      const response = await api.graphql(`{ students(first: ${first}) { nodes { enrollments(first: 3) { nodes { uuid } } } } }`);
       expect(response.body.data.students.nodes.length).toBe(first);
       return service.statements.filter((sql) => /"enrollments"/.test(sql)).length;
     };

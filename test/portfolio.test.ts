@@ -360,7 +360,7 @@ describe('portfolio pages and items over GraphQL', () => {
     const read = await acme.graphql(
       `query($uuid: ID!, $student: ID!) {
         portfolioPage(uuid: $uuid, studentUuid: $student) { ${PAGE_FIELDS} }
-        student(uuid: $student) { pages(first: 100) { uuid } }
+        student(uuid: $student) { pages(first: 100) { nodes { uuid } } }
         portfolioPages(where: { studentUuid: $student, isPublic: true }, first: 100) { totalCount nodes { uuid } }
         portfolioItems(where: { pageUuid: $uuid }, sort: { column: sort_order, order: desc }) { totalCount nodes { uuid } }
       }`,
@@ -371,7 +371,7 @@ describe('portfolio pages and items over GraphQL', () => {
       [world.issued[0].uuid, 'issued'],
       [world.revoked.uuid, 'revoked'],
     ]);
-    expect(read.body.data.student.pages.map((entry: any) => entry.uuid)).toContain(page.uuid);
+    expect(read.body.data.student.pages.nodes.map((entry: any) => entry.uuid)).toContain(page.uuid);
     expect(read.body.data.portfolioPages.nodes.map((entry: any) => entry.uuid)).toContain(page.uuid);
     expect(read.body.data.portfolioItems.nodes.map((entry: any) => entry.uuid)).toEqual([item.uuid, second.body.data.addPortfolioItem.uuid]);
 

@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import type { JsonSchema } from '../../src/http/route-contract.js';
 import { toSnake } from '../case.js';
-import { responseKey } from '../selection.js';
+import { isRowsField, responseKey } from '../selection.js';
 
 const UUID_EXAMPLE = '9b2f6c1e-3d4a-4f5b-8c7d-1e2f3a4b5c6d';
 
@@ -113,6 +113,14 @@ export class GraphqlJsonSchemas {
     return { $ref: `#/components/schemas/${name}` };
   }
 
+  /** A relation connection REST answers as the array of its nodes (`nestRows`), or undefined for any other field. */
+  private relationOutput(node: FieldNode, type: GraphQLOutputType): JsonSchema | undefined {
+    const connection = getNamedType(type);
+    if (!isRowsField(node) || !isObjectType(connection)) return undefined;
+    const nodes = node.selectionSet!.selections[0] as FieldNode;
+    return this.output(connection.getFields().nodes!.type, nodes.selectionSet);
+  }
+
   /** What a selection of an output type answers: the route's keys (snake_case aliases), nullability from the schema. */
   output(type: GraphQLOutputType, selectionSet?: SelectionSetNode, required?: ReadonlySet<string>): JsonSchema {
     if (isNonNullType(type)) return this.nonNullOutput(type.ofType, selectionSet, required);
@@ -130,7 +138,10 @@ export class GraphqlJsonSchemas {
       const node = selection as FieldNode;
       const definition = fieldsOfType[node.name.value];
       if (!definition) continue;
-      properties[responseKey(node)] = described(this.output(definition.type, node.selectionSet), definition.description);
+      properties[responseKey(node)] = described(
+        this.relationOutput(node, definition.type) ?? this.output(definition.type, node.selectionSet),
+        definition.description,
+      );
     }
     const keys = Object.keys(properties);
     return described({ type: 'object', properties, required: required ? keys.filter((key) => required.has(key)) : keys }, type.description);

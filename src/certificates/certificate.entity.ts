@@ -4,7 +4,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex, liveSortIndex } from '../db/base.entity.js';
+import { externalIdIndex, ExternallyIdentifiedEntity, LiveFilterIndexes, liveListIndex, liveSortIndex } from '../db/base.entity.js';
 import { Enrollment } from '../enrollments/enrollment.entity.js';
 import { StoredFile } from '../files/file.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
@@ -53,6 +53,7 @@ registerEnumType(CertificateStatus, {
   name: 'certificates_unanchored_index',
   expression: `create index "certificates_unanchored_index" on "certificates" ("issued_at", "uuid") where "status" = 'issued' and "blockchain_tx_hash" is null and "deleted_at" is null`,
 })
+@LiveFilterIndexes('certificates', ['status', 'expires_at', 'revoked_at', 'blockchain_tx_hash', 'updated_at'])
 export class Certificate extends ExternallyIdentifiedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;

@@ -2,6 +2,8 @@ import { type EntityClass, raw, type Reference } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 
+import { type Page } from '../db/paging.js';
+import { uuidOrderPage } from '../db/listing.js';
 import { readableAsJson, readFields, readLazyJson, readRows, readRowsByUuid, type Row } from '../db/rows.js';
 
 import { LIVE_FILTER } from '../db/tenant-scope.js';
@@ -162,6 +164,41 @@ export class Loaders {
     );
   }
 
+  /**
+   * One page of a one-to-many per key, as a connection pages it: the live rows whose `foreignKey`
+   * points at the key, in uuid order, after the uuid `after` (the same bound for every key: a
+   * field's arguments are the same for every parent of a page), `first` of them. Every key of a
+   * batch is read in ONE statement (`manyBy`'s window, one row more per key to tell whether rows follow).
+   */
+  pageBy<T extends object>(entity: EntityClass<T>, foreignKey: keyof T & string, first: number, after?: string): DataLoader<string, Page<Row<T>>> {
+    return this.cached(
+      `page:${entity.name}.${foreignKey}:${first}:${after ?? ''}`,
+      () =>
+        new DataLoader<string, Page<Row<T>>>(async (keys) => {
+          const grouped = new Map<string, Row<T>[]>(keys.map((key) => [key, []]));
+          for (const row of await this.firstRowsPer(entity, foreignKey, [...keys], first + 1, this.rankOf(entity, {}), after)) {
+            grouped.get(uuidOf(row[foreignKey] as RelationValue))?.push(row);
+          }
+          return keys.map((key) => {
+            const rows = grouped.get(key)!;
+            return uuidOrderPage(rows.slice(0, first), { hasMore: rows.length > first, hasPrevious: after !== undefined });
+          });
+        }),
+    );
+  }
+
+  /** How many live rows' `foreignKey` points at each key: every key of a batch counted in ONE grouped statement. */
+  countBy<T extends object>(entity: EntityClass<T>, foreignKey: keyof T & string): DataLoader<string, number> {
+    return this.cached(
+      `count:${entity.name}.${foreignKey}`,
+      () =>
+        new DataLoader<string, number>(async (keys) => {
+          const counts = await this.countsPer(entity, foreignKey, [...keys]);
+          return keys.map((key) => counts.get(key) ?? 0);
+        }),
+    );
+  }
+
   private column(entity: EntityClass<object>, property: string): string {
     const properties = this.em.getMetadata().get(entity).properties as Record<string, { fieldNames: string[] }>;
     const field = properties[property]!.fieldNames[0]!;
@@ -174,7 +211,14 @@ export class Loaders {
       .join(', ');
   }
 
-  private async firstRowsPer<T extends object>(entity: EntityClass<T>, foreignKey: string, keys: string[], limit: number, rank: string): Promise<Row<T>[]> {
+  private async firstRowsPer<T extends object>(
+    entity: EntityClass<T>,
+    foreignKey: string,
+    keys: string[],
+    limit: number,
+    rank: string,
+    afterUuid?: string,
+  ): Promise<Row<T>[]> {
     const partition = this.column(entity as EntityClass<object>, foreignKey);
     const ranked = this.em
       .createQueryBuilder(entity, 'ranked')
@@ -182,7 +226,7 @@ export class Loaders {
         ...readFields(this.em, entity as EntityClass<object>),
         raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`),
       ] as never)
-      .where({ [foreignKey]: { $in: keys } } as never);
+      .where({ [foreignKey]: { $in: keys }, ...(afterUuid ? { uuid: { $gt: afterUuid } } : {}) } as never);
     await ranked.applyFilters();
     const query = this.em
       .createQueryBuilder(entity, 'loaded')
@@ -191,6 +235,18 @@ export class Loaders {
       .where(raw('relation_rank <= ?', [limit]) as never)
       .orderBy({ [raw('relation_rank')]: 'asc' } as never);
     return readRows(this.em, entity, query as never);
+  }
+
+  private async countsPer(entity: EntityClass<object>, foreignKey: string, keys: string[]): Promise<Map<string, number>> {
+    const partition = this.column(entity, foreignKey).replace(/^ranked\./, 'counted.');
+    const query = this.em
+      .createQueryBuilder(entity, 'counted')
+      .select([raw(`${partition} as parent_uuid`), raw('count(*) as total')] as never)
+      .where({ [foreignKey]: { $in: keys } } as never)
+      .groupBy(raw(partition) as never);
+    await query.applyFilters();
+    const rows = (await query.execute('all', false)) as unknown as { parent_uuid: string; total: string | number }[];
+    return new Map(rows.map((row) => [row.parent_uuid, Number(row.total)]));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
+import { LiveFilterIndexes, liveListIndex, TenantScopedEntity } from '../db/base.entity.js';
 import { Course } from './course.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -24,6 +24,7 @@ registerEnumType(CohortModality, {
   name: 'cohorts_code_unique',
   expression: 'create unique index "cohorts_code_unique" on "cohorts" ("course_uuid", lower("code")) where "deleted_at" is null',
 })
+@LiveFilterIndexes('cohorts', ['code', 'modality', 'start_date', 'end_date', 'created_at', 'updated_at'])
 export class Cohort extends TenantScopedEntity {
   @ManyToOne(() => Course, { ref: true, index: true })
   course!: Ref<Course>;

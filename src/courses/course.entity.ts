@@ -1,7 +1,7 @@
 import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
+import { externalIdIndex, ExternallyIdentifiedEntity, LiveFilterIndexes, liveListIndex } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -10,6 +10,7 @@ import { Node } from '../graphql/node.js';
 @Entity({ tableName: 'courses' })
 @Index(liveListIndex('courses'))
 @Index(externalIdIndex('courses'))
+@LiveFilterIndexes('courses', ['name', 'code', 'workload', 'created_at', 'updated_at'])
 export class Course extends ExternallyIdentifiedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;

@@ -77,6 +77,30 @@ export async function findPage<T extends TenantScopedEntity>(
   };
 }
 
+/**
+ * A page of rows in uuid order (a relation's page, `Loaders.pageBy`), with the cursors the same
+ * list in uuid order hands out, so `after` works alike on a relation and on its root list.
+ */
+export function uuidOrderPage<T>(rows: T[], { hasMore, hasPrevious }: { hasMore: boolean; hasPrevious: boolean }): Page<T> {
+  const signature = sortSignature(undefined);
+  return {
+    rows,
+    cursors: rows.map((row) => encodeKeyCursor({ sort: signature, value: null, uuid: (row as { uuid: string }).uuid })),
+    hasMore,
+    hasPrevious,
+  };
+}
+
+/** The uuid an `after` cursor of a list in uuid order names; another order's cursor, a position or an edited one is a 422. */
+export function uuidOrderBound(after: string | undefined | null, name = 'after'): string | undefined {
+  const cursor = cursorArgument(after, name);
+  if (!cursor) return undefined;
+  if (cursor.kind !== 'key' || cursor.key.sort !== sortSignature(undefined) || !isUuid(cursor.key.uuid)) {
+    throw invalid({ [name]: [`The ${name} cursor is invalid.`] });
+  }
+  return cursor.key.uuid;
+}
+
 /** The cursor an argument names; a malformed or edited one is a 422 on that argument. */
 function cursorArgument(text: string | undefined | null, name: string): Cursor | undefined {
   if (text == null) return undefined;

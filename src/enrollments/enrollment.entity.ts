@@ -3,7 +3,7 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { Field, Float, ObjectType, registerEnumType } from 'type-graphql';
 import { Cohort } from '../courses/cohort.entity.js';
 import { Course } from '../courses/course.entity.js';
-import { TenantScopedEntity, liveListIndex, liveSortIndex } from '../db/base.entity.js';
+import { LiveFilterIndexes, liveListIndex, liveSortIndex, TenantScopedEntity } from '../db/base.entity.js';
 import { Student } from '../students/student.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -34,6 +34,7 @@ registerEnumType(CompletionStatus, {
 @Index(liveSortIndex('enrollments_growth_course_created_index', 'enrollments', ['tenant_uuid', 'course_uuid', 'created_at', 'uuid']))
 @Index(liveSortIndex('enrollments_growth_course_index', 'enrollments', ['tenant_uuid', 'course_uuid', 'uuid']))
 @Index(liveSortIndex('enrollments_growth_status_index', 'enrollments', ['tenant_uuid', 'completion_status', 'uuid']))
+@LiveFilterIndexes('enrollments', ['grade', 'enrolled_at', 'completed_at', 'updated_at'])
 export class Enrollment extends TenantScopedEntity {
   @ManyToOne(() => Student, { ref: true, index: true })
   student!: Ref<Student>;

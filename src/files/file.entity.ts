@@ -1,7 +1,7 @@
 import { type Opt } from '@mikro-orm/core';
 import { Entity, Index, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { LiveFilterIndexes, TenantScopedEntity } from '../db/base.entity.js';
 import { Node } from '../graphql/node.js';
 
 /**
@@ -20,6 +20,7 @@ import { Node } from '../graphql/node.js';
   name: 'files_purge_index',
   expression: `create index "files_purge_index" on "files" ("deleted_at") where "deleted_at" is not null and "purged_at" is null`,
 })
+@LiveFilterIndexes('files', ['original_name', 'mime_type', 'extension', 'size', 'created_at', 'updated_at'])
 export class StoredFile extends TenantScopedEntity {
   @Field({ description: 'The name the file was uploaded with (or renamed to).' })
   @Property({ length: 255 })

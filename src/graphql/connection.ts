@@ -10,7 +10,7 @@ registerEnumType(SortOrder, {
   valuesConfig: { asc: { description: 'Smallest first.' }, desc: { description: 'Largest first.' } },
 });
 
-/** A relation list (`Student.enrollments`) shows at most this many rows; more go through the root connection. */
+/** A relation (`Course.modules`, a page of `Student.enrollments`) shows at most this many rows. */
 export const MAX_RELATION_SIZE = 100;
 
 @ObjectType({ simpleResolvers: true, description: 'Where a page is in its list (Relay).' })
@@ -104,8 +104,35 @@ export function toConnection<T>({ rows, cursors, total, totalIsEstimate, hasMore
   };
 }
 
-/** `<Name>Connection` and `<Name>Edge` object types for a node type. */
+/**
+ * `first`/`after` of a relation's connection (`Student.certificates`): one page of each parent's rows
+ * in uuid order, every parent of a page read in one batched statement (and one for the totals, when selected).
+ */
+@ArgsType()
+export class RelationPageArgs {
+  @Field(() => Int, { nullable: true, description: `Page size, 1-${MAX_RELATION_SIZE}; default ${DEFAULT_PAGE_SIZE}.` })
+  @IsOptional()
+  @Min(1, { message: 'The first field must be at least 1.' })
+  @Max(MAX_RELATION_SIZE, { message: `The first field must not be greater than ${MAX_RELATION_SIZE}.` })
+  first?: number;
+
+  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
+  after?: string;
+}
+
+/** One type a name: a node's connection is declared by its root list and reused by relations that page the same rows. */
+const connectionTypes = new Map<string, ClassType<Connection<object>>>();
+
+/** `<Name>Connection` and `<Name>Edge` object types for a node type (the same classes for every caller naming them). */
 export function ConnectionType<T extends object>(node: ClassType<T>, name: string): ClassType<Connection<T>> {
+  const known = connectionTypes.get(name);
+  if (known) return known as ClassType<Connection<T>>;
+  const made = defineConnectionType(node, name);
+  connectionTypes.set(name, made as ClassType<Connection<object>>);
+  return made;
+}
+
+function defineConnectionType<T extends object>(node: ClassType<T>, name: string): ClassType<Connection<T>> {
   @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a page, with its cursor.` })
   class Edge {
     @Field({ description: 'Opaque position of this row; pass it as `after` or `before`.' })

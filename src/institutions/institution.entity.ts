@@ -1,7 +1,7 @@
 import { type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex } from '../db/base.entity.js';
+import { externalIdIndex, ExternallyIdentifiedEntity, LiveFilterIndexes, liveListIndex } from '../db/base.entity.js';
 import { Node } from '../graphql/node.js';
 
 export enum InstitutionStatus {
@@ -28,6 +28,7 @@ registerEnumType(InstitutionStatus, {
 @Entity({ tableName: 'institutions' })
 @Index(liveListIndex('institutions'))
 @Index(externalIdIndex('institutions'))
+@LiveFilterIndexes('institutions', ['name', 'country', 'tax_id', 'status', 'created_at', 'updated_at'])
 export class Institution extends ExternallyIdentifiedEntity {
   @Field({ description: 'Display name, printed on certificates.' })
   @Property({ length: 255 })

@@ -1,7 +1,7 @@
 import { type Opt } from '@mikro-orm/core';
 import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { LiveFilterIndexes, TenantScopedEntity } from '../db/base.entity.js';
 
 export enum JobStatus {
   queued = 'queued',
@@ -42,6 +42,7 @@ registerEnumType(JobStatus, {
   ],
 })
 @Index({ name: 'jobs_status_index', properties: ['status', 'createdAt'] })
+@LiveFilterIndexes('jobs', ['kind', 'finished_at', 'updated_at'])
 export class Job extends TenantScopedEntity {
   @Field({ description: 'What the job does, e.g. `certificates.batch`.' })
   @Property({ length: 64 })

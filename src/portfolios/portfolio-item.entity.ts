@@ -2,7 +2,7 @@ import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Certificate } from '../certificates/certificate.entity.js';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { LiveFilterIndexes, TenantScopedEntity } from '../db/base.entity.js';
 import { PortfolioPage } from './portfolio-page.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -13,6 +13,7 @@ import { Node } from '../graphql/node.js';
   name: 'portfolio_items_certificate_unique',
   expression: 'create unique index "portfolio_items_certificate_unique" on "portfolio_items" ("page_uuid", "certificate_uuid") where "deleted_at" is null',
 })
+@LiveFilterIndexes('portfolio_items', ['certificate_uuid', 'sort_order', 'created_at', 'updated_at'])
 export class PortfolioItem extends TenantScopedEntity {
   @ManyToOne(() => PortfolioPage, { ref: true, index: true })
   page!: Ref<PortfolioPage>;

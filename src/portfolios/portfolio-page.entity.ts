@@ -1,7 +1,7 @@
 import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
-import { TenantScopedEntity } from '../db/base.entity.js';
+import { LiveFilterIndexes, TenantScopedEntity } from '../db/base.entity.js';
 import { Student } from '../students/student.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -12,6 +12,7 @@ import { Node } from '../graphql/node.js';
   name: 'portfolio_pages_slug_unique',
   expression: 'create unique index "portfolio_pages_slug_unique" on "portfolio_pages" ("tenant_uuid", "slug") where "deleted_at" is null',
 })
+@LiveFilterIndexes('portfolio_pages', ['created_at', 'updated_at'])
 export class PortfolioPage extends TenantScopedEntity {
   @ManyToOne(() => Student, { ref: true, index: true })
   student!: Ref<Student>;

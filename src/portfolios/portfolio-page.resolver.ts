@@ -1,8 +1,10 @@
-import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { Loaded } from '../context/loaders.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { Readable, Row } from '../db/rows.js';
-import { ConnectionType, RelationArgs } from '../graphql/connection.js';
+import { type Connection, ConnectionType, RelationArgs, RelationPageArgs } from '../graphql/connection.js';
+import { relationConnection } from '../graphql/relation-connection.js';
 import { ResourceResolver } from '../resources/resource.resolver.js';
 import { Student } from '../students/student.entity.js';
 import { PortfolioItem } from './portfolio-item.entity.js';
@@ -45,8 +47,16 @@ export class PortfolioPageResolver extends ResourceResolver({
 /** `Student.pages`, kept with the portfolio domain. */
 @Resolver(() => Student)
 export class StudentPagesResolver {
-  @FieldResolver(() => [PortfolioPage], { description: 'The first portfolio pages by uuid; `portfolioPages(where: {studentUuid})` pages through all.' })
-  pages(@Root() student: Readable<Student>, @Args() { first }: RelationArgs, @Ctx() ctx: RequestContext): Promise<Row<PortfolioPage>[]> {
-    return ctx.loaders.manyBy(PortfolioPage, 'student', first).load(student.uuid);
+  @FieldResolver(() => ConnectionType(PortfolioPage, 'PortfolioPage'), {
+    description:
+      'The student’s portfolio pages, a page at a time in uuid (creation) order; the same rows as `portfolioPages(where: {studentUuid})`, whose cursors page them too.',
+  })
+  pages(
+    @Root() student: Readable<Student>,
+    @Args() args: RelationPageArgs,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Connection<Row<PortfolioPage>>> {
+    return relationConnection(ctx, info, PortfolioPage, 'student', student.uuid, args);
   }
 }

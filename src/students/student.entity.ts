@@ -1,6 +1,6 @@
 import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
-import { ExternallyIdentifiedEntity, externalIdIndex, liveListIndex, liveSortIndex } from '../db/base.entity.js';
+import { externalIdIndex, ExternallyIdentifiedEntity, LiveFilterIndexes, liveListIndex, liveSortIndex } from '../db/base.entity.js';
 import { DateScalar } from '../graphql/scalars.js';
 import { Node } from '../graphql/node.js';
 
@@ -15,6 +15,7 @@ import { Node } from '../graphql/node.js';
   name: 'students_email_unique',
   expression: 'create unique index "students_email_unique" on "students" ("tenant_uuid", "email") where "deleted_at" is null',
 })
+@LiveFilterIndexes('students', ['gender', 'social_name', 'updated_at'])
 export class Student extends ExternallyIdentifiedEntity {
   @Field({ description: 'Full legal name.' })
   @Property({ length: 255 })

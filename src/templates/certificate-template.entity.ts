@@ -2,7 +2,7 @@ import { type Opt, type Ref } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { TenantScopedEntity, liveListIndex } from '../db/base.entity.js';
+import { LiveFilterIndexes, liveListIndex, TenantScopedEntity } from '../db/base.entity.js';
 import { Institution } from '../institutions/institution.entity.js';
 import { Node } from '../graphql/node.js';
 
@@ -29,6 +29,7 @@ registerEnumType(TemplateStatus, {
   expression:
     'create unique index "certificate_templates_default_unique" on "certificate_templates" ("institution_uuid") where "is_default" and "deleted_at" is null',
 })
+@LiveFilterIndexes('certificate_templates', ['name', 'version', 'status', 'created_at', 'updated_at'])
 export class CertificateTemplate extends TenantScopedEntity {
   @ManyToOne(() => Institution, { ref: true, index: true })
   institution!: Ref<Institution>;

@@ -18,7 +18,7 @@ export const manyObjectsPdf = (): Buffer => appendSignature(tinyObjectsBomb(60, 
 
 /** finding 3: relation cycles, each level multiplying the rows by the enrollments per student. */
 export const CYCLIC_QUERY =
-  '{ students { nodes { enrollments { student { enrollments { student { enrollments { student { enrollments { uuid } } } } } } } } } }';
+  '{ students(first: 100) { nodes { enrollments(first: 100) { nodes { student { enrollments(first: 100) { nodes { uuid } } } } } } } }';
 
 /** finding 7: JSON nested far deeper than any document of this API. */
 export const deepJson = (levels = 20_000) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;

@@ -11,8 +11,8 @@ export interface TestService {
   url: string;
   /** Every SQL statement the service ran, in order; tests clear it and count. */
   statements: string[];
-  /** The values a statement's text was last sent with (bound parameters, for EXPLAIN in plan tests). */
-  lastValues: Map<string, readonly unknown[]>;
+  /** The same statements with their bind values (`sql` as the ORM logs it), for tests that plan them; cleared on its own. */
+  queries: { sql: string; values: readonly unknown[] }[];
   orm: Orm;
   /** The running service's file runtime, signing keys and document workers (what its contexts carry). */
   runtime: ServiceRuntime;
@@ -70,13 +70,18 @@ export async function startTestService(env: Record<string, string> = {}, databas
     ...env,
   });
   const statements: string[] = [];
-  const lastValues = new Map<string, readonly unknown[]>();
-  const onQuery = (sql: string, values?: readonly unknown[]) => (statements.push(sql), lastValues.set(sql, values ?? []));
+  const queries: TestService['queries'] = [];
+  const onQuery = (sql: string, values?: readonly unknown[]) => {
+    statements.push(sql);
+    queries.push({ sql, values: values ?? [] });
+    // Bounded: only a test that clears it reads it.
+    if (queries.length > 10_000) queries.splice(0, 5_000);
+  };
   const service = await startService(config, logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { onQuery });
   return {
     url: service.url,
     statements,
-    lastValues,
+    queries,
     orm: service.orm,
     runtime: service.runtime,
     database: db,
