@@ -60,10 +60,10 @@ test('a page number past the middle is read from the end: the same rows as OFFSE
   const uuidsAt = (order: string, offset: number) =>
     withClient(service.database.ownerUrl, async (client) =>
       (
-        await client.query<{ uuid: string }>(
-          `select uuid from students where tenant_uuid = $1 and deleted_at is null order by ${order} offset $2 limit 10`,
-          [tenantUuid, offset],
-        )
+        await client.query<{ uuid: string }>(`select uuid from students where tenant_uuid = $1 and deleted_at is null order by ${order} offset $2 limit 10`, [
+          tenantUuid,
+          offset,
+        ])
       ).rows.map((row) => row.uuid),
     );
   for (const [query, order] of [
@@ -78,7 +78,9 @@ test('a page number past the middle is read from the end: the same rows as OFFSE
       expect(body.meta).toMatchObject({ current_page: page, total: 20_000, last_page: 2_000 });
       const reads = service.queries.filter(({ sql }) => sql.includes('from "students"'));
       expect(reads.length).toBeGreaterThan(0);
-      const produced = await Promise.all(reads.map(({ sql, values }) => analyzedPlan(service.database.url, sql, [...values]).then((plan) => Math.max(...rowsProduced(plan)))));
+      const produced = await Promise.all(
+        reads.map(({ sql, values }) => analyzedPlan(service.database.url, sql, [...values]).then((plan) => Math.max(...rowsProduced(plan)))),
+      );
       // What lies between the page and the list's end, plus the page and a row: never the 11,990 rows before page 1,200.
       expect(Math.max(...produced)).toBeLessThanOrEqual(20_000 - (page - 1) * 10 + 1);
     }
