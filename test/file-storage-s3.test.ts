@@ -26,7 +26,12 @@ afterAll(async () => {
   await link?.close();
   await store?.stop();
 });
-afterEach(() => link.heal());
+afterEach(() => {
+  link.heal();
+  store.verifier.clockOffsetMs = 0;
+  // Every request to the store went through the verifier of V4 signatures; a test that means one to be refused takes it.
+  expect(store.verifier.takeRefusals()).toEqual([]);
+});
 
 async function sql<T = Record<string, any>>(target: TestService, query: string, params: unknown[] = []): Promise<T[]> {
   return target.orm.em.getConnection().execute(query, params);
@@ -57,6 +62,8 @@ function bigPdf(size: number): Buffer {
 
 describe('files in an S3-compatible store (s3rver)', () => {
   it('stores each upload as one object under the prefix and the tenant, streams it back, deduplicates per tenant', async () => {
+    const verified = { ...store.verifier.verified };
+    const { bodies, continued } = store.verifier;
     const small = pdfBytes(randomUUID(), 300 * 1024);
     // Over the part size (5 MiB): a multipart upload of two parts.
     const large = bigPdf(PART_BYTES + 123);
@@ -76,6 +83,14 @@ describe('files in an S3-compatible store (s3rver)', () => {
     const foreign = await uploaded(globex, small);
     expect(foreign).not.toBe(smallUuid);
     expect(await store.keys()).toEqual([...before, `test/${globexTenant}/${foreign}`].sort());
+
+    // Each request of the service carried a V4 signature that verified: PUTs and parts with the body's
+    // SHA-256 (compared with the bytes that came), GETs and DELETEs with the empty body's.
+    expect(store.verifier.verified.sha256 - verified.sha256).toBeGreaterThanOrEqual(5);
+    expect(store.verifier.verified.empty - verified.empty).toBeGreaterThanOrEqual(2);
+    expect(store.verifier.bodies - bodies).toBeGreaterThanOrEqual(7);
+    // The parts of the large file asked `Expect: 100-continue`: answered once their headers verified.
+    expect(store.verifier.continued - continued).toBeGreaterThanOrEqual(1);
   });
 
   it('leaves no object behind for a request that fails, nor for a duplicate', async () => {
@@ -143,10 +158,62 @@ describe('presigned downloads (S3_PRESIGNED_DOWNLOADS=true)', () => {
     expect(direct.headers.get('content-type')).toBe('application/pdf');
     expect(direct.headers.get('content-disposition')).toBe(`inline; filename="Zeugnis Muller.pdf"; filename*=UTF-8''Zeugnis%20M%C3%BCller.pdf`);
     expect(sha256(Buffer.from(await direct.arrayBuffer()))).toBe(sha256(bytes));
+    expect(store.verifier.takeRefusals()).toEqual([]);
+
+    // The store checks the signature: one character changed, or the URL used after its 300 s, is refused.
+    const signature = location.searchParams.get('X-Amz-Signature')!;
+    const forged = new URL(location);
+    forged.searchParams.set('X-Amz-Signature', signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0'));
+    const refused = await fetch(forged);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+    store.verifier.clockOffsetMs = 301_000;
+    const late = await fetch(location);
+    expect(late.status).toBe(403);
+    expect(await late.text()).toMatch(/<Code>AccessDenied<\/Code><Message>Request has expired<\/Message>/);
+    store.verifier.clockOffsetMs = 0;
+    expect((await fetch(location)).status).toBe(200);
+    expect(store.verifier.takeRefusals().map(({ method, code }) => [method, code])).toEqual([
+      ['GET', 'SignatureDoesNotMatch'],
+      ['GET', 'AccessDenied'],
+    ]);
 
     // Revalidation still answers here, without a redirect; a file in the database streams as before.
     const etag = response.headers.get('etag')!;
     expect((await fetch(`${presigning.url}/api/v1/files/${uuid}/download`, { headers: { 'If-None-Match': etag }, redirect: 'manual' })).status).toBe(304);
+  });
+});
+
+describe('a wrong S3_SECRET_ACCESS_KEY (the right key id)', () => {
+  let wrong: TestService;
+  beforeAll(async () => {
+    wrong = await startTestService({ FILE_STORAGE: 's3', ...store.env(), S3_SECRET_ACCESS_KEY: 'not-the-secret' }, service.database);
+  });
+  afterAll(() => wrong?.stop());
+
+  it('is refused by the store (403 SignatureDoesNotMatch): an upload fails with an error, no record, no object; a download fails', async () => {
+    const before = await store.keys();
+    const api = await signIn(wrong, 'acme');
+    const bytes = pdfBytes(randomUUID());
+    const failed = await upload(api, [[bytes, 'refused.pdf']]);
+    expect(failed.status).toBe(500);
+    // A storage failure is not classified: the service's answer to an internal error, in its error shape.
+    expect(failed.body).toEqual({ message: 'Server Error' });
+    // Over the part size: a multipart upload, refused at its start.
+    const large = bigPdf(PART_BYTES + 1);
+    const failedLarge = await upload(api, [[large, 'refused-large.pdf']]);
+    expect([failedLarge.status, failedLarge.body]).toEqual([500, { message: 'Server Error' }]);
+    expect(await sql(service, 'select count(*)::int as n from files where hash in (?, ?)', [sha256(bytes), sha256(large)])).toEqual([{ n: 0 }]);
+    expect(await store.keys()).toEqual(before);
+
+    const stored = await uploaded(acme, pdfBytes(randomUUID()));
+    const download = await fetch(`${wrong.url}/api/v1/files/${stored}/download`);
+    expect([download.status, await download.json()]).toEqual([500, { message: 'Server Error' }]);
+
+    // The PUT, the POST starting the multipart upload, the GET, and the DELETEs of the failed uploads' keys.
+    const refused = store.verifier.takeRefusals();
+    expect(new Set(refused.map(({ status, code }) => `${status} ${code}`))).toEqual(new Set(['403 SignatureDoesNotMatch']));
+    expect([...new Set(refused.map(({ method }) => method))].sort()).toEqual(['DELETE', 'GET', 'POST', 'PUT']);
   });
 });
 
@@ -185,6 +252,7 @@ describe('files:migrate', () => {
     const onS3 = async () =>
       (await sql<{ uuid: string }>(service, "select uuid from files where storage = 's3' and uuid in (?)", [uuids])).map((row) => row.uuid);
     const env = store.env(link.endpoint);
+    const verified = store.verifier.total;
 
     const limited = await cli(['files:migrate', '--to', 's3', '--limit', '2'], env);
     expect([limited.code, limited.stderr]).toEqual([0, '']);
@@ -212,6 +280,8 @@ describe('files:migrate', () => {
     const keys = await store.keys();
     for (const uuid of uuids) expect(keys.some((key) => key.endsWith(uuid))).toBe(false);
     for (const [index, uuid] of uuids.entries()) expect(sha256(await downloaded(service, uuid))).toBe(sha256(contents[index]!));
+    // The CLI's requests went through the verifier too (and none was refused: see afterEach).
+    expect(store.verifier.total - verified).toBeGreaterThanOrEqual(3 * uuids.length);
   }, 400_000);
 
   it('refuses a driver that is not configured, in one line', async () => {

@@ -4,12 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { SigV4Proxy } from './sigv4-verifier.js';
 
 /** s3rver's built-in account. */
 export const S3_KEY = { id: 'S3RVER', secret: 'S3RVER' };
 
 export interface TestObjectStore {
+  /** Where the store answers: a verifier of AWS Signature V4 in front of s3rver (which does not check V4 signatures). */
   endpoint: string;
+  /** Counts what it verified and keeps what it refused (`takeRefusals`). */
+  verifier: SigV4Proxy;
   bucket: string;
   /** The variables that point the service at this store (through `endpoint`, e.g. a FlakyLink's). */
   env(endpoint?: string, prefix?: string): Record<string, string>;
@@ -18,15 +22,20 @@ export interface TestObjectStore {
   stop(): Promise<void>;
 }
 
-/** A real S3 implementation (s3rver, objects on disk) on a free loopback port, with one bucket. */
+/**
+ * A real S3 implementation (s3rver, objects on disk) on a free loopback port, with one bucket, behind
+ * a proxy that lets through only requests whose AWS Signature V4 verifies with S3_KEY's secret.
+ */
 export async function startObjectStore(bucket = 'credentials'): Promise<TestObjectStore> {
   const directory = await mkdtemp(path.join(tmpdir(), 's3rver-'));
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
   const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const verifier = await SigV4Proxy.open(`http://127.0.0.1:${port}`, { keys: { [S3_KEY.id]: S3_KEY.secret }, region: 'us-east-1' });
+  const endpoint = verifier.endpoint;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: S3_KEY.id, secretAccessKey: S3_KEY.secret } });
   return {
     endpoint,
+    verifier,
     bucket,
     env: (through = endpoint, prefix = 'test/') => ({
       S3_ENDPOINT: through,
@@ -48,6 +57,7 @@ export async function startObjectStore(bucket = 'credentials'): Promise<TestObje
     },
     async stop() {
       client.destroy();
+      await verifier.close();
       await server.close();
       await rm(directory, { recursive: true, force: true });
     },
