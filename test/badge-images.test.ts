@@ -107,9 +107,7 @@ describe('baked images', () => {
     const rebaked = await imageOf(url);
     expect(rebaked.status).toBe(200);
     expect(rebaked.bytes.equals(baked.bytes)).toBe(false);
-    expect(PngImage.sync.read(rebaked.bytes).width).toBe(
-      PngImage.sync.read(Buffer.from(await qrPng('second badge, a longer text'))).width,
-    );
+    expect(PngImage.sync.read(rebaked.bytes).width).toBe(PngImage.sync.read(Buffer.from(await qrPng('second badge, a longer text'))).width);
     expect(bakedAssertion(rebaked.bytes)).toEqual(bakedAssertion(baked.bytes));
     const recredential = await imageOf(credentialUrl);
     expect(recredential.bytes.equals(credential.bytes)).toBe(false);
