@@ -18,6 +18,12 @@ export interface OrmOptions {
   replicaUrl?: string;
   /** DATABASE_POOLER=transaction: nothing session-scoped, not even the timeouts of the startup packet (PgBouncer refuses them). */
   pooler?: 'transaction';
+  /**
+   * Migrations only (the owner's connection at start-up): no entities, so no entity discovery. Migrations
+   * are SQL and the migrations table needs no entity; discovering every entity again cost a service start
+   * about as much CPU as the service's own ORM.
+   */
+  migrationsOnly?: boolean;
 }
 
 /**
@@ -43,7 +49,7 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
   return defineConfig({
     driver: ServicePostgreSqlDriver,
     clientUrl,
-    entities: [...entities],
+    entities: options.migrationsOnly ? [] : [...entities],
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     migrations: {
@@ -63,8 +69,8 @@ export function ormConfig(clientUrl: string, options: OrmOptions = {}) {
       ignoreTriggers: true,
       ignoreRoutines: true,
     },
-    filters: scopeFilters([...entities]),
-    subscribers: [new TenantStamp()],
+    filters: options.migrationsOnly ? {} : scopeFilters([...entities]),
+    subscribers: options.migrationsOnly ? [] : [new TenantStamp()],
     // Relations keep pointing at soft-deleted rows (an institution deleted after issuing still
     // names its certificates), so filters never reach across relations implicitly.
     autoJoinRefsForFilters: false,

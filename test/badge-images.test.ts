@@ -1,6 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { PNG as PngImage } from 'pngjs';
-import QRCode from 'qrcode';
+import { qrPng } from './support/qr-png.js';
 import { BADGE_IMAGE_MAX_BYTES, BADGE_IMAGE_MAX_SIDE, declaredImageSize } from '../src/badges/badge-image-limits.js';
 import { factories } from './support/factories.js';
 import { pngBytes, uploadedUuid } from './support/files.js';
@@ -72,7 +72,7 @@ describe('badge images at use', () => {
       (await acme.rest('PATCH', `/institutions/${plain.uuid}`, { is_badges_enabled: true, badge_image_uuid: wide, email: 'registrar@plain.example' })).status,
     ).toBe(422);
 
-    const fine = await uploaded(await QRCode.toBuffer('fine', { type: 'png' }), 'fine.png');
+    const fine = await uploaded(await qrPng('fine'), 'fine.png');
     expect((await badged(fine)).status).toBe(201);
     const fineSvg = await uploaded(svg('width="2048" height="2048"'), 'fine.svg');
     expect((await badged(fineSvg)).status).toBe(201);
@@ -88,7 +88,7 @@ describe('baked images', () => {
 
   it('are baked once per certificate and badge image, served from storage afterwards, and follow a new badge image and revocation', async () => {
     const make = factories(acme);
-    const first = await uploaded(await QRCode.toBuffer('first badge', { type: 'png' }), 'first.png');
+    const first = await uploaded(await qrPng('first badge'), 'first.png');
     const institution = (await badged(first)).body.data;
     const course = await make.course({ institution_uuid: institution.uuid });
     const certificate = await make.certificate({ institution_uuid: institution.uuid, course_uuid: course.uuid });
@@ -102,14 +102,12 @@ describe('baked images', () => {
     expect(credential.status).toBe(200);
 
     // A new badge image is a new bake: the image changes, the assertion in it stays.
-    const second = await uploaded(await QRCode.toBuffer('second badge, a longer text', { type: 'png' }), 'second.png');
+    const second = await uploaded(await qrPng('second badge, a longer text'), 'second.png');
     expect((await acme.rest('PATCH', `/institutions/${institution.uuid}`, { badge_image_uuid: second })).status).toBe(200);
     const rebaked = await imageOf(url);
     expect(rebaked.status).toBe(200);
     expect(rebaked.bytes.equals(baked.bytes)).toBe(false);
-    expect(PngImage.sync.read(rebaked.bytes).width).toBe(
-      PngImage.sync.read(Buffer.from(await QRCode.toBuffer('second badge, a longer text', { type: 'png' }))).width,
-    );
+    expect(PngImage.sync.read(rebaked.bytes).width).toBe(PngImage.sync.read(Buffer.from(await qrPng('second badge, a longer text'))).width);
     expect(bakedAssertion(rebaked.bytes)).toEqual(bakedAssertion(baked.bytes));
     const recredential = await imageOf(credentialUrl);
     expect(recredential.bytes.equals(credential.bytes)).toBe(false);

@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import { qrPng } from './support/qr-png.js';
 import { recipientIdentity } from '../src/badges/open-badges.js';
 import { BakingError, bakePng, extractFromPng } from '../src/badges/png-baking.js';
 import { bakeSvg, extractFromSvg } from '../src/badges/svg-baking.js';
@@ -16,7 +16,7 @@ describe('the recipient identity hash', () => {
 
 describe('PNG baking', () => {
   it('reads back what it baked, and a re-bake leaves one chunk holding the new text', async () => {
-    const image = await QRCode.toBuffer('unit', { type: 'png' });
+    const image = await qrPng('unit');
     const once = bakePng(image, '{"id":"first","name":"Ünïcode ✓"}');
     expect(extractFromPng(once)).toEqual({ json: '{"id":"first","name":"Ünïcode ✓"}' });
     const twice = bakePng(once, '{"id":"second"}');
@@ -27,7 +27,7 @@ describe('PNG baking', () => {
   });
 
   it('refuses forged lengths, bad CRCs, truncation and compressed text', async () => {
-    const image = await QRCode.toBuffer('hostile', { type: 'png' });
+    const image = await qrPng('hostile');
     const forged = Buffer.from(image);
     forged.writeUInt32BE(0x7fffffff, 8);
     expect(() => extractFromPng(forged)).toThrow(BakingError);

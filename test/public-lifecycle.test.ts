@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import QRCode from 'qrcode';
+import { qrPng } from './support/qr-png.js';
 import { Migration20261125220000_withdrawn_status_bits } from '../src/db/migrations/Migration20261125220000_withdrawn_status_bits.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
@@ -35,7 +35,7 @@ async function uploaded(api: ApiClient, bytes: Uint8Array, name: string): Promis
   return response.body.data[0].uuid;
 }
 
-const badgePng = (label: string) => QRCode.toBuffer(`badge ${label}`, { type: 'png' });
+const badgePng = (label: string) => qrPng(`badge ${label}`);
 
 async function fetched(url: string, init?: RequestInit): Promise<{ status: number; bytes: Buffer }> {
   const response = await fetch(url, { redirect: 'manual', ...init });

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import QRCode from 'qrcode';
+import { qrPng } from './support/qr-png.js';
 import { factories } from './support/factories.js';
 import { upload } from './support/files.js';
 import { freePort } from './support/open-badges.js';
@@ -66,7 +66,7 @@ beforeAll(async () => {
   );
   acme = await signIn(service, 'acme');
   const make = factories(acme);
-  const image = (await upload(acme, [[await QRCode.toBuffer('replica badge', { type: 'png' }), 'badge.png']])).body.data[0].uuid;
+  const image = (await upload(acme, [[await qrPng('replica badge'), 'badge.png']])).body.data[0].uuid;
   const institution = await make.institution({ is_badges_enabled: true, badge_image_uuid: image });
   const student = await make.student();
   const certificate = await make.certificate({ institution_uuid: institution.uuid, student_uuid: student.uuid });

@@ -64,9 +64,13 @@ const REFERENCE_PAGE_POLICY = [
 
 const asset = (res: Response) => res.set('Cache-Control', 'public, max-age=3600');
 
+/** Each document's JSON, written once: the document is built once per schema and address (src/app.ts), and every app a process starts serves it. */
+const serialized = new WeakMap<Record<string, unknown>, string>();
+
 /** GET /api/v1/openapi.json, for the router mounted at `OPENAPI_ROUTE.base`. */
 export function openApiRoute(document: Record<string, unknown>): Router {
-  const body = JSON.stringify(document);
+  let body = serialized.get(document);
+  if (body === undefined) serialized.set(document, (body = JSON.stringify(document)));
   const router = Router();
   router.get(OPENAPI_ROUTE.path, (_req, res) => {
     res.type('application/json').set('Cache-Control', 'no-cache').send(body);

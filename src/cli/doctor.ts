@@ -96,7 +96,7 @@ export async function diagnose(config: Config, logger: Logger): Promise<Finding[
       const target = database;
       findings.push(
         await attempt('migrations', async () => {
-          const orm = await openOrm(target.migrationUrl, { poolMax: 1 });
+          const orm = await openOrm(target.migrationUrl, { poolMax: 1, migrationsOnly: true });
           try {
             const pending = await pendingMigrationCount(orm);
             if (pending > 0) throw new Error(`${pending} pending: run \`npm run cli -- migrate\` (or start one server)`);

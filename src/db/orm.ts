@@ -52,7 +52,7 @@ export async function openServiceOrm(database: DatabaseTarget, logger: Logger, o
   let applied: string[] = [];
   if (database.migrationUrl !== database.url) {
     applied = await withMigrationLock(database.migrationUrl, async () => {
-      const owner = await openOrm(database.migrationUrl, { poolMax: 2 });
+      const owner = await openOrm(database.migrationUrl, { poolMax: 2, migrationsOnly: true });
       try {
         const names = await migrate(owner);
         await grantAppRole(database.migrationUrl, role.user);

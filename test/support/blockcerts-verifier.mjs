@@ -1,22 +1,25 @@
 /**
- * Runs the Blockcerts reference verifier (@blockcerts/cert-verifier-js, its Node build) on one
- * credential, in its own process: it rewrites every http:// URL to https:// and fetches the issuer
- * profile, revocation list and chain itself, so this process routes those requests back to the local
- * ports (`routes`: host → local origin) by wrapping fetch. Input on stdin, result on stdout, as JSON:
- * `{credential, rpcUrl, routes}` → `{status, message, steps: {code: status}}`.
+ * Runs the Blockcerts reference verifier (@blockcerts/cert-verifier-js, its Node build) on credentials,
+ * in its own process: it rewrites every http:// URL to https:// and fetches the issuer profile,
+ * revocation list and chain itself, so this process routes those requests back to the local ports
+ * (`routes`: host → local origin) by wrapping fetch. One process serves a whole test file (starting
+ * Node and the verifier again for every credential cost more than most verifications): requests
+ * arrive over the IPC channel one at a time, `{id, credential, rpcUrl, routes}` →
+ * `{id, result: {status, message, steps: {code: status}}}`. Every verification builds its own
+ * Certificate; the verifier keeps no fetched document between them (no cache: each fetches again).
  */
-import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { URL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { Certificate } = require('@blockcerts/cert-verifier-js/dist/verifier-node/index.js');
 
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const { credential, rpcUrl, routes } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+// The verifier logs every step on the console; results go over the IPC channel alone.
+console.log = console.warn = console.error = () => undefined;
 
-const rpc = new URL(rpcUrl);
+/** The current request's routing (requests are served one after the other). */
+let rpc;
+let routes = {};
 const realFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const url = new URL(typeof input === 'string' ? input : input.url);
@@ -24,20 +27,28 @@ globalThis.fetch = (input, init) => {
   if (!local) return Promise.reject(new Error(`refused: ${url.href} is not a local route`));
   return realFetch(`${local}${url.pathname}${url.search}`, init);
 };
-// The verifier logs every step on the console; the result goes to stdout alone.
-const log = console.log;
-console.log = console.warn = console.error = () => undefined;
 
-const steps = {};
-try {
-  const certificate = new Certificate(credential, {
-    explorerAPIs: [{ serviceURL: rpcUrl, serviceUrl: rpcUrl, priority: 0, apiType: 'rpc', chainType: 'eth' }],
-  });
-  await certificate.init();
-  const result = await certificate.verify(({ code, status }) => {
-    steps[code] = status;
-  });
-  log(JSON.stringify({ status: result.status, message: typeof result.message === 'string' ? result.message : (result.message?.description ?? null), steps }));
-} catch (error) {
-  log(JSON.stringify({ status: 'error', message: String(error?.message ?? error), steps }));
+async function verify({ credential, rpcUrl, routes: routed }) {
+  rpc = new URL(rpcUrl);
+  routes = routed;
+  const steps = {};
+  try {
+    const certificate = new Certificate(credential, {
+      explorerAPIs: [{ serviceURL: rpcUrl, serviceUrl: rpcUrl, priority: 0, apiType: 'rpc', chainType: 'eth' }],
+    });
+    await certificate.init();
+    const result = await certificate.verify(({ code, status }) => {
+      steps[code] = status;
+    });
+    return { status: result.status, message: typeof result.message === 'string' ? result.message : (result.message?.description ?? null), steps };
+  } catch (error) {
+    return { status: 'error', message: String(error?.message ?? error), steps };
+  }
 }
+
+let queue = Promise.resolve();
+process.on('message', ({ id, ...request }) => {
+  queue = queue.then(async () => process.send({ id, result: await verify(request) }));
+});
+// The test file's process went away (or closed the channel): nothing more will come.
+process.on('disconnect', () => process.exit(0));

@@ -9,7 +9,9 @@ import type { ErrorObject } from 'ajv8';
  */
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/1edtech/${name}`, import.meta.url), 'utf8')) as object;
 
-const ajv = new Ajv2019({ allErrors: true, strict: false })
+// inlineRefs: false compiles each $ref'd definition once and calls it, rather than inlining it at every
+// use: the same checks and error paths, about half the compile time (over a second under Jest).
+const ajv = new Ajv2019({ allErrors: true, strict: false, inlineRefs: false })
   .addFormat('date-time', /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/)
   .addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
 const clrCredential = ajv.compile(fixture('clr_v2p0_clrcredential_schema.json'));
