@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { responseTooLarge } from '../src/errors/domain-error.js';
 import { jsonSlicesWithin } from '../src/http/json-text.js';
 import { sendError } from '../src/http/error-response.js';
+import { sendSlices } from '../src/http/send-slices.js';
 
 /**
  * A REST result as JSON, like `res.json` but without Express's automatic ETag: that would hash every
@@ -14,6 +15,5 @@ export async function sendJson(res: Response, status: number, body: unknown, max
   if (answer === undefined) return sendError(res, responseTooLarge(maxBytes));
   res.status(status).set('Content-Type', 'application/json; charset=utf-8').set('Content-Length', String(answer.bytes));
   // Slice by slice: a large answer is never joined into one string, nor encoded in one go.
-  for (const slice of answer.slices) res.write(slice);
-  res.end();
+  await sendSlices(res, answer.slices);
 }

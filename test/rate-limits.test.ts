@@ -111,6 +111,9 @@ describe('authenticated limits per client', () => {
     const limited = await new ApiClient(second.url, api.token, api.tenant).rest('GET', '/whoami');
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ message: 'Too Many Attempts.' });
+    // Written without Express's ETag (a hash of every refusal's body), its length exact.
+    expect([limited.headers.get('etag'), limited.headers.get('content-length')]).toEqual([null, String(JSON.stringify(limited.body).length)]);
+    expect(limited.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect((await api.graphql('{ viewer { clientId } }')).status).toBe(429);
@@ -129,6 +132,7 @@ describe('authenticated limits per client', () => {
     const limited = await api.graphql('{ viewer { tenant { identifier } } }');
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ errors: [{ message: 'Too Many Attempts.', extensions: { code: 'TOO_MANY_REQUESTS' } }] });
+    expect([limited.headers.get('etag'), limited.headers.get('content-type')]).toEqual([null, 'application/json; charset=utf-8']);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });

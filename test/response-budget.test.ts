@@ -1,5 +1,11 @@
 import { jest } from '@jest/globals';
+import express, { type Response } from 'express';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { sendJson } from '../rest-compat/json-response.js';
 import { FREE_JSON_MAX_BYTES } from '../src/graphql/validators.js';
 import { ParkedAnswers, stringifyAndRelease } from '../src/graphql/released-answers.js';
 import { JsonText } from '../src/db/json-text.js';
@@ -183,6 +189,37 @@ describe('answers are written in slices', () => {
     // 8 MiB in slices of 256 KiB (32 of them): the loop turned between slices, not once at the end.
     expect(turns).toBeGreaterThanOrEqual(16);
     expect(await jsonWithin(answer, RESPONSE_MAX_BYTES - 1)).toBeUndefined();
+  });
+
+  it('sends an answer one slice at a time as the client takes it, never queueing it whole in the process', async () => {
+    const answer = { data: Array.from({ length: 128 }, (_, index) => ({ index, designConfig: new JsonText(JSON.stringify(designOf(FREE_JSON_MAX_BYTES))) })) };
+    const expected = JSON.stringify(answer);
+    let served: Response | undefined;
+    const app = express().get('/', (_req, res) => {
+      served = res;
+      void sendJson(res, 200, answer, 16 * 1024 * 1024);
+    });
+    const server = app.listen(0);
+    await once(server, 'listening');
+    const socket = net.connect((server.address() as AddressInfo).port);
+    try {
+      await once(socket, 'connect');
+      socket.pause(); // a client that does not read yet
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      await sleep(500);
+      // Written in one go, all 8 MiB waited in the process for the socket (and were encoded in one native
+      // call); now at most the slice the socket has not taken yet.
+      expect(served!.socket!.writableLength).toBeLessThan(1024 * 1024);
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.resume();
+      await once(socket, 'end');
+      const text = Buffer.concat(chunks).toString('utf8');
+      expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(expected);
+    } finally {
+      socket.destroy();
+      server.close();
+    }
   });
 
   it('copies JSON text as it is, counts its bytes, and parses it only for JSON.stringify', async () => {

@@ -35,11 +35,17 @@ export class DomainError extends Error {
     /** Identifiers a client can act on (`usedByCertificateUuid`); answered next to `reason`, snake_case over REST. */
     readonly details?: Record<string, string>,
   ) {
+    // An answer to the client, not a fault: where it was thrown helps nobody. Its frames are not even
+    // captured: formatting them (GraphQL copies `stack` into every error it wraps) cost more than the rest
+    // of a refused request, and capturing them was still ~10 µs (28 µs under load), a tenth of the CPU of
+    // a rate-limited client's 429 (docs/benchmarks.md, Neighbours).
+    const answer = ERROR_STATUS[code] < 500;
+    const frames = Error.stackTraceLimit;
+    if (answer) Error.stackTraceLimit = 0;
     super(message);
+    if (answer) Error.stackTraceLimit = frames;
     this.name = 'DomainError';
-    // An answer to the client, not a fault: where it was thrown helps nobody, and formatting the captured
-    // frames (GraphQL copies `stack` into every error it wraps) cost more than the rest of a refused request.
-    if (ERROR_STATUS[code] < 500) Object.defineProperty(this, 'stack', { value: `DomainError: ${message}`, writable: true, configurable: true });
+    if (answer) Object.defineProperty(this, 'stack', { value: `DomainError: ${message}`, writable: true, configurable: true });
   }
 }
 

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { classifyError, type ClassifiedError, errorHeaders } from '../errors/classify.js';
 import { DomainError, ERROR_STATUS } from '../errors/domain-error.js';
+import { sendErrorBody } from '../http/error-response.js';
 import { noteErrorCodes } from '../http/request-record.js';
 import { withoutSuggestions } from './limits.js';
 
@@ -37,5 +38,5 @@ export const graphqlRequestErrors: ErrorRequestHandler = (error, req, res, next)
   if (classified.internal) return next(error);
   noteErrorCodes(res, [classified.code]);
   res.set(errorHeaders(classified.code, req.get('authorization') ? 'bearer' : 'none'));
-  res.status(ERROR_STATUS[classified.code]).json({ errors: [formatted(classified, (message) => message)] });
+  sendErrorBody(res, ERROR_STATUS[classified.code], { errors: [formatted(classified, (message) => message)] });
 };

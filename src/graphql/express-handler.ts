@@ -1,6 +1,7 @@
 import { type ApolloServer, type BaseContext, type ContextFunction, HeaderMap, type HTTPGraphQLRequest } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import { noteErrorCodes } from '../http/request-record.js';
+import { sendSlices } from '../http/send-slices.js';
 import type { ParkedAnswers } from './released-answers.js';
 import { RESPONSE_TOO_LARGE, tooLargeBody } from './response-size.js';
 
@@ -31,8 +32,7 @@ export function graphqlHandler<Context extends BaseContext>(
       const large = parked.take(text);
       if (large) {
         res.setHeader('content-length', large.bytes);
-        for (const slice of large.slices) res.write(slice);
-        res.end();
+        await sendSlices(res, large.slices);
         return;
       }
       if (text === tooLarge) {

@@ -16,6 +16,19 @@ export type ErrorShape = 'laravel' | 'oauth';
 
 export type ErrorAnswer = Omit<ClassifiedError, 'internal'>;
 
+/**
+ * An error answer's JSON, written as `res.json` would but without Express's ETag (a hash of every
+ * body, for a conditional GET no error answer serves) and as one string, so headers and body leave in
+ * one write: a rate-limited client's 429s come by the thousand a second (docs/benchmarks.md, Neighbours).
+ */
+export function sendErrorBody(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 /** The one writer of REST and public HTTP error answers: status, headers (Retry-After, WWW-Authenticate) and body. */
 export function sendError(res: Response, { code, message, fieldErrors, reason, details }: ErrorAnswer, shape: ErrorShape = 'laravel'): void {
   const status = ERROR_STATUS[code];
@@ -25,7 +38,7 @@ export function sendError(res: Response, { code, message, fieldErrors, reason, d
   const told = status === 500 ? 'Server Error' : message;
   if (shape === 'oauth') {
     res.set('Cache-Control', 'no-store');
-    res.status(status).json(reason ? { error: reason, error_description: told, message: told } : { message: told });
+    sendErrorBody(res, status, reason ? { error: reason, error_description: told, message: told } : { message: told });
     return;
   }
   const body: Record<string, unknown> = { message: told };
@@ -34,7 +47,7 @@ export function sendError(res: Response, { code, message, fieldErrors, reason, d
   }
   if (reason) body.reason = reason;
   for (const [key, value] of Object.entries(details ?? {})) body[snakeCase(key)] = value;
-  res.status(status).json(body);
+  sendErrorBody(res, status, body);
 }
 
 interface BodyParserError {
