@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { REFUSAL_HOLD_MS } from '../src/rate-limits/http-limits.js';
 import { RateLimitStore } from '../src/rate-limits/rate-limit.store.js';
 import { ApiClient, provisionClient, signIn, startTestService, type Credentials, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
 
@@ -203,6 +204,17 @@ describe('refusals this process already knows', () => {
     expect(await statementsOf(page('192.0.2.20'))).toMatchObject({ status: 429, announced: ['2', '0'] });
     expect(await statementsOf(page('192.0.2.20'))).toMatchObject({ status: 429, announced: ['2', '0'], statements: 0 });
     expect((await page('192.0.2.21')()).status).toBe(404);
+  });
+
+  it('are held a moment before they are answered, so resending at once gains a client nothing', async () => {
+    const page = () => fetch(`${quiet.url}/verify/${randomUUID()}`, { headers: { 'x-forwarded-for': '192.0.2.30' } });
+    for (let sent = 0; sent < 3; sent++) await page();
+    const started = performance.now();
+    const held = await page();
+    expect(held.status).toBe(429);
+    // A timer never fires early: the lower bound is exact (less a millisecond of timer rounding).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(REFUSAL_HOLD_MS - 1);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -47,7 +47,7 @@ export function authenticate(
       const tokenHash = sha256Hex(token);
       // A token whose client this process saw refused is refused again before any statement.
       const knownAs = `token:${tokenHash}`;
-      refuseKnown(limits.store, limits.api, knownAs, res);
+      await refuseKnown(limits.store, limits.api, knownAs, res);
       const principal = principals.get(tokenHash) ?? (await lookUp(tokenHash));
       if (!principal) throw new DomainError('UNAUTHENTICATED', 'Unauthenticated.');
       const tenantHeader = req.get('x-tenant')?.trim();

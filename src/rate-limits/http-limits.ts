@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../errors/domain-error.js';
 import { clientAddress } from './client-address.js';
@@ -5,6 +6,15 @@ import type { RateLimitStore } from './rate-limit.store.js';
 import { consume, decide, isOff, type RateLimit, type RateLimitDecision } from './rate-limiter.js';
 
 export const TOO_MANY = 'Too Many Attempts.';
+
+/**
+ * How long a refusal this process already knows is held before it is answered. A client that ignores
+ * Retry-After and resends as soon as it is answered (a closed loop over a few keep-alive connections)
+ * then sends two requests a second per connection instead of thousands, and the CPU those refusals
+ * took goes back to the other tenants (docs/response-limits.md). A client that honours Retry-After
+ * never meets the pause; the first refusal of a window, which PostgreSQL counts, is not held.
+ */
+export const REFUSAL_HOLD_MS = 500;
 
 /** Laravel's throttle headers; `X-RateLimit-Reset` is the reset time in Unix seconds. */
 function announce(res: Response, decision: RateLimitDecision): void {
@@ -24,7 +34,7 @@ function announce(res: Response, decision: RateLimitDecision): void {
  */
 export async function enforce(store: RateLimitStore, rule: RateLimit, subject: string, res: Response, knownAs = subject): Promise<void> {
   if (isOff(rule)) return;
-  refuseKnown(store, rule, knownAs, res);
+  await refuseKnown(store, rule, knownAs, res);
   const decision = await consume(store, rule, subject);
   announce(res, decision);
   if (decision.allowed) return;
@@ -32,12 +42,16 @@ export async function enforce(store: RateLimitStore, rule: RateLimit, subject: s
   throw new DomainError('TOO_MANY_REQUESTS', TOO_MANY);
 }
 
-/** Throws TOO_MANY_REQUESTS, with the same headers, when this process already saw the window refused. */
-export function refuseKnown(store: RateLimitStore, rule: RateLimit, knownAs: string, res: Response): void {
+/**
+ * Throws TOO_MANY_REQUESTS, with the same headers, when this process already saw the window refused,
+ * after REFUSAL_HOLD_MS: resending at once gains a client nothing.
+ */
+export async function refuseKnown(store: RateLimitStore, rule: RateLimit, knownAs: string, res: Response): Promise<void> {
   if (isOff(rule)) return;
   const resetAt = store.refused.resetAt(`${rule.name}:${knownAs}`);
   if (!resetAt) return;
   announce(res, decide(rule, rule.limit + 1, resetAt));
+  await pause(REFUSAL_HOLD_MS);
   throw new DomainError('TOO_MANY_REQUESTS', TOO_MANY);
 }
 
