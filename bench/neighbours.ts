@@ -12,15 +12,19 @@
  *              event for every endpoint); victim: another tenant's webhook, from its upload to arrival.
  * BENCH_NEIGHBOUR_SECONDS (30) per phase; BENCH_NEIGHBOUR_SCENARIOS=templates,public,webhooks picks some.
  * Load comes from child processes (bench/neighbour-load.ts), attackers and victims in separate ones.
+ * Memory diagnosis (docs/benchmarks.md, Neighbours): run `node --expose-gc dist/bench/main.js hostile` to
+ * see what a full GC and a memory-reducing one leave a minute after the load; BENCH_MEMORY_MAPS=1 adds the
+ * resident mappings by kind (/proc/self/smaps), BENCH_HEAP_SNAPSHOT=<file> writes a heap snapshot there.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { writeHeapSnapshot } from 'node:v8';
 import pg from 'pg';
 import QRCode from 'qrcode';
 import { appendSignature, laboriousPdf, signWith, strangerKey } from '../test/support/hostile-pdf.js';
@@ -241,7 +245,9 @@ async function publicScenario(victim: TenantAccess, dir: string): Promise<Scenar
     headers: { ...victim.auth, 'content-type': 'application/json' },
     body,
   });
-  console.log(`\n(public scenario: the laborious PDF is ${(pdf.length / 2 ** 20).toFixed(1)} MB)`);
+  // Its size only: the bench process also hosts the service, so keeping the PDF would count in its memory.
+  const pdfMegabytes = (pdf.length / 2 ** 20).toFixed(1);
+  console.log(`\n(public scenario: the laborious PDF is ${pdfMegabytes} MB)`);
   return {
     key: 'public',
     name: 'anonymous clients verify laborious PDFs and credentials at the default limits',
@@ -273,7 +279,7 @@ async function publicScenario(victim: TenantAccess, dir: string): Promise<Scenar
     async attackers() {
       return [
         {
-          name: `verify a ${(pdf.length / 2 ** 20).toFixed(1)} MB laborious PDF, 30/min`,
+          name: `verify a ${pdfMegabytes} MB laborious PDF, 30/min`,
           role: 'attacker',
           localAddress: '127.0.0.2',
           everyMs: 2000,
@@ -387,25 +393,63 @@ const megabytes = (bytes: number) => Math.round(bytes / 2 ** 20);
 const memoryBreakdown = (usage: NodeJS.MemoryUsage) =>
   `rss ${megabytes(usage.rss)} MB = heap ${megabytes(usage.heapTotal)} (used ${megabytes(usage.heapUsed)}) + external ${megabytes(usage.external)} (buffers ${megabytes(usage.arrayBuffers)}) + native ${megabytes(usage.rss - usage.heapTotal - usage.external)} MB`;
 
+/** Resident MB of the process's mappings by kind (/proc/self/smaps): glibc's main heap, anonymous regions by size, files. */
+async function mapsSummary(): Promise<string> {
+  const text = await readFile('/proc/self/smaps', 'utf8');
+  const kinds = new Map<string, number>();
+  const counts = new Map<string, number>();
+  let kind = '';
+  for (const line of text.split('\n')) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) {
+      const bytes = parseInt(header[2]!, 16) - parseInt(header[1]!, 16);
+      const name = header[3]!;
+      kind = name.startsWith('[')
+        ? name
+        : name
+          ? name.includes('.so')
+            ? 'libs'
+            : name.includes('node')
+              ? 'node binary'
+              : 'files'
+          : `anon ${bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)}M` : `${Math.round(bytes / 1024)}K`}`;
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    } else if (line.startsWith('Rss:')) kinds.set(kind, (kinds.get(kind) ?? 0) + Number(line.split(/\s+/)[1]) * 1024);
+  }
+  const total = [...kinds.values()].reduce((sum, bytes) => sum + bytes, 0);
+  const top = [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  return `${megabytes(total)} MB: ${top.map(([name, bytes]) => `${name}×${counts.get(name)} ${megabytes(bytes)}`).join(', ')}`;
+}
+
 export async function runNeighbourBench(): Promise<void> {
   const env = await openBenchEnv({ limits: 'default', env: { NOTIFICATION_WORKER: 'on', WEBHOOK_ALLOW_PRIVATE: 'true' } });
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-neighbours-'));
   const closers: (() => void)[] = [];
   try {
     const memoryAtStart = process.memoryUsage();
+    if (process.env.BENCH_MEMORY_MAPS) console.log(`neighbours: maps at start ${await mapsSummary()}`);
     const rssAtStart = memoryAtStart.rss;
     let rssPeak = rssAtStart;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
     // One client per scenario and role: the API's rate limit counts per client.
     const tenants = async (label: string) => [await addTenant(env, `attacker-${label}`), await addTenant(env, `victim-${label}`)] as const;
-    const [templateAttacker, templateVictim] = await tenants('templates');
-    const [, publicVictim] = await tenants('public');
-    const [hookAttacker, hookVictim] = await tenants('webhooks');
-    const hooks = await webhookScenario(hookAttacker, hookVictim);
-    closers.push(() => hooks.close());
-    const scenarios = [templatesScenario(env, templateAttacker, templateVictim), await publicScenario(publicVictim, dir), hooks];
+    // Only the scenarios run are set up: the public one's issuances start document workers, whose
+    // memory would otherwise count in a run of the others.
+    const selected = (key: string) => !ONLY || ONLY.includes(key);
+    const scenarios: Scenario[] = [];
+    if (selected('templates')) {
+      const [attacker, victim] = await tenants('templates');
+      scenarios.push(templatesScenario(env, attacker, victim));
+    }
+    if (selected('public')) scenarios.push(await publicScenario((await tenants('public'))[1], dir));
+    if (selected('webhooks')) {
+      const [attacker, victim] = await tenants('webhooks');
+      const hooks = await webhookScenario(attacker, victim);
+      closers.push(() => hooks.close());
+      scenarios.push(hooks);
+    }
     try {
-      for (const scenario of scenarios.filter((candidate) => !ONLY || ONLY.includes(candidate.key))) {
+      for (const scenario of scenarios) {
         const quiet = await runPhase(env.url, scenario, false);
         const attacked = await runPhase(env.url, scenario, true);
         printScenario(scenario, quiet, attacked);
@@ -418,6 +462,20 @@ export async function runNeighbourBench(): Promise<void> {
     const rssIdle = process.memoryUsage().rss;
     console.log(`\nneighbours: memory at start ${memoryBreakdown(memoryAtStart)}; ${IDLE_SECONDS} s after the load ${memoryBreakdown(process.memoryUsage())}`);
     console.log(`neighbours: workers alive ${env.runtime.documents.size} document, ${env.runtime.badgeWorkers.size} badge`);
+    // With --expose-gc: what a full GC leaves (live objects) against what V8 keeps (docs/benchmarks.md).
+    const collect = (globalThis as { gc?: (options?: object) => void }).gc;
+    if (collect) {
+      collect();
+      collect();
+      console.log(`neighbours: after a forced full GC ${memoryBreakdown(process.memoryUsage())}`);
+      if (process.env.BENCH_MEMORY_MAPS) console.log(`neighbours: maps ${await mapsSummary()}`);
+      // Memory-reducing, as V8's memory reducer would run it: it also gives back the pages V8 pools.
+      collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      console.log(`neighbours: after a last-resort GC, 3 s later ${memoryBreakdown(process.memoryUsage())}`);
+    }
+    if (process.env.BENCH_MEMORY_MAPS) console.log(`neighbours: maps ${await mapsSummary()}`);
+    if (process.env.BENCH_HEAP_SNAPSHOT) console.log(`neighbours: heap snapshot ${writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT)}`);
     console.log(
       `\nneighbours: server RSS ${megabytes(rssAtStart)} MB at start, ${megabytes(rssPeak)} MB peak, ${megabytes(rssAfterLoad)} MB when the load stopped, ${megabytes(rssIdle)} MB ${IDLE_SECONDS} s later (${((rssIdle / rssAtStart - 1) * 100).toFixed(0)} % over the start)`,
     );
