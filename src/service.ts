@@ -24,6 +24,7 @@ import { certificateBatchRunner } from './certificates/certificate-batch-job.js'
 import { CERTIFICATE_BATCH } from './certificates/certificate-batch.js';
 import { createRequestContext } from './context/request-context.js';
 import { createHttpServer } from './request-timeouts.js';
+import { keepMemoryLowWhenIdle } from './health/idle-memory.js';
 import type { OrmOptions } from '../mikro-orm.config.js';
 import type { Principal } from './auth/token.service.js';
 import { PrincipalCache } from './auth/principal-cache.js';
@@ -74,6 +75,7 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger, { keep: true });
+  keepMemoryLowWhenIdle((before, after) => logger.info({ rssBefore: before, rssAfter: after }, 'memory given back after a load'));
   let orm: Orm | undefined;
   let stopAnchoring: (() => Promise<void>) | undefined;
   let revocations: NotificationListener | undefined;

@@ -1,0 +1,71 @@
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+/**
+ * Gives memory back once the process turns quiet after a load. V8 runs its memory-reducing
+ * collection only when it sees allocation slow down at a collection, and an idle service collects
+ * nothing, so the garbage of a burst of large answers and the pages V8 keeps for reuse stayed resident:
+ * a minute after the neighbours' attack RSS was +54 to +124 % of its start, while one such
+ * collection brings it below the start (docs/benchmarks.md, Neighbours). Here: every SAMPLE_MS the
+ * event loop's utilisation is read; after a sample at or above BUSY, QUIET_SAMPLES samples below
+ * QUIET, and RSS above its floor by GROWTH, one memory-reducing collection runs (tens of ms, when
+ * nothing waits). One per process, however many services it hosts.
+ */
+export const SAMPLE_MS = 5_000;
+const BUSY = 0.25;
+const QUIET = 0.02;
+const QUIET_SAMPLES = 2;
+const GROWTH = 1.2;
+
+export interface IdleMemoryState {
+  /** A busy sample was seen since the last collection. */
+  loaded: boolean;
+  /** Quiet samples in a row. */
+  quiet: number;
+  /** RSS after the last collection (or at start): what counts as grown. */
+  floorRss: number;
+}
+
+/** The state after one sample, and whether to collect now. */
+export function nextSample(state: IdleMemoryState, utilization: number, rss: number): { state: IdleMemoryState; collect: boolean } {
+  const loaded = state.loaded || utilization >= BUSY;
+  const quiet = utilization < QUIET ? state.quiet + 1 : 0;
+  const collect = loaded && quiet >= QUIET_SAMPLES && rss > state.floorRss * GROWTH;
+  return { state: { loaded: collect ? false : loaded, quiet: collect ? 0 : quiet, floorRss: state.floorRss }, collect };
+}
+
+type Collect = (options: { type: 'major'; execution: 'async'; flavor: 'last-resort' }) => Promise<void>;
+
+/** V8's `gc`, taken without exposing it on the global object (the flag is set only while it is read). */
+export function memoryReducingCollection(): () => Promise<void> {
+  v8.setFlagsFromString('--expose-gc');
+  const collect = vm.runInNewContext('gc') as Collect;
+  v8.setFlagsFromString('--no-expose-gc');
+  return () => collect({ type: 'major', execution: 'async', flavor: 'last-resort' });
+}
+
+let started = false;
+
+/** Starts the sampling once a process (an unref'd timer: it never keeps the process alive). */
+export function keepMemoryLowWhenIdle(onCollected?: (before: number, after: number) => void): void {
+  if (started) return;
+  started = true;
+  const collect = memoryReducingCollection();
+  let state: IdleMemoryState = { loaded: false, quiet: 0, floorRss: process.memoryUsage().rss };
+  let last = performance.eventLoopUtilization();
+  setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const { utilization } = performance.eventLoopUtilization(now, last);
+    last = now;
+    const before = process.memoryUsage().rss;
+    const step = nextSample(state, utilization, before);
+    state = step.state;
+    if (!step.collect) return;
+    void collect().then(() => {
+      const after = process.memoryUsage().rss;
+      state = { ...state, floorRss: after };
+      onCollected?.(before, after);
+    });
+  }, SAMPLE_MS).unref();
+}

@@ -1,0 +1,76 @@
+import { memoryReducingCollection, nextSample, type IdleMemoryState } from '../src/health/idle-memory.js';
+
+const MB = 1024 * 1024;
+const start: IdleMemoryState = { loaded: false, quiet: 0, floorRss: 300 * MB };
+
+/** Feeds samples of [utilization, rss in MB] and says after which ones a collection ran. */
+function collections(samples: [number, number][]): number[] {
+  let state = start;
+  const ran: number[] = [];
+  samples.forEach(([utilization, rss], index) => {
+    const step = nextSample(state, utilization, rss * MB);
+    state = step.state;
+    if (step.collect) ran.push(index);
+  });
+  return ran;
+}
+
+test('one memory-reducing collection after a load, once two quiet samples follow and RSS has grown', () => {
+  expect(
+    collections([
+      [0.9, 500],
+      [0.01, 500],
+      [0.01, 500],
+      [0.01, 500],
+      [0.01, 500],
+    ]),
+  ).toEqual([2]);
+  // Another load arms it again.
+  expect(
+    collections([
+      [0.9, 500],
+      [0.01, 500],
+      [0.01, 500],
+      [0.5, 500],
+      [0.01, 500],
+      [0.01, 500],
+    ]),
+  ).toEqual([2, 5]);
+});
+
+test('none without a load, while requests keep coming, or when RSS stayed near its floor', () => {
+  expect(
+    collections([
+      [0.01, 900],
+      [0.01, 900],
+      [0.01, 900],
+    ]),
+  ).toEqual([]);
+  expect(
+    collections([
+      [0.9, 500],
+      [0.1, 500],
+      [0.01, 500],
+      [0.1, 500],
+      [0.01, 500],
+    ]),
+  ).toEqual([]);
+  expect(
+    collections([
+      [0.9, 350],
+      [0.01, 350],
+      [0.01, 350],
+      [0.01, 350],
+    ]),
+  ).toEqual([]);
+});
+
+test('the collection gives the garbage back', async () => {
+  let junk: object[] | undefined = Array.from({ length: 2_000_000 }, (_, index) => ({ index, text: `row ${index}` }));
+  const before = process.memoryUsage().heapUsed;
+  expect(junk.length).toBe(2_000_000);
+  junk = undefined;
+  await memoryReducingCollection()();
+  expect(process.memoryUsage().heapUsed).toBeLessThan(before - 50 * MB);
+  expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+});
