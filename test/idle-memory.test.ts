@@ -1,7 +1,7 @@
 import { memoryReducingCollection, nextSample, type IdleMemoryState } from '../src/health/idle-memory.js';
 
 const MB = 1024 * 1024;
-const start: IdleMemoryState = { loaded: false, quiet: 0, floorRss: 300 * MB };
+const start: IdleMemoryState = { quiet: 0, floorRss: 300 * MB };
 
 /** Feeds samples of [utilization, rss in MB] and says after which ones a collection ran. */
 function collections(samples: [number, number][]): number[] {
@@ -15,7 +15,7 @@ function collections(samples: [number, number][]): number[] {
   return ran;
 }
 
-test('one memory-reducing collection after a load, once two quiet samples follow and RSS has grown', () => {
+test('one memory-reducing collection once two quiet samples follow a growth of RSS', () => {
   expect(
     collections([
       [0.9, 500],
@@ -25,27 +25,17 @@ test('one memory-reducing collection after a load, once two quiet samples follow
       [0.01, 500],
     ]),
   ).toEqual([2]);
-  // Another load arms it again.
+  // A process that was never busy but grew (a slow leak of garbage) is collected too.
   expect(
     collections([
-      [0.9, 500],
-      [0.01, 500],
-      [0.01, 500],
-      [0.5, 500],
-      [0.01, 500],
-      [0.01, 500],
+      [0.01, 900],
+      [0.01, 900],
+      [0.01, 900],
     ]),
-  ).toEqual([2, 5]);
+  ).toEqual([1]);
 });
 
-test('none without a load, while requests keep coming, or when RSS stayed near its floor', () => {
-  expect(
-    collections([
-      [0.01, 900],
-      [0.01, 900],
-      [0.01, 900],
-    ]),
-  ).toEqual([]);
+test('none while requests keep coming, or when RSS stayed near its floor', () => {
   expect(
     collections([
       [0.9, 500],
@@ -63,6 +53,19 @@ test('none without a load, while requests keep coming, or when RSS stayed near i
       [0.01, 350],
     ]),
   ).toEqual([]);
+});
+
+test('what a collection leaves is the new floor: it runs again only after RSS grew again', () => {
+  let state = start;
+  const feed = (utilization: number, rss: number) => {
+    const step = nextSample(state, utilization, rss * MB);
+    state = step.state;
+    return step.collect;
+  };
+  expect([feed(0.01, 600), feed(0.01, 600)]).toEqual([false, true]);
+  state = { ...state, floorRss: 550 * MB }; // what the collection left
+  expect([feed(0.01, 600), feed(0.01, 600), feed(0.01, 600)]).toEqual([false, false, false]);
+  expect([feed(0.01, 700), feed(0.01, 700)]).toEqual([true, false]);
 });
 
 test('the collection gives the garbage back', async () => {

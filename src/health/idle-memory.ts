@@ -8,19 +8,17 @@ import vm from 'node:vm';
  * nothing, so the garbage of a burst of large answers and the pages V8 keeps for reuse stayed resident:
  * a minute after the neighbours' attack RSS was +54 to +124 % of its start, while one such
  * collection brings it below the start (docs/benchmarks.md, Neighbours). Here: every SAMPLE_MS the
- * event loop's utilisation is read; after a sample at or above BUSY, QUIET_SAMPLES samples below
- * QUIET, and RSS above its floor by GROWTH, one memory-reducing collection runs (tens of ms, when
- * nothing waits). One per process, however many services it hosts.
+ * event loop's utilisation is read; after QUIET_SAMPLES samples below QUIET with RSS over its floor
+ * by GROWTH, one memory-reducing collection runs (tens of ms, when nothing waits) and what it leaves
+ * is the new floor, so it runs again only after RSS has grown again. One per process, however many
+ * services it hosts.
  */
 export const SAMPLE_MS = 5_000;
-const BUSY = 0.25;
 const QUIET = 0.02;
 const QUIET_SAMPLES = 2;
 const GROWTH = 1.2;
 
 export interface IdleMemoryState {
-  /** A busy sample was seen since the last collection. */
-  loaded: boolean;
   /** Quiet samples in a row. */
   quiet: number;
   /** RSS after the last collection (or at start): what counts as grown. */
@@ -29,10 +27,10 @@ export interface IdleMemoryState {
 
 /** The state after one sample, and whether to collect now. */
 export function nextSample(state: IdleMemoryState, utilization: number, rss: number): { state: IdleMemoryState; collect: boolean } {
-  const loaded = state.loaded || utilization >= BUSY;
   const quiet = utilization < QUIET ? state.quiet + 1 : 0;
-  const collect = loaded && quiet >= QUIET_SAMPLES && rss > state.floorRss * GROWTH;
-  return { state: { loaded: collect ? false : loaded, quiet: collect ? 0 : quiet, floorRss: state.floorRss }, collect };
+  const collect = quiet >= QUIET_SAMPLES && rss > state.floorRss * GROWTH;
+  // Until the collection reports what it left, the RSS it started from is the floor: one collection per growth.
+  return { state: { quiet: collect ? 0 : quiet, floorRss: collect ? rss : state.floorRss }, collect };
 }
 
 type Collect = (options: { type: 'major'; execution: 'async'; flavor: 'last-resort' }) => Promise<void>;
@@ -52,7 +50,7 @@ export function keepMemoryLowWhenIdle(onCollected?: (before: number, after: numb
   if (started) return;
   started = true;
   const collect = memoryReducingCollection();
-  let state: IdleMemoryState = { loaded: false, quiet: 0, floorRss: process.memoryUsage().rss };
+  let state: IdleMemoryState = { quiet: 0, floorRss: process.memoryUsage().rss };
   let last = performance.eventLoopUtilization();
   setInterval(() => {
     const now = performance.eventLoopUtilization();
