@@ -83,7 +83,7 @@ class JsonWriter {
     if (value instanceof JsonText) {
       this.push(value.text);
       await this.paced();
-    } else if (level >= WALKED_LEVELS || value === null || typeof value !== 'object') {
+    } else if (level >= WALKED_LEVELS || value === null || typeof value !== 'object' || fitsOneCall(value, JSON_SLICE_BYTES - this.partChars)) {
       this.push(JSON.stringify(value) ?? 'null');
       await this.paced();
     } else if (Array.isArray(value)) await this.array(value, level);
@@ -112,6 +112,29 @@ class JsonWriter {
     }
     this.push('}');
   }
+}
+
+/**
+ * Whether `value` can be written by one JSON.stringify: no JsonText in it (copied, not re-serialised)
+ * and, counting its strings and keys, short of `room` characters, so one native call does at most a
+ * slice's work. Walking member by member costs about twelve times JSON.stringify (a 40 KB page of 50
+ * enrollments with three relations: 0.74 ms against 0.06 ms); only large answers need it.
+ */
+function fitsOneCall(value: object, room: number): boolean {
+  let left = room;
+  const fits = (item: unknown): boolean => {
+    if (typeof item === 'string') return (left -= item.length + 3) > 0;
+    if (item === null || typeof item !== 'object') return (left -= 24) > 0;
+    if (item instanceof JsonText || (hasToJSON(item) && !(item instanceof Date))) return false;
+    if (Array.isArray(item)) return item.every(fits);
+    for (const key in item) {
+      if (!Object.hasOwn(item, key)) continue;
+      left -= key.length + 4;
+      if (!fits((item as Record<string, unknown>)[key])) return false;
+    }
+    return left > 0;
+  };
+  return fits(value);
 }
 
 /** A value after its `toJSON` (JsonText kept as it is), or undefined for what JSON leaves out (undefined, functions, symbols). */
