@@ -10,7 +10,7 @@ registerEnumType(SortOrder, {
   valuesConfig: { asc: { description: 'Smallest first.' }, desc: { description: 'Largest first.' } },
 });
 
-/** A relation (`Course.modules`, a page of `Student.enrollments`) shows at most this many rows. */
+/** A relation list (`Course.modules`) shows at most this many rows. */
 export const MAX_RELATION_SIZE = 100;
 
 @ObjectType({ simpleResolvers: true, description: 'Where a page is in its list (Relay).' })
@@ -28,9 +28,13 @@ export class PageInfo {
   endCursor!: string | null;
 }
 
-/** `first`/`after` as GraphQL connections take them. Cursors are opaque; they encode the row's sort value and uuid (db/keyset.ts). */
+/**
+ * `first`/`after`: a page forwards. What a relation's connection takes (`Student.certificates`: one page
+ * of each parent's rows in uuid order, every parent of a page read in one batched statement); root
+ * lists add backward paging (`PageArgs`). Cursors are opaque; they encode the row's sort value and uuid (db/keyset.ts).
+ */
 @ArgsType()
-export class PageArgs {
+export class RelationPageArgs {
   @Field(() => Int, { nullable: true, description: `Page size, 1-${MAX_PAGE_SIZE}; default ${DEFAULT_PAGE_SIZE}.` })
   @IsOptional()
   @Min(1, { message: 'The first field must be at least 1.' })
@@ -39,7 +43,11 @@ export class PageArgs {
 
   @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
   after?: string;
+}
 
+/** `first`/`after` and Relay's `last`/`before`, as root connections take them. */
+@ArgsType()
+export class PageArgs extends RelationPageArgs {
   @Field(() => Int, {
     nullable: true,
     description: `Relay backward paging: the last rows before \`before\` (or of the list), 1-${MAX_PAGE_SIZE}; not with \`first\`.`,
@@ -102,22 +110,6 @@ export function toConnection<T>({ rows, cursors, total, totalIsEstimate, hasMore
     totalCount: total,
     totalCountIsEstimate: totalIsEstimate === true,
   };
-}
-
-/**
- * `first`/`after` of a relation's connection (`Student.certificates`): one page of each parent's rows
- * in uuid order, every parent of a page read in one batched statement (and one for the totals, when selected).
- */
-@ArgsType()
-export class RelationPageArgs {
-  @Field(() => Int, { nullable: true, description: `Page size, 1-${MAX_RELATION_SIZE}; default ${DEFAULT_PAGE_SIZE}.` })
-  @IsOptional()
-  @Min(1, { message: 'The first field must be at least 1.' })
-  @Max(MAX_RELATION_SIZE, { message: `The first field must not be greater than ${MAX_RELATION_SIZE}.` })
-  first?: number;
-
-  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
-  after?: string;
 }
 
 /** One type a name: a node's connection is declared by its root list and reused by relations that page the same rows. */

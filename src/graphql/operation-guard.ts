@@ -1,6 +1,6 @@
-import { type DocumentNode, GraphQLError, type GraphQLSchema, validate, ValuesOfCorrectTypeRule } from 'graphql';
+import { type ASTNode, type DocumentNode, GraphQLError, type GraphQLSchema, validate, ValuesOfCorrectTypeRule } from 'graphql';
 import type { RequestContext } from '../context/request-context.js';
-import { invalid, summarize } from '../errors/domain-error.js';
+import { type FieldErrors, invalid, summarize } from '../errors/domain-error.js';
 import { assertAffordable } from './cost.js';
 import { unsafeTextErrors } from './text-input.js';
 import { type LiteralsRead, operationFieldErrors } from './variable-errors.js';
@@ -23,9 +23,7 @@ export async function guardOperation(
   operationName?: string | null,
 ): Promise<void> {
   const textErrors = unsafeTextErrors(variables, document);
-  if (textErrors) {
-    throw new GraphQLError(summarize(textErrors), { originalError: invalid(textErrors), extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
-  }
+  if (textErrors) throw badUserInput(textErrors);
   assertAffordable(maxCost, schema, document, variables, operationName);
   const refusal = await inputRefusal(ctx, schema, document, variables, operationName, 'objects');
   if (refusal) throw refusal;
@@ -41,13 +39,12 @@ async function inputRefusal(
   literals: LiteralsRead,
 ): Promise<GraphQLError | undefined> {
   const refused = await operationFieldErrors(ctx.em, schema, document, variables, operationName, literals);
-  if (!refused) return undefined;
-  const { errors, definitions } = refused;
-  return new GraphQLError(summarize(errors), {
-    nodes: definitions,
-    originalError: invalid(errors),
-    extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
-  });
+  return refused && badUserInput(refused.errors, refused.definitions);
+}
+
+/** The guard's one error for refused input: a 400 / BAD_USER_INPUT naming every field (a 422 through REST). */
+function badUserInput(errors: FieldErrors, nodes?: readonly ASTNode[]): GraphQLError {
+  return new GraphQLError(summarize(errors), { nodes, originalError: invalid(errors), extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
 }
 
 /**
