@@ -226,6 +226,22 @@ describe('batches', () => {
     });
   });
 
+  it('reads a course named by external id once however many items name it', async () => {
+    const course = await make.course({ external_id: 'ROUND-ONE' });
+    const student = await make.student();
+    const inputs = Array.from({ length: 40 }, () => ({
+      course_external_id: course.external_id,
+      student_uuid: student.uuid,
+      public_verification_url: 'ftp:nope',
+    }));
+    service.statements.length = 0;
+    const response = await acme.rest('POST', '/certificates/batch', { inputs });
+    expect(response.status).toBe(422);
+    expect(Object.keys(response.body.errors)).toHaveLength(40);
+    expect(response.body.errors['inputs.39.public_verification_url']).toEqual([INVALID_URL]);
+    expect(service.statements.filter((sql) => /from "courses"/.test(sql) && /external_id/.test(sql))).toHaveLength(1);
+  });
+
   it('keeps every refused field of a long batch in the one GraphQL error', async () => {
     const inputs = Array.from({ length: 30 }, () => ({ courseUuid: UNKNOWN, studentUuid: UNKNOWN, publicVerificationUrl: 'ftp:nope' }));
     const response = await acme.graphql('mutation($inputs: [CertificateInput!]!) { createCertificates(inputs: $inputs) { uuid } }', { inputs });

@@ -20,6 +20,8 @@ export async function resolveExternalReferences<Input extends object>(
   em: EntityManager,
   input: Input,
   references: readonly ExternalReference[],
+  /** Uuids already found for `<table>:<external id>` (or null): a batch naming one course 500 times reads it once. */
+  found = new Map<string, string | null>(),
 ): Promise<{ input: Input; errors: FieldErrors }> {
   const resolved: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   const errors: FieldErrors = {};
@@ -31,8 +33,10 @@ export async function resolveExternalReferences<Input extends object>(
       errors[externalField] = [`The ${humanize(externalField)} field is prohibited when ${humanize(field)} is present.`];
       continue;
     }
-    const row = await em.findOne(entity, { externalId } as FilterQuery<TenantScopedEntity>);
-    if (row) resolved[field] = row.uuid;
+    const key = `${em.getMetadata().get(entity).tableName}:${String(externalId)}`;
+    if (!found.has(key)) found.set(key, (await em.findOne(entity, { externalId } as FilterQuery<TenantScopedEntity>))?.uuid ?? null);
+    const uuid = found.get(key);
+    if (uuid) resolved[field] = uuid;
     else errors[externalField] = [`The selected ${humanize(externalField)} is invalid.`];
   }
   return { input: resolved as Input, errors };

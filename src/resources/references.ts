@@ -45,7 +45,8 @@ export interface ReferenceLookup {
 /** The records each input names, every input's uuids read in one statement (db/lookup.ts `findLiveByUuids`). */
 export async function lookUpReferences(em: EntityManager, inputs: readonly NamingInput[]): Promise<ReferenceLookup[]> {
   const resolved: { input: Record<string, unknown>; errors: FieldErrors }[] = [];
-  for (const { given, references } of inputs) resolved.push(await resolveExternalReferences(em, given as Record<string, unknown>, references));
+  const found = new Map<string, string | null>();
+  for (const { given, references } of inputs) resolved.push(await resolveExternalReferences(em, given as Record<string, unknown>, references, found));
   const requests = inputs.flatMap(({ references }, at) =>
     references.flatMap(({ entity, field }) => {
       const uuid = resolved[at]!.input[field];
