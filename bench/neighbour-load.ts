@@ -5,7 +5,7 @@
  * (`concurrency` requests always in flight), each optionally from its own loopback address (the service
  * limits public endpoints per address). Prints one JSON report: latencies and answers per stream.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 
 export interface RequestSpec {
@@ -47,6 +47,8 @@ export interface StreamReport {
 }
 
 const plan = JSON.parse(process.env.NEIGHBOUR_PLAN!) as Plan;
+/** BENCH_NEIGHBOUR_TRACE=<file>: one line per request (role, stream, sent at, ms, status, path), to line up slow victims with the attack. */
+const TRACE = process.env.BENCH_NEIGHBOUR_TRACE;
 const target = new URL(plan.url);
 const files = new Map<string, Buffer>();
 const bodyOf = (spec: RequestSpec): Buffer | undefined => {
@@ -124,6 +126,8 @@ async function run(stream: Stream, deadline: number): Promise<StreamReport> {
     const started = performance.now();
     const { status, text } = await send(stream, spec);
     report.latencies.push(performance.now() - started);
+    if (TRACE)
+      appendFileSync(TRACE, `${stream.role}\t${stream.name}\t${sentAt}\t${(performance.now() - started).toFixed(1)}\t${status}\t${spec.path.slice(0, 60)}\n`);
     report.statuses[status] = (report.statuses[status] ?? 0) + 1;
     if (spec.freshPdf && status === 201) {
       const uuid = /"uuid":"([^"]+)"/.exec(text)?.[1];

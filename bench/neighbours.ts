@@ -17,6 +17,7 @@
  * resident mappings by kind (/proc/self/smaps), BENCH_HEAP_SNAPSHOT=<file> writes a heap snapshot there.
  */
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -36,6 +37,8 @@ const SECONDS = Number(process.env.BENCH_NEIGHBOUR_SECONDS || 30);
 /** Which scenarios run (comma-separated keys); all by default. */
 const ONLY = process.env.BENCH_NEIGHBOUR_SCENARIOS?.split(',');
 const IDLE_SECONDS = 60;
+/** Victims' traffic before the measured phases, not recorded: the first requests of a cold path are not what an attack changes. */
+const WARM_UP_SECONDS = 3;
 /** How long after a phase a victim's webhook may still arrive and be counted. */
 const ARRIVAL_GRACE_SECONDS = 30;
 const TEMPLATE_BYTES = 63 * 1024;
@@ -56,6 +59,8 @@ interface Scenario {
   /** Victim streams for one phase (fresh single-use data each call). */
   victims(): Promise<Stream[]>;
   attackers(): Promise<Stream[]>;
+  /** Requests of the attack's kinds sent once before the phases, so its first burst does not also pay for cold code. */
+  warmUp?(): Promise<void>;
   /** Extra victim rows computed by the parent (webhook arrival), given the victims' reports. */
   arrivals?(victims: StreamReport[]): Promise<{ name: string; latencies: number[]; missing: number }>;
 }
@@ -79,9 +84,9 @@ async function uploadBytes(access: TenantAccess, bytes: Uint8Array, name: string
   return ((await response.json()) as { data: { uuid: string }[] }).data[0]!.uuid;
 }
 
-function runLoad(url: string, streams: Stream[]): Promise<StreamReport[]> {
+function runLoad(url: string, streams: Stream[], seconds = SECONDS): Promise<StreamReport[]> {
   if (streams.length === 0) return Promise.resolve([]);
-  const plan: Plan = { url, seconds: SECONDS, streams };
+  const plan: Plan = { url, seconds, streams };
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'neighbour-load.js');
   const child = spawn(process.execPath, [script], { env: { ...process.env, NEIGHBOUR_PLAN: JSON.stringify(plan) }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -97,12 +102,26 @@ async function runPhase(url: string, scenario: Scenario, attacked: boolean): Pro
   const attackers = attacked ? await scenario.attackers() : [];
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  const blocks = traceBlocks();
   try {
     const [victimReports, attackerReports] = await Promise.all([runLoad(url, victims), runLoad(url, attackers)]);
     return { victims: victimReports, attackers: attackerReports, loopMaxMs: loop.max / 1e6, arrived: await scenario.arrivals?.(victimReports) };
   } finally {
     loop.disable();
+    clearInterval(blocks);
   }
+}
+
+/** With BENCH_NEIGHBOUR_TRACE, the server's event-loop blocks over 30 ms go to the trace too (epoch ms at their end, length). */
+function traceBlocks(): NodeJS.Timeout | undefined {
+  const trace = process.env.BENCH_NEIGHBOUR_TRACE;
+  if (!trace) return undefined;
+  let last = performance.now();
+  return setInterval(() => {
+    const now = performance.now();
+    if (now - last > 40) appendFileSync(trace, `block\tserver\t${Date.now()}\t${(now - last - 10).toFixed(1)}\t-\t-\n`);
+    last = now;
+  }, 10);
 }
 
 const percentile = (values: number[], q: number) => {
@@ -213,6 +232,10 @@ function templatesScenario(env: BenchEnv, attacker: TenantAccess, victim: Tenant
       }
       return [{ name: '24 template lists at a time', role: 'attacker', concurrency: 24, requests: lists }];
     },
+    async warmUp() {
+      const [stream] = await this.attackers();
+      for (const request of stream!.requests) await runLoad(env.url, [{ ...stream!, concurrency: 1, requests: [request], once: true }], 1);
+    },
   };
 }
 
@@ -230,7 +253,7 @@ async function publicScenario(victim: TenantAccess, dir: string): Promise<Scenar
   const image = await QRCode.toBuffer('Neighbour University badge', { type: 'png', width: 512 });
   const badgeImage = await uploadBytes(victim, image, 'badge.png');
   const institution = { name: 'Neighbour University', country: 'BR', email: 'registrar@neighbour.test', is_badges_enabled: true, badge_image_uuid: badgeImage };
-  const { bodies } = await seedIssuances(victim, 2 * Math.ceil(SECONDS / 0.5) + 10, institution, `public${Date.now()}-`);
+  const { bodies } = await seedIssuances(victim, 3 * Math.ceil(SECONDS / 0.5) + 10, institution, `public${Date.now()}-`);
   const first = await api(victim, 'POST', '/certificates', JSON.parse(bodies.pop()!));
   const credential = await api(victim, 'GET', `/certificates/${first.uuid}/badges/credentials`);
   const pdfFile = path.join(dir, 'laborious.pdf');
@@ -450,6 +473,8 @@ export async function runNeighbourBench(): Promise<void> {
     }
     try {
       for (const scenario of scenarios) {
+        await scenario.warmUp?.();
+        await runLoad(env.url, await scenario.victims(), WARM_UP_SECONDS);
         const quiet = await runPhase(env.url, scenario, false);
         const attacked = await runPhase(env.url, scenario, true);
         printScenario(scenario, quiet, attacked);

@@ -1,5 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
-import express, { type Express, type NextFunction, type Request, type Response, Router } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import { createRestRouter } from '../rest-compat/router.js';
 import { routes } from '../rest-compat/routes.js';
 import type { RestRoute } from '../rest-compat/route.js';
@@ -26,6 +26,7 @@ import { graphqlHandler } from './graphql/express-handler.js';
 import { graphqlRequestErrors } from './graphql/error-format.js';
 import { createSchema } from './graphql/schema.js';
 import { healthRoutes } from './health/health.routes.js';
+import { noteArrival } from './health/idle-memory.js';
 import { sandboxLandingPolicy, securityHeaders } from './http/security-headers.js';
 import { limitByAddress } from './rate-limits/http-limits.js';
 import { limitWorkerTime } from './rate-limits/worker-time-limit.js';
@@ -118,6 +119,13 @@ export interface AppDependencies {
   principals?: PrincipalCache;
 }
 
+/** Requests, not probes and scrapes, keep the process from counting as idle (health/idle-memory.ts). */
+const PROBE_PATHS = new Set([...Object.values(HEALTH_ROUTES).map((route) => route.path), '/metrics']);
+const countArrivals: RequestHandler = (req, _res, next) => {
+  if (!PROBE_PATHS.has(req.path)) noteArrival();
+  next();
+};
+
 export async function createApp({ config, orm, logger, runtime, principals = new PrincipalCache() }: AppDependencies): Promise<AppParts> {
   const schema = await createSchema();
   const sandbox = config.env !== 'production';
@@ -136,6 +144,7 @@ export async function createApp({ config, orm, logger, runtime, principals = new
   const { settings: uploads } = runtime.files;
   const app = express();
   app.disable('x-powered-by');
+  app.use(countArrivals);
   app.use(securityHeaders(config));
   app.set('query parser', 'extended'); // where[field]=value, sort[column]=..., includes[relation]=1
   app.set('trust proxy', config.trustProxy);

@@ -51,6 +51,8 @@ export interface Config {
   jsonMaxDepth: number;
   /** Bytes of one answer, REST or GraphQL (RESPONSE_MAX_BYTES): refused early with 413 / RESPONSE_TOO_LARGE (docs/response-limits.md). */
   responseMaxBytes: number;
+  /** Stored bytes of free JSON one tenant's answers may read and write at once, per process (RESPONSE_BYTES_IN_FLIGHT_PER_TENANT); more waits its turn. */
+  responseBytesInFlightPerTenant: number;
   /** GraphQL limits: selection depth, cost in rows (cost.ts). */
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
@@ -307,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     jsonMaxDepth: e.JSON_MAX_DEPTH,
     responseMaxBytes: e.RESPONSE_MAX_BYTES,
+    responseBytesInFlightPerTenant: e.RESPONSE_BYTES_IN_FLIGHT_PER_TENANT,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
     graphqlJitAfterRuns: e.GRAPHQL_JIT_AFTER_RUNS,

@@ -77,3 +77,14 @@ test('the collection gives the garbage back', async () => {
   expect(process.memoryUsage().heapUsed).toBeLessThan(before - 50 * MB);
   expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
 });
+
+test('a sample in which requests arrived is not quiet, however light the load', () => {
+  let state = start;
+  const ran: number[] = [];
+  [0, 3, 1, 0, 0].forEach((arrivals, index) => {
+    const step = nextSample(state, 0.001, 500 * MB, arrivals);
+    state = step.state;
+    if (step.collect) ran.push(index);
+  });
+  expect(ran).toEqual([4]);
+});

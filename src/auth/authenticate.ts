@@ -2,7 +2,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createRequestContext, type RequestContext, type ServiceRuntime } from '../context/request-context.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
+import { LARGE_ANSWER_WAIT_MS, ResponseBudget } from '../context/response-budget.js';
 import { DomainError } from '../errors/domain-error.js';
+import { InFlightLimit } from '../rate-limits/in-flight-limit.js';
 import type { Logger } from '../logger.js';
 import { enforce, refuseKnown } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
@@ -27,13 +29,19 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
  */
 export function authenticate(
   orm: Orm,
-  { tokenTtlSeconds, publicBaseUrl, responseMaxBytes }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes'>,
+  {
+    tokenTtlSeconds,
+    publicBaseUrl,
+    responseMaxBytes,
+    responseBytesInFlightPerTenant,
+  }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes' | 'responseBytesInFlightPerTenant'>,
   runtime: ServiceRuntime,
   limits: Pick<RateLimits, 'store' | 'api' | 'responseBytes'>,
   principals: PrincipalCache,
 ): RequestHandler {
   // The lookup is one prepared statement on the pool: no ORM state, so no fork of the EntityManager.
   const tokens = new TokenService(orm.em, tokenTtlSeconds);
+  const largeAnswers = new InFlightLimit(responseBytesInFlightPerTenant, LARGE_ANSWER_WAIT_MS);
   const lookUp = async (tokenHash: string): Promise<Principal | undefined> => {
     const readAt = principals.startLookup();
     const found = await tokens.principalByHash(tokenHash);
@@ -57,8 +65,10 @@ export function authenticate(
       }
       await enforce(limits.store, limits.api, principal.clientId, res, knownAs);
       const logger = (req as Request & { log: Logger }).log;
-      const context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, responseMaxBytes);
-      limitResponseBytes(limits.store, limits.responseBytes, context, res);
+      const budget = new ResponseBudget(responseMaxBytes, { gate: largeAnswers, tenant: principal.tenant.uuid });
+      res.once('close', () => budget.finish());
+      const context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, budget);
+      budget.checkWhenAdmitted(limitResponseBytes(limits.store, limits.responseBytes, context, res));
       res.locals.context = context;
       next();
     } catch (error) {

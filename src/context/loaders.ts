@@ -262,6 +262,7 @@ export class Loaders {
         new DataLoader<string, unknown>(async (uuids) => {
           // Other rows of the same answer may have passed the budget since these were charged: then nothing is read.
           this.budget.charge(0);
+          await this.budget.admit();
           // Passed on as text: the answer's writer copies it in, nothing parses it (http/json-text.ts).
           const texts = await readLazyJson(this.em, entity, property, [...uuids]);
           return uuids.map((uuid) => {

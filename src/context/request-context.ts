@@ -70,11 +70,11 @@ export function createRequestContext(
   logger: Logger,
   publicBaseUrl: string,
   runtime: ServiceRuntime,
-  /** Bytes the request's answer may take (RESPONSE_MAX_BYTES); jobs and the CLI answer nobody. */
-  responseMaxBytes = Number.POSITIVE_INFINITY,
+  /** What the request's answer may take (RESPONSE_MAX_BYTES); jobs and the CLI answer nobody. */
+  budget = new ResponseBudget(Number.POSITIVE_INFINITY),
 ): RequestContext {
   const em = scopeToTenant(rootEm.fork(), principal.tenant.uuid);
-  const loaders = new Loaders(em, new ResponseBudget(responseMaxBytes));
+  const loaders = new Loaders(em, budget);
   const jobOwner = tenantJobOwner(principal.tenant.uuid);
   return { ...runtime, requestId, logger, principal, tenant: principal.tenant, em, loaders, publicBaseUrl, jobOwner };
 }

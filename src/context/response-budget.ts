@@ -1,4 +1,5 @@
-import { responseTooLarge } from '../errors/domain-error.js';
+import { DomainError, responseTooLarge } from '../errors/domain-error.js';
+import type { InFlightLimit } from '../rate-limits/in-flight-limit.js';
 
 /**
  * How much JSON is written between two turns of the event loop (src/http/json-text.ts): about a
@@ -6,20 +7,63 @@ import { responseTooLarge } from '../errors/domain-error.js';
  */
 export const JSON_SLICE_BYTES = 256 * 1024;
 
+export const LARGE_ANSWERS_BUSY = "This tenant's large answers are being read; try again shortly.";
+/** How long an answer waits for the tenant's other large answers. */
+export const LARGE_ANSWER_WAIT_MS = 10_000;
+
 /**
  * The bytes one answer may still take (RESPONSE_MAX_BYTES), spent by the fields that can be large
  * (free JSON) before they are read, so an answer over the budget is refused before it is loaded or
  * built. The serialiser (src/http/json-text.ts) holds the whole answer to the same limit.
+ * With `inFlight` (RESPONSE_BYTES_IN_FLIGHT_PER_TENANT), what was charged is read only when it fits
+ * the bytes the tenant's answers are reading and writing at once (`admit`; 503 + Retry-After after
+ * waiting LARGE_ANSWER_WAIT_MS), and given back when the answer has gone (`finish`). Without it a burst
+ * of 24 lists of 6 MB templates was read and written all at once, taking the database pool and both
+ * cores from other tenants for two seconds (docs/benchmarks.md, Neighbours).
  */
 export class ResponseBudget {
   /** Bytes charged so far. */
   spent = 0;
+  private asked = 0;
+  private held = 0;
+  private finished = false;
+  private stillAllowed: () => void = () => undefined;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(
+    readonly maxBytes: number,
+    private readonly inFlight?: { gate: InFlightLimit; tenant: string },
+  ) {}
 
   /** Counts `bytes` of the answer (0: checks it); RESPONSE_TOO_LARGE once the answer would pass the budget, and on every charge after. */
   charge(bytes: number): void {
     this.spent += bytes;
     if (this.spent > this.maxBytes) throw responseTooLarge(this.maxBytes);
+  }
+
+  /** What must still hold once an answer was let through to read (the tenant's byte window): throws if not. */
+  checkWhenAdmitted(check: () => void): void {
+    this.stillAllowed = check;
+  }
+
+  /** Waits until the bytes charged since the last call fit the tenant's bytes in flight, then checks what must still hold. */
+  async admit(): Promise<void> {
+    const bytes = this.spent - this.asked;
+    if (!this.inFlight || bytes <= 0) return;
+    const { gate, tenant } = this.inFlight;
+    this.asked += bytes;
+    if (!(await gate.acquire(tenant, bytes))) {
+      this.asked -= bytes;
+      throw new DomainError('SERVICE_UNAVAILABLE', LARGE_ANSWERS_BUSY);
+    }
+    if (this.finished) gate.release(tenant, bytes);
+    else this.held += bytes;
+    this.stillAllowed();
+  }
+
+  /** The answer has gone (or its client left): its bytes in flight are given back. */
+  finish(): void {
+    this.finished = true;
+    if (this.inFlight && this.held > 0) this.inFlight.gate.release(this.inFlight.tenant, this.held);
+    this.held = 0;
   }
 }

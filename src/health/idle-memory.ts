@@ -8,8 +8,9 @@ import vm from 'node:vm';
  * nothing, so the garbage of a burst of large answers and the pages V8 keeps for reuse stayed resident:
  * a minute after the neighbours' attack RSS was +54 to +124 % of its start, while one such
  * collection brings it below the start (docs/benchmarks.md, Neighbours). Here: every SAMPLE_MS the
- * event loop's utilisation is read; after QUIET_SAMPLES samples below QUIET with RSS over its floor
- * by GROWTH, one memory-reducing collection runs (tens of ms, when nothing waits) and what it leaves
+ * event loop's utilisation is read; after QUIET_SAMPLES samples below QUIET in which no request
+ * arrived (`noteArrival`), with RSS over its floor by GROWTH, one memory-reducing collection runs
+ * (70–85 ms of the event loop: light traffic is not quiet, it would wait behind it) and what it leaves
  * is the new floor, so it runs again only after RSS has grown again. One per process, however many
  * services it hosts.
  */
@@ -25,9 +26,9 @@ export interface IdleMemoryState {
   floorRss: number;
 }
 
-/** The state after one sample, and whether to collect now. */
-export function nextSample(state: IdleMemoryState, utilization: number, rss: number): { state: IdleMemoryState; collect: boolean } {
-  const quiet = utilization < QUIET ? state.quiet + 1 : 0;
+/** The state after one sample (`arrivals`: requests that arrived during it), and whether to collect now. */
+export function nextSample(state: IdleMemoryState, utilization: number, rss: number, arrivals = 0): { state: IdleMemoryState; collect: boolean } {
+  const quiet = utilization < QUIET && arrivals === 0 ? state.quiet + 1 : 0;
   const collect = quiet >= QUIET_SAMPLES && rss > state.floorRss * GROWTH;
   // Until the collection reports what it left, the RSS it started from is the floor: one collection per growth.
   return { state: { quiet: collect ? 0 : quiet, floorRss: collect ? rss : state.floorRss }, collect };
@@ -44,6 +45,12 @@ export function memoryReducingCollection(): () => Promise<void> {
 }
 
 let started = false;
+let arrived = 0;
+
+/** Counts a request's arrival: a sample in which any arrived is not quiet. */
+export function noteArrival(): void {
+  arrived++;
+}
 
 /** Starts the sampling once a process (an unref'd timer: it never keeps the process alive). */
 export function keepMemoryLowWhenIdle(onCollected?: (before: number, after: number) => void): void {
@@ -57,7 +64,8 @@ export function keepMemoryLowWhenIdle(onCollected?: (before: number, after: numb
     const { utilization } = performance.eventLoopUtilization(now, last);
     last = now;
     const before = process.memoryUsage().rss;
-    const step = nextSample(state, utilization, before);
+    const step = nextSample(state, utilization, before, arrived);
+    arrived = 0;
     state = step.state;
     if (!step.collect) return;
     void collect().then(() => {

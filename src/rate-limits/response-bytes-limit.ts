@@ -13,15 +13,19 @@ export const RESPONSE_BYTES_SPENT = 'This tenant has read too many bytes of answ
  * statement, and only for answers that charged any. A request arriving once the window is spent is
  * refused with 429 and Retry-After before it is executed, without a statement once this process has
  * seen the window spent. One answer may overshoot by at most its own bytes (RESPONSE_MAX_BYTES).
+ * Returns that check, for an answer that waited its turn to read large fields (answer-bytes-in-flight.ts):
+ * the window may have been spent by the answers it waited for.
  */
-export function limitResponseBytes(store: RateLimitStore, rule: RateLimit, ctx: RequestContext, res: Response): void {
-  if (isOff(rule)) return;
+export function limitResponseBytes(store: RateLimitStore, rule: RateLimit, ctx: RequestContext, res: Response): () => void {
+  if (isOff(rule)) return () => undefined;
   const key = `${rule.name}:${ctx.tenant.uuid}`;
-  const spentUntil = store.refused.resetAt(key);
-  if (spentUntil) {
+  const refuseWhenSpent = () => {
+    const spentUntil = store.refused.resetAt(key);
+    if (!spentUntil) return;
     res.set('Retry-After', String(decide(rule, rule.limit, spentUntil).retryAfter));
     throw new DomainError('TOO_MANY_REQUESTS', RESPONSE_BYTES_SPENT);
-  }
+  };
+  refuseWhenSpent();
   res.once('finish', () => {
     const bytes = ctx.loaders.budget.spent;
     if (bytes <= 0) return;
@@ -31,4 +35,5 @@ export function limitResponseBytes(store: RateLimitStore, rule: RateLimit, ctx: 
       () => undefined,
     );
   });
+  return refuseWhenSpent;
 }
