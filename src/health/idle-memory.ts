@@ -8,14 +8,15 @@ import vm from 'node:vm';
  * nothing, so the garbage of a burst of large answers and the pages V8 keeps for reuse stayed resident:
  * a minute after the neighbours' attack RSS was +54 to +124 % of its start, while one such
  * collection brings it below the start (docs/benchmarks.md, Neighbours). Here: every SAMPLE_MS the
- * event loop's utilisation is read; after QUIET_SAMPLES samples below QUIET in which no request
- * arrived (`noteArrival`), with RSS over its floor by GROWTH, one memory-reducing collection runs
- * (70–85 ms of the event loop: light traffic is not quiet, it would wait behind it) and what it leaves
- * is the new floor, so it runs again only after RSS has grown again. One per process, however many
- * services it hosts.
+ * event loop's utilisation is read; after QUIET_SAMPLES samples in which no request arrived
+ * (`noteArrival`) and the loop was under QUIET busy, with RSS over its floor by GROWTH, one
+ * memory-reducing collection runs and what it leaves is the new floor, so it runs again only after RSS has grown again. One per process, however many
+ * services it hosts. Its final pause is 55–85 ms on the development machine: light traffic is not
+ * quiet (at 8 requests a second the loop was under 2 % busy, and one of them waited 70 ms behind it),
+ * while background work (retried webhook deliveries, jobs) answers nobody who waits, so it may run then.
  */
 export const SAMPLE_MS = 5_000;
-const QUIET = 0.02;
+const QUIET = 0.25;
 const QUIET_SAMPLES = 2;
 const GROWTH = 1.2;
 
