@@ -10,7 +10,9 @@
  *              baked-badge downloads and credential verifications.
  *   webhooks:  a tenant registers 100 endpoints that never answer and uploads files (each upload an
  *              event for every endpoint); victim: another tenant's webhook, from its upload to arrival.
- * BENCH_NEIGHBOUR_SECONDS (30) per phase; BENCH_NEIGHBOUR_SCENARIOS=templates,public,webhooks picks some.
+ * BENCH_NEIGHBOUR_SECONDS (30) per phase; BENCH_NEIGHBOUR_SCENARIOS=templates,public,webhooks picks some;
+ * BENCH_NEIGHBOUR_CONTROL=1 leaves the attack out of the second phase; BENCH_NEIGHBOUR_TRACE=<file> logs
+ * every request and the server's event-loop blocks over 30 ms.
  * Load comes from child processes (bench/neighbour-load.ts), attackers and victims in separate ones.
  * Memory diagnosis (docs/benchmarks.md, Neighbours): run `node --expose-gc dist/bench/main.js hostile` to
  * see what a full GC and a memory-reducing one leave a minute after the load; BENCH_MEMORY_MAPS=1 adds the
@@ -37,6 +39,11 @@ const SECONDS = Number(process.env.BENCH_NEIGHBOUR_SECONDS || 30);
 /** Which scenarios run (comma-separated keys); all by default. */
 const ONLY = process.env.BENCH_NEIGHBOUR_SCENARIOS?.split(',');
 const IDLE_SECONDS = 60;
+/**
+ * BENCH_NEIGHBOUR_CONTROL=1: the second phase runs without the attack, so the table shows how far two
+ * undisturbed phases of the same victims differ on this machine (what a ratio can resolve).
+ */
+const CONTROL = process.env.BENCH_NEIGHBOUR_CONTROL === '1';
 /** Victims' traffic before the measured phases, not recorded: the first requests of a cold path are not what an attack changes. */
 const WARM_UP_SECONDS = 3;
 /** How long after a phase a victim's webhook may still arrive and be counted. */
@@ -99,7 +106,7 @@ function runLoad(url: string, streams: Stream[], seconds = SECONDS): Promise<Str
 
 async function runPhase(url: string, scenario: Scenario, attacked: boolean): Promise<Phase> {
   const victims = await scenario.victims();
-  const attackers = attacked ? await scenario.attackers() : [];
+  const attackers = attacked && !CONTROL ? await scenario.attackers() : [];
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const blocks = traceBlocks();
