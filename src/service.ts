@@ -75,7 +75,7 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
  */
 export async function startService(config: Config, logger: Logger, ormOptions: OrmOptions = {}): Promise<RunningService> {
   const database = await resolveDatabase(config, logger, { keep: true });
-  keepMemoryLowWhenIdle((before, after) => logger.info({ rssBefore: before, rssAfter: after }, 'memory given back after a load'));
+  const stopIdleMemory = keepMemoryLowWhenIdle((before, after) => logger.info({ rssBefore: before, rssAfter: after }, 'memory given back after a load'));
   let orm: Orm | undefined;
   let stopAnchoring: (() => Promise<void>) | undefined;
   let revocations: NotificationListener | undefined;
@@ -161,6 +161,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
         await replica?.stop();
         await readyOrm.close();
         await database.release();
+        stopIdleMemory();
       },
     };
   } catch (error) {
@@ -173,6 +174,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     await replica?.stop();
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);
+    stopIdleMemory();
     throw error;
   }
 }

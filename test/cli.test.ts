@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -5,6 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+
+// The first run of the CLI loads all of it without a compile cache: 30 s was not enough on a loaded 2-core machine.
+jest.setTimeout(90_000);
 
 let database: TestDatabase;
 let scratch: string;

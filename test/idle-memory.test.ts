@@ -39,9 +39,9 @@ test('none while requests keep coming, or when RSS stayed near its floor', () =>
   expect(
     collections([
       [0.9, 500],
-      [0.5, 500],
+      [0.1, 500],
       [0.01, 500],
-      [0.5, 500],
+      [0.1, 500],
       [0.01, 500],
     ]),
   ).toEqual([]);

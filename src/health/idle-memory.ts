@@ -12,11 +12,10 @@ import vm from 'node:vm';
  * (`noteArrival`) and the loop was under QUIET busy, with RSS over its floor by GROWTH, one
  * memory-reducing collection runs and what it leaves is the new floor, so it runs again only after RSS has grown again. One per process, however many
  * services it hosts. Its final pause is 55–85 ms on the development machine: light traffic is not
- * quiet (at 8 requests a second the loop was under 2 % busy, and one of them waited 70 ms behind it),
- * while background work (retried webhook deliveries, jobs) answers nobody who waits, so it may run then.
+ * quiet (at 8 requests a second the loop was under 2 % busy, and one of them waited 70 ms behind it).
  */
 export const SAMPLE_MS = 5_000;
-const QUIET = 0.25;
+const QUIET = 0.02;
 const QUIET_SAMPLES = 2;
 const GROWTH = 1.2;
 
@@ -45,34 +44,51 @@ export function memoryReducingCollection(): () => Promise<void> {
   return () => collect({ type: 'major', execution: 'async', flavor: 'last-resort' });
 }
 
-let started = false;
 let arrived = 0;
+let users = 0;
+let sampler: NodeJS.Timeout | undefined;
 
 /** Counts a request's arrival: a sample in which any arrived is not quiet. */
 export function noteArrival(): void {
   arrived++;
 }
 
-/** Starts the sampling once a process (an unref'd timer: it never keeps the process alive). */
-export function keepMemoryLowWhenIdle(onCollected?: (before: number, after: number) => void): void {
-  if (started) return;
-  started = true;
-  const collect = memoryReducingCollection();
-  let state: IdleMemoryState = { quiet: 0, floorRss: process.memoryUsage().rss };
-  let last = performance.eventLoopUtilization();
-  setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, last);
-    last = now;
-    const before = process.memoryUsage().rss;
-    const step = nextSample(state, utilization, before, arrived);
+/**
+ * Starts the sampling (one per process, however many services it hosts: an unref'd timer, it never keeps
+ * the process alive) and returns what stops this service's use of it; the last stop ends it. A sampler left
+ * running after its service (a test process hosts service after service) would see no arrivals and collect
+ * a growing heap again and again.
+ */
+export function keepMemoryLowWhenIdle(onCollected?: (before: number, after: number) => void): () => void {
+  users++;
+  if (!sampler) {
+    const collect = memoryReducingCollection();
+    let state: IdleMemoryState = { quiet: 0, floorRss: process.memoryUsage().rss };
+    let last = performance.eventLoopUtilization();
     arrived = 0;
-    state = step.state;
-    if (!step.collect) return;
-    void collect().then(() => {
-      const after = process.memoryUsage().rss;
-      state = { ...state, floorRss: after };
-      onCollected?.(before, after);
-    });
-  }, SAMPLE_MS).unref();
+    sampler = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      const { utilization } = performance.eventLoopUtilization(now, last);
+      last = now;
+      const before = process.memoryUsage().rss;
+      const step = nextSample(state, utilization, before, arrived);
+      arrived = 0;
+      state = step.state;
+      if (!step.collect) return;
+      void collect().then(() => {
+        const after = process.memoryUsage().rss;
+        state = { ...state, floorRss: after };
+        onCollected?.(before, after);
+      });
+    }, SAMPLE_MS).unref();
+  }
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    if (--users === 0) {
+      clearInterval(sampler);
+      sampler = undefined;
+    }
+  };
 }
