@@ -179,7 +179,6 @@ export const ENVIRONMENT = z.object({
   GRAPHQL_MAX_COST: whole(1).default(50_000),
   RESPONSE_MAX_BYTES: whole(1).default(8 * 1024 * 1024),
   RESPONSE_BYTES_IN_FLIGHT_PER_TENANT: whole(1).default(16 * 1024 * 1024),
-  RESPONSE_BYTES_PER_SECOND_PER_TENANT: whole(1).default(8 * 1024 * 1024),
   GRAPHQL_JIT_AFTER_RUNS: whole().default(2),
   // A file's size is stored as a 32-bit integer, so the limit stays below 2 GiB.
   UPLOAD_MAX_FILE_BYTES: whole(1, 2 ** 31 - 1).default(20 * 1024 * 1024),

@@ -53,8 +53,6 @@ export interface Config {
   responseMaxBytes: number;
   /** Stored bytes of free JSON one tenant's answers may read and write at once, per process (RESPONSE_BYTES_IN_FLIGHT_PER_TENANT); more waits its turn. */
   responseBytesInFlightPerTenant: number;
-  /** Stored bytes of free JSON one tenant's answers may read a second, per process (RESPONSE_BYTES_PER_SECOND_PER_TENANT): a burst is spread out. */
-  responseBytesPerSecondPerTenant: number;
   /** GraphQL limits: selection depth, cost in rows (cost.ts). */
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
@@ -312,7 +310,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxDepth: e.JSON_MAX_DEPTH,
     responseMaxBytes: e.RESPONSE_MAX_BYTES,
     responseBytesInFlightPerTenant: e.RESPONSE_BYTES_IN_FLIGHT_PER_TENANT,
-    responseBytesPerSecondPerTenant: e.RESPONSE_BYTES_PER_SECOND_PER_TENANT,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
     graphqlJitAfterRuns: e.GRAPHQL_JIT_AFTER_RUNS,

@@ -2,7 +2,6 @@ import { jest } from '@jest/globals';
 import http from 'node:http';
 import { ResponseBudget } from '../src/context/response-budget.js';
 import { FREE_JSON_MAX_BYTES } from '../src/graphql/validators.js';
-import { BytePace } from '../src/rate-limits/byte-pace.js';
 import { InFlightLimit } from '../src/rate-limits/in-flight-limit.js';
 import { factories } from './support/factories.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
@@ -10,25 +9,6 @@ import { signIn, startTestService, type ApiClient, type TestService } from './su
 jest.setTimeout(180_000);
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
-const unpaced = () => new BytePace(Number.MAX_SAFE_INTEGER, 60_000);
-
-describe('a tenant’s pace of large answers', () => {
-  it('lets the first answer of a quiet tenant go at once, the next when the bytes before it have taken their time', () => {
-    const pace = new BytePace(1_000, 10_000);
-    expect(pace.reserve('acme', 500, 0)).toBe(0);
-    expect(pace.reserve('acme', 2_000, 100)).toBe(400);
-    expect(pace.reserve('globex', 2_000, 100)).toBe(0);
-    // After a quiet spell the timeline starts again from now.
-    expect(pace.reserve('acme', 1, 60_000)).toBe(0);
-  });
-
-  it('reserves nothing for a slot further away than the longest wait', () => {
-    const pace = new BytePace(1_000, 1_000);
-    expect(pace.reserve('acme', 3_000, 0)).toBe(0);
-    expect(pace.reserve('acme', 1, 0)).toBeUndefined();
-    expect(pace.reserve('acme', 1, 2_000)).toBe(1_000);
-  });
-});
 
 describe('work in flight per key', () => {
   it('lets work through while it fits, then in order of arrival as earlier work is released', async () => {
@@ -66,12 +46,12 @@ describe('work in flight per key', () => {
 describe('an answer’s large fields in flight', () => {
   it('holds what it charged until it has gone, and gives back what it was admitted after its client left', async () => {
     const gate = new InFlightLimit(100, 60_000);
-    const first = new ResponseBudget(1_000, { gate, pace: unpaced(), tenant: 'acme' });
+    const first = new ResponseBudget(1_000, { gate, tenant: 'acme' });
     first.charge(80);
     await first.admit();
     expect(gate.heldBy('acme')).toBe(80);
 
-    const second = new ResponseBudget(1_000, { gate, pace: unpaced(), tenant: 'acme' });
+    const second = new ResponseBudget(1_000, { gate, tenant: 'acme' });
     second.charge(80);
     let admitted = false;
     const admitting = second.admit().then(() => (admitted = true));
@@ -85,7 +65,7 @@ describe('an answer’s large fields in flight', () => {
 
   it('checks the tenant’s window again once admitted, and still gives the bytes back', async () => {
     const gate = new InFlightLimit(100, 60_000);
-    const budget = new ResponseBudget(1_000, { gate, pace: unpaced(), tenant: 'acme' });
+    const budget = new ResponseBudget(1_000, { gate, tenant: 'acme' });
     budget.checkWhenAdmitted(() => {
       throw new Error('window spent');
     });
@@ -152,29 +132,6 @@ describe('a tenant’s large answers, one at a time (RESPONSE_BYTES_IN_FLIGHT_PE
     const page = await acme.rest('GET', LIST);
     expect(page.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(9_000);
-  });
-});
-
-describe('a tenant’s pages of large fields, paced (RESPONSE_BYTES_PER_SECOND_PER_TENANT=1 MiB)', () => {
-  let service: TestService;
-  let acme: ApiClient;
-
-  beforeAll(async () => {
-    service = await startTestService({ RESPONSE_BYTES_PER_SECOND_PER_TENANT: String(1024 * 1024), RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE: '0' });
-    acme = await signIn(service, 'acme');
-    const make = factories(acme);
-    const institution = await make.institution();
-    const design = { notes: 'x'.repeat(FREE_JSON_MAX_BYTES - '{"notes":""}'.length) };
-    for (let n = 0; n < 20; n++) await make.template({ institution_uuid: institution.uuid, design_config: design });
-  }, 180_000);
-  afterAll(() => service.stop());
-
-  it('spreads three pages of 1.3 MB over at least 2.5 s, and answers a page without them at once', async () => {
-    const started = Date.now();
-    for (let n = 0; n < 3; n++) expect((await acme.rest('GET', '/certificate-templates?per_page=20')).status).toBe(200);
-    // The second page waits for the first one's 1.3 MB at 1 MiB/s, the third for the second's.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2_400);
-    expect((await acme.rest('GET', '/institutions')).status).toBe(200);
   });
 });
 

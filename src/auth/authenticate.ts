@@ -4,7 +4,6 @@ import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { LARGE_ANSWER_WAIT_MS, ResponseBudget } from '../context/response-budget.js';
 import { DomainError } from '../errors/domain-error.js';
-import { BytePace } from '../rate-limits/byte-pace.js';
 import { InFlightLimit } from '../rate-limits/in-flight-limit.js';
 import type { Logger } from '../logger.js';
 import { enforce, refuseKnown } from '../rate-limits/http-limits.js';
@@ -35,8 +34,7 @@ export function authenticate(
     publicBaseUrl,
     responseMaxBytes,
     responseBytesInFlightPerTenant,
-    responseBytesPerSecondPerTenant,
-  }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes' | 'responseBytesInFlightPerTenant' | 'responseBytesPerSecondPerTenant'>,
+  }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes' | 'responseBytesInFlightPerTenant'>,
   runtime: ServiceRuntime,
   limits: Pick<RateLimits, 'store' | 'api' | 'responseBytes'>,
   principals: PrincipalCache,
@@ -44,7 +42,6 @@ export function authenticate(
   // The lookup is one prepared statement on the pool: no ORM state, so no fork of the EntityManager.
   const tokens = new TokenService(orm.em, tokenTtlSeconds);
   const largeAnswers = new InFlightLimit(responseBytesInFlightPerTenant, LARGE_ANSWER_WAIT_MS);
-  const largeAnswerPace = new BytePace(responseBytesPerSecondPerTenant, LARGE_ANSWER_WAIT_MS);
   const lookUp = async (tokenHash: string): Promise<Principal | undefined> => {
     const readAt = principals.startLookup();
     const found = await tokens.principalByHash(tokenHash);
@@ -68,7 +65,7 @@ export function authenticate(
       }
       await enforce(limits.store, limits.api, principal.clientId, res, knownAs);
       const logger = (req as Request & { log: Logger }).log;
-      const budget = new ResponseBudget(responseMaxBytes, { gate: largeAnswers, pace: largeAnswerPace, tenant: principal.tenant.uuid });
+      const budget = new ResponseBudget(responseMaxBytes, { gate: largeAnswers, tenant: principal.tenant.uuid });
       res.once('close', () => budget.finish());
       const context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, budget);
       budget.checkWhenAdmitted(limitResponseBytes(limits.store, limits.responseBytes, context, res));

@@ -1,6 +1,4 @@
 import { DomainError, responseTooLarge } from '../errors/domain-error.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { BytePace } from '../rate-limits/byte-pace.js';
 import type { InFlightLimit } from '../rate-limits/in-flight-limit.js';
 
 /**
@@ -17,10 +15,9 @@ export const LARGE_ANSWER_WAIT_MS = 10_000;
  * The bytes one answer may still take (RESPONSE_MAX_BYTES), spent by the fields that can be large
  * (free JSON) before they are read, so an answer over the budget is refused before it is loaded or
  * built. The serialiser (src/http/json-text.ts) holds the whole answer to the same limit.
- * With `inFlight`, what was charged is read only in its turn of the tenant's pace
- * (RESPONSE_BYTES_PER_SECOND_PER_TENANT) and when it fits the bytes the tenant's answers are reading
- * and writing at once (RESPONSE_BYTES_IN_FLIGHT_PER_TENANT; `admit`; 503 + Retry-After past
- * LARGE_ANSWER_WAIT_MS), and given back when the answer has gone (`finish`). Without it a burst
+ * With `inFlight` (RESPONSE_BYTES_IN_FLIGHT_PER_TENANT), what was charged is read only when it fits
+ * the bytes the tenant's answers are reading and writing at once (`admit`; 503 + Retry-After after
+ * waiting LARGE_ANSWER_WAIT_MS), and given back when the answer has gone (`finish`). Without it a burst
  * of 24 lists of 6 MB templates was read and written all at once, taking the database pool and both
  * cores from other tenants for two seconds (docs/benchmarks.md, Neighbours).
  */
@@ -34,7 +31,7 @@ export class ResponseBudget {
 
   constructor(
     readonly maxBytes: number,
-    private readonly inFlight?: { gate: InFlightLimit; pace: BytePace; tenant: string },
+    private readonly inFlight?: { gate: InFlightLimit; tenant: string },
   ) {}
 
   /** Counts `bytes` of the answer (0: checks it); RESPONSE_TOO_LARGE once the answer would pass the budget, and on every charge after. */
@@ -48,17 +45,11 @@ export class ResponseBudget {
     this.stillAllowed = check;
   }
 
-  /**
-   * Waits for the slot of the bytes charged since the last call in the tenant's pace, then until they fit
-   * its bytes in flight, then checks what must still hold.
-   */
+  /** Waits until the bytes charged since the last call fit the tenant's bytes in flight, then checks what must still hold. */
   async admit(): Promise<void> {
     const bytes = this.spent - this.asked;
     if (!this.inFlight || bytes <= 0) return;
-    const { gate, pace, tenant } = this.inFlight;
-    const wait = pace.reserve(tenant, bytes);
-    if (wait === undefined) throw new DomainError('SERVICE_UNAVAILABLE', LARGE_ANSWERS_BUSY);
-    if (wait > 0) await sleep(wait);
+    const { gate, tenant } = this.inFlight;
     this.asked += bytes;
     if (!(await gate.acquire(tenant, bytes))) {
       this.asked -= bytes;
