@@ -58,6 +58,8 @@ import type { Logger } from './logger.js';
 export interface AppParts {
   app: Express;
   apollo: ApolloServer<RequestContext>;
+  /** Resolves once the statements requests left behind after their answers (byte-window charges) have finished. */
+  settled(): Promise<void>;
 }
 
 /**
@@ -237,5 +239,5 @@ export async function createApp({ config, orm, logger, runtime, principals = new
   app.use(htmlNotFound);
   app.use(notFound);
   app.use(httpErrorHandler(logger));
-  return { app, apollo };
+  return { app, apollo, settled: () => limits.store.settled() };
 }

@@ -30,7 +30,7 @@ export function limitResponseBytes(store: RateLimitStore, rule: RateLimit, ctx: 
     const bytes = ctx.loaders.budget.spent;
     if (bytes <= 0) return;
     // A charge lost to a database failure is not worth more than the answer it counted.
-    store.hit(key, rule.windowMs, bytes).then(
+    store.afterAnswer(key, rule.windowMs, bytes).then(
       ({ hits, resetAt }) => hits >= rule.limit && store.refused.remember(key, resetAt),
       () => undefined,
     );
