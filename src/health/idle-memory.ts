@@ -10,8 +10,8 @@ import vm from 'node:vm';
  * collection brings it below the start (docs/benchmarks.md, Neighbours). Here: every SAMPLE_MS the
  * event loop's utilisation is read; after QUIET_SAMPLES samples in which no request arrived
  * (`noteArrival`) and the loop was under QUIET busy, with RSS over its floor by GROWTH, one
- * memory-reducing collection runs and what it leaves is the new floor, so it runs again only after RSS has grown again. One per process, however many
- * services it hosts. Its final pause is 55–85 ms on the development machine: light traffic is not
+ * memory-reducing collection runs and what it leaves is the new floor, so it runs again only after
+ * RSS has grown again. One per process, however many services it hosts. Its final pause is 55–85 ms on the development machine: light traffic is not
  * quiet (at 8 requests a second the loop was under 2 % busy, and one of them waited 70 ms behind it).
  */
 export const SAMPLE_MS = 5_000;
