@@ -58,8 +58,6 @@ import type { Logger } from './logger.js';
 export interface AppParts {
   app: Express;
   apollo: ApolloServer<RequestContext>;
-  /** Resolves once the statements requests left behind after their answers (byte-window charges) have finished. */
-  settled(): Promise<void>;
 }
 
 /**
@@ -239,5 +237,5 @@ export async function createApp({ config, orm, logger, runtime, principals = new
   app.use(htmlNotFound);
   app.use(notFound);
   app.use(httpErrorHandler(logger));
-  return { app, apollo, settled: () => limits.store.settled() };
+  return { app, apollo };
 }

@@ -133,7 +133,7 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
     });
     const principals = new PrincipalCache();
     revocations = listenForRevocations(database.directUrl, principals, logger);
-    const { app, apollo, settled } = await createApp({ config, orm, logger, runtime, principals });
+    const { app, apollo } = await createApp({ config, orm, logger, runtime, principals });
     const server = createHttpServer(app, config.timeouts);
     await listen(server, config.port, config.host);
     await provisionDemoTenant(orm, config, logger).catch(async (error: unknown) => {
@@ -151,7 +151,6 @@ export async function startService(config: Config, logger: Logger, ormOptions: O
       databaseGaveUp: database.gaveUp,
       async stop() {
         await drain(server, config.shutdownGraceMs);
-        await settled();
         await apollo.stop();
         await revocations?.close();
         await documents.close();

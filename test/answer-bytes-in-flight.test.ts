@@ -63,14 +63,17 @@ describe('an answer’s large fields in flight', () => {
     expect(gate.heldBy('acme')).toBe(0);
   });
 
-  it('checks the tenant’s window again once admitted, and still gives the bytes back', async () => {
+  it('charges the tenant’s window once admitted, and still gives the bytes back when it is spent', async () => {
     const gate = new InFlightLimit(100, 60_000);
     const budget = new ResponseBudget(1_000, { gate, tenant: 'acme' });
-    budget.checkWhenAdmitted(() => {
+    const charged: number[] = [];
+    budget.chargeWindowWith(async (bytes) => {
+      charged.push(bytes);
       throw new Error('window spent');
     });
     budget.charge(50);
     await expect(budget.admit()).rejects.toThrow('window spent');
+    expect(charged).toEqual([50]);
     budget.finish();
     expect(gate.heldBy('acme')).toBe(0);
   });
@@ -138,15 +141,20 @@ describe('a tenant’s large answers, one at a time (RESPONSE_BYTES_IN_FLIGHT_PE
 describe('the tenant’s byte window, checked again after waiting', () => {
   let service: TestService;
   let acme: ApiClient;
+  let globex: ApiClient;
 
-  beforeAll(async () => {
-    // One page of 20 configs at the limit (1.3 MB) spends the window; answers run one at a time.
-    service = await startTestService({ RESPONSE_BYTES_IN_FLIGHT_PER_TENANT: '1', RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE: String(1024 * 1024) });
-    acme = await signIn(service, 'acme');
-    const make = factories(acme);
+  async function fullTemplates(api: ApiClient): Promise<void> {
+    const make = factories(api);
     const institution = await make.institution();
     const design = { notes: 'x'.repeat(FREE_JSON_MAX_BYTES - '{"notes":""}'.length) };
     for (let n = 0; n < 20; n++) await make.template({ institution_uuid: institution.uuid, design_config: design });
+  }
+
+  beforeAll(async () => {
+    // One page of 20 configs at the limit (1.3 MB) spends a tenant's window; answers run one at a time.
+    service = await startTestService({ RESPONSE_BYTES_IN_FLIGHT_PER_TENANT: '1', RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE: String(1024 * 1024) });
+    [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
+    await Promise.all([fullTemplates(acme), fullTemplates(globex)]);
   }, 180_000);
   afterAll(() => service.stop());
 
@@ -158,5 +166,13 @@ describe('the tenant’s byte window, checked again after waiting', () => {
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
     expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses such a GraphQL answer with one error, not one per row', async () => {
+    const query = 'query { certificateTemplates(first: 20) { nodes { uuid designConfig } } }';
+    const answers = await Promise.all(Array.from({ length: 5 }, () => globex.graphql(query)));
+    const refused = answers.filter((answer) => answer.body.errors);
+    expect(refused.length).toBeGreaterThanOrEqual(3);
+    for (const answer of refused) expect(answer.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual(['TOO_MANY_REQUESTS']);
   });
 });

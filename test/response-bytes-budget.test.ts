@@ -15,6 +15,7 @@ const LIST_QUERY = `query { certificateTemplates(first: ${PAGE}) { nodes { uuid 
 let service: TestService;
 let acme: ApiClient;
 let globex: ApiClient;
+let initech: ApiClient;
 
 const designOf = (bytes: number) => ({ notes: 'x'.repeat(bytes - '{"notes":""}'.length) });
 
@@ -42,8 +43,8 @@ async function chargedTo(identifier: string, atLeast: number): Promise<number> {
 
 beforeAll(async () => {
   service = await startTestService({ RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE: String(BUDGET) });
-  [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
-  await Promise.all([fullTemplates(acme), fullTemplates(globex)]);
+  [acme, globex, initech] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex'), signIn(service, 'initech')]);
+  await Promise.all([fullTemplates(acme), fullTemplates(globex), fullTemplates(initech)]);
 }, 180_000);
 afterAll(() => service.stop());
 
@@ -73,5 +74,18 @@ describe('a tenant’s budget of answer bytes a minute', () => {
     await chargedTo('globex', PAGE * FREE_JSON_MAX_BYTES);
     expect((await globex.graphql(LIST_QUERY)).status).toBe(429);
     expect((await globex.rest('GET', '/institutions')).status).toBe(429);
+  });
+
+  it('lets one of many answers sent at once through an unspent window, not all of them', async () => {
+    // Each passes the check on arrival; the window is charged as each is admitted to read its configs.
+    const answers = await Promise.all([
+      ...Array.from({ length: 3 }, () => initech.rest('GET', `/certificate-templates?per_page=${PAGE}`)),
+      ...Array.from({ length: 3 }, () => initech.graphql(LIST_QUERY)),
+    ]);
+    // Refused before execution: 429 in both styles; refused while reading: a GraphQL error.
+    const refused = (answer: (typeof answers)[number]) =>
+      answer.status === 429 || answer.body.errors?.[0]?.extensions?.code === 'TOO_MANY_REQUESTS';
+    expect(answers.filter((answer) => answer.status === 200 && !answer.body.errors)).toHaveLength(1);
+    expect(answers.filter(refused)).toHaveLength(5);
   });
 });

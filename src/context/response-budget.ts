@@ -24,10 +24,12 @@ export const LARGE_ANSWER_WAIT_MS = 10_000;
 export class ResponseBudget {
   /** Bytes charged so far. */
   spent = 0;
+  /** The error that refused this answer (too large, over the tenant's window, busy), once one did. */
+  refusal: Error | undefined;
   private asked = 0;
   private held = 0;
   private finished = false;
-  private stillAllowed: () => void = () => undefined;
+  private chargeWindow: (bytes: number) => Promise<void> = async () => undefined;
 
   constructor(
     readonly maxBytes: number,
@@ -37,27 +39,41 @@ export class ResponseBudget {
   /** Counts `bytes` of the answer (0: checks it); RESPONSE_TOO_LARGE once the answer would pass the budget, and on every charge after. */
   charge(bytes: number): void {
     this.spent += bytes;
-    if (this.spent > this.maxBytes) throw responseTooLarge(this.maxBytes);
+    if (this.spent > this.maxBytes) throw this.refuse(responseTooLarge(this.maxBytes));
   }
 
-  /** What must still hold once an answer was let through to read (the tenant's byte window): throws if not. */
-  checkWhenAdmitted(check: () => void): void {
-    this.stillAllowed = check;
+  private refuse(error: unknown): unknown {
+    if (error instanceof Error) this.refusal ??= error;
+    return error;
   }
 
-  /** Waits until the bytes charged since the last call fit the tenant's bytes in flight, then checks what must still hold. */
+  /** How the bytes an answer is admitted to read are charged to its tenant's window (throws when spent). */
+  chargeWindowWith(charge: (bytes: number) => Promise<void>): void {
+    this.chargeWindow = charge;
+  }
+
+  /**
+   * Waits until the bytes charged since the last call fit the tenant's bytes in flight, then charges
+   * them to the tenant's window, which may have been spent by the answers this one waited for.
+   */
   async admit(): Promise<void> {
     const bytes = this.spent - this.asked;
-    if (!this.inFlight || bytes <= 0) return;
-    const { gate, tenant } = this.inFlight;
+    if (bytes <= 0) return;
     this.asked += bytes;
-    if (!(await gate.acquire(tenant, bytes))) {
-      this.asked -= bytes;
-      throw new DomainError('SERVICE_UNAVAILABLE', LARGE_ANSWERS_BUSY);
+    if (this.inFlight) {
+      const { gate, tenant } = this.inFlight;
+      if (!(await gate.acquire(tenant, bytes))) {
+        this.asked -= bytes;
+        throw this.refuse(new DomainError('SERVICE_UNAVAILABLE', LARGE_ANSWERS_BUSY));
+      }
+      if (this.finished) gate.release(tenant, bytes);
+      else this.held += bytes;
     }
-    if (this.finished) gate.release(tenant, bytes);
-    else this.held += bytes;
-    this.stillAllowed();
+    try {
+      await this.chargeWindow(bytes);
+    } catch (error) {
+      throw this.refuse(error);
+    }
   }
 
   /** The answer has gone (or its client left): its bytes in flight are given back. */

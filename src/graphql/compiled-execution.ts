@@ -79,12 +79,19 @@ export class CompiledExecution {
  */
 function withUpstreamErrors(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
-  const errors = result.errors.map((error) => {
-    const upstream = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: error.extensions });
-    Object.assign(upstream, { locations: error.locations });
-    return upstream;
-  });
-  return { ...result, errors };
+  // A copy: the stack worth keeping is the original error's, which GraphQLError copies when there is one.
+  const frames = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const errors = result.errors.map((error) => {
+      const upstream = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: error.extensions });
+      Object.assign(upstream, { locations: error.locations });
+      return upstream;
+    });
+    return { ...result, errors };
+  } finally {
+    Error.stackTraceLimit = frames;
+  }
 }
 
 const hasOperation = (document: DocumentNode, name: string) =>

@@ -34,8 +34,6 @@ export class RateLimitStore {
   private lastSweep = Date.now();
   /** What this process already knows is refused, answered without a statement (refused-windows.ts). */
   readonly refused = new RefusedWindows();
-  /** Hits made after their answer had gone (`afterAnswer`): awaited by `settled` before the pool closes. */
-  private readonly late = new Set<Promise<unknown>>();
 
   constructor(
     private readonly orm: Orm,
@@ -48,22 +46,6 @@ export class RateLimitStore {
     await this.sweepWhenDue();
     const [row] = await this.execute(HIT, [key, Math.min(Math.max(1, Math.ceil(amount)), 2 ** 31 - 1), windowMs / 1000]);
     return count(row!);
-  }
-
-  /**
-   * A hit made once its request's answer has gone: nothing waits for it but the service's shutdown,
-   * which must not close the pool under it (`settled`).
-   */
-  afterAnswer(key: string, windowMs: number, amount: number): Promise<WindowCount> {
-    const hit = this.hit(key, windowMs, amount);
-    const tracked = hit.catch(() => undefined).finally(() => this.late.delete(tracked));
-    this.late.add(tracked);
-    return hit;
-  }
-
-  /** Resolves once the hits made after answers have finished. */
-  async settled(): Promise<void> {
-    while (this.late.size > 0) await Promise.all([...this.late]);
   }
 
   /** Takes back one hit of the current window (a token request that turned out to succeed). */

@@ -1,5 +1,4 @@
 import type { Response } from 'express';
-import type { RequestContext } from '../context/request-context.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { RateLimitStore } from './rate-limit.store.js';
 import { decide, isOff, type RateLimit } from './rate-limiter.js';
@@ -8,32 +7,31 @@ export const RESPONSE_BYTES_SPENT = 'This tenant has read too many bytes of answ
 
 /**
  * A tenant's budget of answer bytes a window (RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE), REST and GraphQL
- * alike: the stored sizes each answer charged to its ResponseBudget (free JSON such as design configs,
- * counted before it is read) are added to the tenant's window when the answer has gone, in one
- * statement, and only for answers that charged any. A request arriving once the window is spent is
- * refused with 429 and Retry-After before it is executed, without a statement once this process has
- * seen the window spent. One answer may overshoot by at most its own bytes (RESPONSE_MAX_BYTES).
- * Returns that check, for an answer that waited its turn to read large fields (answer-bytes-in-flight.ts):
- * the window may have been spent by the answers it waited for.
+ * alike, spent by the stored sizes of the large fields (free JSON such as design configs) an answer is
+ * about to read: a request arriving once the window is spent is refused with 429 and Retry-After before
+ * it is executed (without a statement once this process has seen the window spent); the returned
+ * charge adds an answer's bytes to the window in one statement when it is admitted to read them
+ * (ResponseBudget.admit), and refuses it if the window was already spent by then. Charged before the
+ * answer is read, not after it has gone, so answers running at once cannot all pass an unspent window:
+ * one answer overshoots by at most its own bytes (RESPONSE_MAX_BYTES).
  */
-export function limitResponseBytes(store: RateLimitStore, rule: RateLimit, ctx: RequestContext, res: Response): () => void {
-  if (isOff(rule)) return () => undefined;
-  const key = `${rule.name}:${ctx.tenant.uuid}`;
-  const refuseWhenSpent = () => {
-    const spentUntil = store.refused.resetAt(key);
-    if (!spentUntil) return;
-    res.set('Retry-After', String(decide(rule, rule.limit, spentUntil).retryAfter));
+export function limitResponseBytes(store: RateLimitStore, rule: RateLimit, tenantUuid: string, res: Response): (bytes: number) => Promise<void> {
+  if (isOff(rule)) return async () => undefined;
+  const key = `${rule.name}:${tenantUuid}`;
+  const refuse = (resetAt: Date): never => {
+    res.set('Retry-After', String(decide(rule, rule.limit, resetAt).retryAfter));
     throw new DomainError('TOO_MANY_REQUESTS', RESPONSE_BYTES_SPENT);
   };
+  const refuseWhenSpent = () => {
+    const spentUntil = store.refused.resetAt(key);
+    if (spentUntil) refuse(spentUntil);
+  };
   refuseWhenSpent();
-  res.once('finish', () => {
-    const bytes = ctx.loaders.budget.spent;
-    if (bytes <= 0) return;
-    // A charge lost to a database failure is not worth more than the answer it counted.
-    store.afterAnswer(key, rule.windowMs, bytes).then(
-      ({ hits, resetAt }) => hits >= rule.limit && store.refused.remember(key, resetAt),
-      () => undefined,
-    );
-  });
-  return refuseWhenSpent;
+  return async (bytes) => {
+    refuseWhenSpent();
+    const amount = Math.ceil(bytes);
+    const { hits, resetAt } = await store.hit(key, rule.windowMs, amount);
+    if (hits >= rule.limit) store.refused.remember(key, resetAt);
+    if (hits - amount >= rule.limit) refuse(resetAt);
+  };
 }
