@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { FREE_JSON_MAX_BYTES } from '../src/graphql/validators.js';
+import { REFUSAL_HOLD_MS } from '../src/rate-limits/http-limits.js';
 import { factories } from './support/factories.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 import { until } from './support/wait.js';
@@ -55,9 +56,12 @@ describe('a tenant’s budget of answer bytes a minute', () => {
     expect(page.body.data).toHaveLength(PAGE);
     expect(await chargedTo('acme', PAGE * FREE_JSON_MAX_BYTES)).toBeLessThan(PAGE * FREE_JSON_MAX_BYTES * 1.1);
 
+    const started = performance.now();
     const rest = await acme.rest('GET', `/certificate-templates?per_page=${PAGE}`);
     expect([rest.status, rest.body]).toEqual([429, { message: SPENT }]);
     expect(Number(rest.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Held like every refusal the process already knows: resending at once gains nothing (a timer never fires early).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(REFUSAL_HOLD_MS - 1);
     const graphql = await acme.graphql(LIST_QUERY);
     expect(graphql.status).toBe(429);
     expect(JSON.stringify(graphql.body)).toContain(SPENT);

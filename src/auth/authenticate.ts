@@ -8,7 +8,7 @@ import { InFlightLimit } from '../rate-limits/in-flight-limit.js';
 import type { Logger } from '../logger.js';
 import { enforce, refuseKnown } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
-import { limitResponseBytes } from '../rate-limits/response-bytes-limit.js';
+import { chargeResponseBytes, refuseSpentResponseBytes } from '../rate-limits/response-bytes-limit.js';
 import type { PrincipalCache } from './principal-cache.js';
 import { sha256Hex } from './secrets.js';
 import { type Principal, TokenService } from './token.service.js';
@@ -63,12 +63,13 @@ export function authenticate(
       if (tenantHeader !== principal.tenant.identifier) {
         throw new DomainError('FORBIDDEN', 'This token is not valid for the requested tenant.');
       }
+      await refuseSpentResponseBytes(limits.store, limits.responseBytes, principal.tenant.uuid, res);
       await enforce(limits.store, limits.api, principal.clientId, res, knownAs);
       const logger = (req as Request & { log: Logger }).log;
       const budget = new ResponseBudget(responseMaxBytes, { gate: largeAnswers, tenant: principal.tenant.uuid });
       res.once('close', () => budget.finish());
       const context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, budget);
-      budget.chargeWindowWith(limitResponseBytes(limits.store, limits.responseBytes, principal.tenant.uuid, res));
+      budget.chargeWindowWith(chargeResponseBytes(limits.store, limits.responseBytes, principal.tenant.uuid, res));
       res.locals.context = context;
       next();
     } catch (error) {
