@@ -13,6 +13,8 @@
  * BENCH_NEIGHBOUR_SECONDS (30) per phase; BENCH_NEIGHBOUR_SCENARIOS=templates,public,webhooks picks some;
  * BENCH_NEIGHBOUR_CONTROL=1 leaves the attack out of the second phase; BENCH_NEIGHBOUR_TRACE=<file> logs
  * every request and the server's event-loop blocks over 30 ms.
+ * RESPONSE_* and RATE_LIMIT_RESPONSE_* settings in the environment reach the service (the rest of its
+ * limits stay at their defaults), so a budget can be tried without a rebuild.
  * Load comes from child processes (bench/neighbour-load.ts), attackers and victims in separate ones.
  * Memory diagnosis (docs/benchmarks.md, Neighbours): run `node --expose-gc dist/bench/main.js hostile` to
  * see what a full GC and a memory-reducing one leave a minute after the load; BENCH_MEMORY_MAPS=1 adds the

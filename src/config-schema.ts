@@ -167,7 +167,7 @@ export const ENVIRONMENT = z.object({
   RATE_LIMIT_PUBLIC_PER_MINUTE: whole().default(120),
   RATE_LIMIT_VERIFY_PER_MINUTE: whole().default(30),
   RATE_LIMIT_PUBLIC_WORKER_MS_PER_MINUTE: whole().default(10_000),
-  RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE: whole().default(256 * 1024 * 1024),
+  RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE: whole().default(64 * 1024 * 1024),
   TOKEN_RATE_LIMIT: whole().default(120),
   TOKEN_FAILURE_LIMIT: whole().default(10),
   TOKEN_ADDRESS_FAILURE_LIMIT: whole().default(30),
