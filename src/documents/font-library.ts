@@ -7,12 +7,10 @@ export type FontWeight = 'regular' | 'bold';
 
 /** One family of the fallback chain: TrueType files shipped by npm packages (SIL Open Font License). */
 interface FaceFiles {
-  name: string;
   files: Record<FontWeight, string>;
 }
 
 const noto = (family: string, file: string): FaceFiles => ({
-  name: file,
   files: {
     regular: `@expo-google-fonts/${family}/400Regular/${file}_400Regular.ttf`,
     bold: `@expo-google-fonts/${family}/700Bold/${file}_700Bold.ttf`,
@@ -127,10 +125,6 @@ interface SubsetInternals {
   glyf: Buffer[];
   offset: number;
   _addGlyph(glyphId: number): number;
-}
-
-export function faceName(face: number): string {
-  return FACES[face].name;
 }
 
 export function loadFace(face: number, weight: FontWeight): LoadedFont {

@@ -37,8 +37,6 @@ export class DocumentRefused extends Error {
   }
 }
 
-export const isBundledContext = (url: string) => BUNDLED.has(url);
-
 /**
  * The only document loader signing and verification use: bundled contexts, then `own` (this
  * service's DID documents and status lists, read from the database). Anything else is refused.
