@@ -457,7 +457,14 @@ async function mapsSummary(): Promise<string> {
 }
 
 export async function runNeighbourBench(): Promise<void> {
-  const env = await openBenchEnv({ limits: 'default', env: { NOTIFICATION_WORKER: 'on', WEBHOOK_ALLOW_PRIVATE: 'true', ...Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(RATE_LIMIT_RESPONSE|RESPONSE_)/.test(name))) } });
+  const env = await openBenchEnv({
+    limits: 'default',
+    env: {
+      NOTIFICATION_WORKER: 'on',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(RATE_LIMIT_RESPONSE|RESPONSE_)/.test(name))),
+    },
+  });
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-neighbours-'));
   const closers: (() => void)[] = [];
   try {

@@ -173,6 +173,7 @@ describe('the tenant’s byte window, checked again after waiting', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => globex.graphql(query)));
     const refused = answers.filter((answer) => answer.body.errors);
     expect(refused.length).toBeGreaterThanOrEqual(3);
-    for (const answer of refused) expect(answer.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual(['TOO_MANY_REQUESTS']);
+    for (const answer of refused)
+      expect(answer.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual(['TOO_MANY_REQUESTS']);
   });
 });

@@ -87,8 +87,7 @@ describe('a tenant’s budget of answer bytes a minute', () => {
       ...Array.from({ length: 3 }, () => initech.graphql(LIST_QUERY)),
     ]);
     // Refused before execution: 429 in both styles; refused while reading: a GraphQL error.
-    const refused = (answer: (typeof answers)[number]) =>
-      answer.status === 429 || answer.body.errors?.[0]?.extensions?.code === 'TOO_MANY_REQUESTS';
+    const refused = (answer: (typeof answers)[number]) => answer.status === 429 || answer.body.errors?.[0]?.extensions?.code === 'TOO_MANY_REQUESTS';
     expect(answers.filter((answer) => answer.status === 200 && !answer.body.errors)).toHaveLength(1);
     expect(answers.filter(refused)).toHaveLength(5);
   });

@@ -4,7 +4,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookMessage } from './webhook-message.entity.js';
-import { backlogPriority, scheduleDelivery } from './webhook-schedule.js';
+import { backlogPriority, PARKED_INDEX, scheduleDelivery } from './webhook-schedule.js';
 
 export enum WebhookDeliveryStatus {
   pending = 'pending',
@@ -52,6 +52,7 @@ export interface AttemptRecord {
 @Index({ name: 'webhook_deliveries_order_index', properties: ['endpoint', 'subjectUuid', 'enqueuedAt'], where: { status: WebhookDeliveryStatus.pending } })
 @Index({ name: 'webhook_deliveries_endpoint_queue_index', properties: ['endpoint', 'enqueuedAt'], where: { status: WebhookDeliveryStatus.pending } })
 @Index({ name: 'webhook_deliveries_lease_index', properties: ['lockedUntil'], where: { status: WebhookDeliveryStatus.pending } })
+@Index({ name: 'webhook_deliveries_parked_index', expression: PARKED_INDEX })
 export class WebhookDelivery extends TenantScopedEntity {
   @ManyToOne(() => WebhookEndpoint, { ref: true, index: true })
   endpoint!: Ref<WebhookEndpoint>;
@@ -87,6 +88,10 @@ export class WebhookDelivery extends TenantScopedEntity {
   /** While in the future, a worker is sending this delivery; once past, it is due again (a worker that died). */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   lockedUntil?: Date | null;
+
+  /** Since when it waits for a place in its tenant's share of deliveries in flight (webhook-schedule.ts, `PARK_FOR_TENANT`). */
+  @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
+  parkedAt?: Date | null;
 
   @Field(() => Date, { nullable: true, description: 'When a 2xx answer came; null until then.' })
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })

@@ -3,7 +3,7 @@ import { uuidv7 } from '../db/uuid.js';
 import { RECORD_FAILED_ATTEMPT, retryParameters, type RetryPolicy } from '../queue/retry-policy.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { endpointDisabledNotice } from './webhook-disabled-notice.js';
-import { SCHEDULE_NEXT_ABOUT_SUBJECT } from './webhook-schedule.js';
+import { LOCK_TENANT, SCHEDULE_NEXT_ABOUT_SUBJECT, WAKE_NEXT_FOR_TENANT } from './webhook-schedule.js';
 
 export interface DisablingPolicy {
   /** An endpoint whose every attempt failed for this long is disabled (WEBHOOK_DISABLE_AFTER_HOURS). */
@@ -62,12 +62,14 @@ export function recordFailure(orm: Orm, uuid: string, attempt: AttemptRecord, re
   const hours = disabling.disableAfterHours;
   const last = attempt.status === null ? attempt.error : `HTTP ${attempt.status}`;
   return orm.em.fork().transactional(async (em) => {
+    await em.execute(LOCK_TENANT, [uuid]);
     const [row] = await em.execute<FailedRow[]>(RECORD_FAILURE, [
       ...[attempt.status, attempt.error, JSON.stringify([attempt]), ...retryParameters(retry), uuid],
       ...[hours, hours, hours, last],
     ]);
     const delivery = row?.status === 'failed' ? 'failed' : 'retrying';
     if (delivery === 'failed') await em.execute(SCHEDULE_NEXT_ABOUT_SUBJECT, [uuid]);
+    await em.execute(WAKE_NEXT_FOR_TENANT, [uuid]);
     if (!row?.disabled_now || !row.uuid) return { delivery };
     const notice = endpointDisabledNotice({ endpointUuid: row.uuid, url: row.url, reason: row.disabled_reason });
     const fallback = disabling.noticeEmail ?? null;

@@ -6,10 +6,10 @@ export const WEBHOOK_TASK = 'webhook';
  * delivery (its job key), in the named queue of its endpoint, so an endpoint gets one request at a time
  * and a dead endpoint holds only its own queue. Used by the deliveries' and the endpoints' triggers
  * and when a delivery frees the next one about its record, at the queue's default priority (0)
- * unless `options` say otherwise (SQL: its run time, priority, and the times it was put back).
+ * unless `options` say otherwise (SQL: its run time and priority).
  */
-export const scheduleDelivery = (row: string, options: { runAt?: string; priority?: string; waits?: string } = {}) =>
-  `graphile_worker.add_job('${WEBHOOK_TASK}', json_build_object('uuid', ${row}.uuid${options.waits ? `, 'waits', ${options.waits}` : ''}), queue_name := 'webhook:' || ${row}.endpoint_uuid, run_at := ${options.runAt ?? `${row}.next_attempt_at`}, job_key := 'webhook:' || ${row}.uuid${options.priority ? `, priority := ${options.priority}` : ''})`;
+export const scheduleDelivery = (row: string, options: { runAt?: string; priority?: string } = {}) =>
+  `graphile_worker.add_job('${WEBHOOK_TASK}', json_build_object('uuid', ${row}.uuid), queue_name := 'webhook:' || ${row}.endpoint_uuid, run_at := ${options.runAt ?? `${row}.next_attempt_at`}, job_key := 'webhook:' || ${row}.uuid${options.priority ? `, priority := ${options.priority}` : ''})`;
 
 /** Pending deliveries an endpoint may have before the next ones wait behind other endpoints' (below). */
 export const ENDPOINT_BACKLOG = 10;
@@ -27,18 +27,51 @@ export const backlogPriority = (row: string) =>
 /**
  * The priority of a delivery whose tenant already had its share in flight when it came due: every
  * other tenant's due deliveries are fetched before it. Without it, the queue fetched due jobs oldest
- * first, so one tenant's thousands of deliveries (each looked at, found over its tenant's limit and
- * moved a second later, again and again) were all fetched before another tenant's newer one.
+ * first, so one tenant's thousands of deliveries were all fetched before another tenant's newer one.
  */
 export const WAITING_FOR_TENANT_PRIORITY = 1;
 
+// Claims of one tenant's deliveries, in every process, take turns with each other and with the wakes of
+// finished ones: each counts the leases the earlier ones committed.
+export const LOCK_TENANT = `select pg_advisory_xact_lock(hashtext('webhook_deliveries lease'), hashtext(tenant_uuid::text)) from webhook_deliveries where uuid = ?`;
+
 /**
- * Schedules the delivery (its uuid the third `?`) again, behind every other tenant's due deliveries:
- * the job carries how many times it was put back (the first `?`) and runs the second `?` seconds from
- * now. Its next attempt stays as it is (it is due; it waits for its tenant's turn, not for a retry).
+ * How long a parked delivery waits at most: a delivery that finds its tenant's share in flight is
+ * parked (`PARK_FOR_TENANT`) and woken by the next of the tenant's deliveries to finish
+ * (`WAKE_NEXT_FOR_TENANT`); this job is only the fallback should no wake come. Before parking, each such
+ * delivery looked again after 1, 2, 4 and 8 s: with one tenant's 2,000 deliveries behind dead endpoints
+ * that was a claim every few milliseconds, 15–20 % of the event loop for as long as the backlog lasted
+ * (docs/benchmarks.md, Neighbours).
  */
-export const WAIT_FOR_TENANT = `select ${scheduleDelivery('d', { runAt: 'now() + make_interval(secs => ?)', priority: String(WAITING_FOR_TENANT_PRIORITY), waits: '?::int' })}
-  from (select uuid, endpoint_uuid from webhook_deliveries where uuid = ?) d`;
+export const PARKED_FALLBACK_SECONDS = 300;
+
+/** The parked deliveries of a tenant, longest parked first: what `WAKE_NEXT_FOR_TENANT` reads. */
+export const PARKED_INDEX = `create index "webhook_deliveries_parked_index" on "webhook_deliveries" ("tenant_uuid", "parked_at", "uuid") where "status" = 'pending' and "parked_at" is not null`;
+
+/**
+ * Parks the delivery `?`: marks it waiting for its tenant and schedules its fallback job, behind every
+ * other tenant's due deliveries. Its next attempt stays as it is (it is due; it waits for its tenant's
+ * turn, not for a retry). Run under the tenant's claim lock.
+ */
+export const PARK_FOR_TENANT = `with parked as (
+    update webhook_deliveries set parked_at = coalesce(parked_at, now()) where uuid = ? returning uuid, endpoint_uuid)
+  select ${scheduleDelivery('parked', { runAt: `now() + make_interval(secs => ${PARKED_FALLBACK_SECONDS})`, priority: String(WAITING_FOR_TENANT_PRIORITY) })}
+  from parked`;
+
+/**
+ * Once the delivery `?` has given back its place in its tenant's share (delivered, failed, or waiting for
+ * a retry), the tenant's longest-parked delivery is scheduled now. Run under the tenant's claim lock in
+ * the transaction that gives the place back, so a delivery parks either before this sees it or after the
+ * place is free, never in between.
+ */
+export const WAKE_NEXT_FOR_TENANT = `with next as (
+    select d.uuid from webhook_deliveries d
+    where d.tenant_uuid = (select tenant_uuid from webhook_deliveries where uuid = ?) and d.status = 'pending' and d.parked_at is not null
+    order by d.parked_at, d.uuid
+    limit 1
+  ), woken as (
+    update webhook_deliveries w set parked_at = null from next where w.uuid = next.uuid returning w.uuid, w.endpoint_uuid)
+  select ${scheduleDelivery('woken', { runAt: 'now()' })} from woken`;
 
 /**
  * Once the delivery `?` is final (delivered, or given up), the next pending one about the same record

@@ -8,7 +8,7 @@ import type { KeyWrapper } from '../security/key-envelope.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { type DisablingPolicy, recordFailure } from './webhook-failure.js';
 import { postWebhook, type WebhookHttpLimits } from './webhook-http.js';
-import { SCHEDULE_NEXT_ABOUT_SUBJECT, WAIT_FOR_TENANT, WEBHOOK_TASK } from './webhook-schedule.js';
+import { LOCK_TENANT, PARK_FOR_TENANT, SCHEDULE_NEXT_ABOUT_SUBJECT, WAKE_NEXT_FOR_TENANT, WEBHOOK_TASK } from './webhook-schedule.js';
 import { openWebhookSecret } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signature.js';
 
@@ -28,16 +28,6 @@ interface ClaimedDelivery {
 
 const MAX_ERROR_LENGTH = 500;
 
-/**
- * While a tenant has WEBHOOK_TENANT_CONCURRENCY deliveries in flight, its next one looks again after
- * 1 s, then 2, 4 and at most 8 s as it keeps finding the tenant full: a backlog of thousands costs the
- * queue an eighth of the looks, and a slot that frees is still taken within seconds.
- */
-const tenantWaitSeconds = (waits: number) => Math.min(2 ** waits, 8);
-
-// Claims of one tenant's deliveries, in every process, take turns: each counts the leases the earlier ones committed.
-const LOCK_TENANT = `select pg_advisory_xact_lock(hashtext('webhook_deliveries lease'), hashtext(tenant_uuid::text)) from webhook_deliveries where uuid = ?`;
-
 /*
  * The delivery, if it may be sent now: pending, due, not leased, its endpoint enabled, and no earlier
  * delivery about the same record to the same endpoint pending (that one schedules this one once final).
@@ -54,7 +44,7 @@ const SENDABLE = `select d.uuid, d.message_uuid, d.event_type, d.attempt_count, 
       where earlier.endpoint_uuid = d.endpoint_uuid and earlier.subject_uuid = d.subject_uuid and earlier.status = 'pending'
         and (earlier.enqueued_at, earlier.uuid) < (d.enqueued_at, d.uuid))`;
 
-const LEASE = `update webhook_deliveries set locked_until = now() + make_interval(secs => ?) where uuid = ?`;
+const LEASE = `update webhook_deliveries set locked_until = now() + make_interval(secs => ?), parked_at = null where uuid = ?`;
 
 // Final for the delivery; a success also ends its endpoint's failing streak.
 const DELIVERED = `with delivered as (
@@ -79,14 +69,19 @@ export interface WebhookTaskOptions {
   logger: Logger;
 }
 
-/** Leases the delivery if it may be sent now; at the tenant's limit, looks at it again a little later, behind other tenants' deliveries. */
-function claim(options: WebhookTaskOptions, uuid: string, waits: number): Promise<ClaimedDelivery | undefined> {
+/** Leases the delivery if it may be sent now; at the tenant's limit, parks it until one of the tenant's deliveries finishes. */
+function claim(options: WebhookTaskOptions, uuid: string): Promise<ClaimedDelivery | undefined> {
   return options.orm.em.fork().transactional(async (em) => {
     await em.execute(LOCK_TENANT, [uuid]);
     const [delivery] = await em.execute<ClaimedDelivery[]>(SENDABLE, [uuid]);
-    if (!delivery) return undefined; // sent, given up, not due, endpoint disabled, or waiting for an earlier one
+    if (!delivery) {
+      // Sent, given up, not due, endpoint disabled, or waiting for an earlier one: if it was woken to take
+      // a freed place in its tenant's share, the next parked delivery takes it instead.
+      await em.execute(WAKE_NEXT_FOR_TENANT, [uuid]);
+      return undefined;
+    }
     if (delivery.tenant_in_flight >= options.tenantConcurrency) {
-      await em.execute(WAIT_FOR_TENANT, [waits + 1, tenantWaitSeconds(waits), uuid]);
+      await em.execute(PARK_FOR_TENANT, [uuid]);
       return undefined;
     }
     await em.execute(LEASE, [options.leaseMs / 1000, uuid], 'run');
@@ -122,15 +117,17 @@ async function attempt(options: WebhookTaskOptions, delivery: ClaimedDelivery): 
 export function webhookTask(options: WebhookTaskOptions): Task {
   const { orm, logger } = options;
   return async (payload) => {
-    const { uuid, waits = 0 } = payload as { uuid: string; waits?: number };
-    const delivery = await claim(options, uuid, waits);
+    const { uuid } = payload as { uuid: string };
+    const delivery = await claim(options, uuid);
     if (!delivery) return;
     const context = { delivery: delivery.uuid, event: delivery.event_type, attempt: delivery.attempt_count + 1 };
     const result = await attempt(options, delivery);
     if (result.status !== null && result.status >= 200 && result.status < 300) {
       await orm.em.fork().transactional(async (em) => {
+        await em.execute(LOCK_TENANT, [delivery.uuid]);
         await em.execute(DELIVERED, [result.status, JSON.stringify([result]), delivery.uuid], 'run');
         await em.execute(SCHEDULE_NEXT_ABOUT_SUBJECT, [delivery.uuid]);
+        await em.execute(WAKE_NEXT_FOR_TENANT, [delivery.uuid]);
       });
       logger.info({ ...context, status: result.status }, 'webhook delivered');
       return;
