@@ -27,7 +27,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as nodePerformance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
 import pg from 'pg';
@@ -504,8 +504,12 @@ export async function runNeighbourBench(): Promise<void> {
       clearInterval(sampler);
     }
     const rssAfterLoad = process.memoryUsage().rss;
+    const loopAtRest = nodePerformance.eventLoopUtilization();
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
     const rssIdle = process.memoryUsage().rss;
+    // No request arrives now: what keeps the loop busy is the service's own background work (and the bench's dead endpoints).
+    const busyAtRest = nodePerformance.eventLoopUtilization(nodePerformance.eventLoopUtilization(), loopAtRest).utilization;
+    console.log(`\nneighbours: event loop ${(busyAtRest * 100).toFixed(1)} % busy in the ${IDLE_SECONDS} s after the load, no request arriving`);
     console.log(`\nneighbours: memory at start ${memoryBreakdown(memoryAtStart)}; ${IDLE_SECONDS} s after the load ${memoryBreakdown(process.memoryUsage())}`);
     console.log(`neighbours: workers alive ${env.runtime.documents.size} document, ${env.runtime.badgeWorkers.size} badge`);
     // With --expose-gc: what a full GC leaves (live objects) against what V8 keeps (docs/benchmarks.md).

@@ -40,7 +40,7 @@ export const LOCK_TENANT = `select pg_advisory_xact_lock(hashtext('webhook_deliv
  * parked (`PARK_FOR_TENANT`) and woken by the next of the tenant's deliveries to finish
  * (`WAKE_NEXT_FOR_TENANT`); this job is only the fallback should no wake come. Before parking, each such
  * delivery looked again after 1, 2, 4 and 8 s: with one tenant's 2,000 deliveries behind dead endpoints
- * that was a claim every few milliseconds, 15–20 % of the event loop for as long as the backlog lasted
+ * that was a claim every few milliseconds, 15–22 % of the event loop for as long as the backlog lasted
  * (docs/benchmarks.md, Neighbours).
  */
 export const PARKED_FALLBACK_SECONDS = 300;
