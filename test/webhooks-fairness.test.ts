@@ -168,6 +168,8 @@ describe("a tenant's deliveries beyond its share", () => {
     await Promise.all(Array.from({ length: 4 }, (_, upload) => uploadPdf(acme, `upload ${upload}`)));
     // Twelve deliveries, one place: each finished one wakes the next (a lost wake would leave one parked for 5 minutes).
     await until(() => receiver.received.length === 12, 'every delivery to arrive');
+    // They did wait: at least one found the place taken and was parked, and none is parked any more.
+    expect(service.statements.filter((sql) => sql.includes('parked_at = coalesce(parked_at, now())')).length).toBeGreaterThan(0);
     const parked = await service.orm.em.fork().execute(`select count(*)::int as n from webhook_deliveries where parked_at is not null`);
     expect(parked[0].n).toBe(0);
   });
