@@ -2,6 +2,7 @@ import { run, type Runner, type Task, type TaskList } from 'graphile-worker';
 import type { Logger } from '../logger.js';
 import { queueLogger } from './queue-logger.js';
 import { createQueuePool } from './queue-pool.js';
+import { refetchAfterMiss } from './refetch-after-miss.js';
 import { QUEUE_SCHEMA } from './queue-schema.js';
 
 /** Work that runs every `everyMs` (0: not in this process), once across every process sharing the database. */
@@ -16,6 +17,8 @@ export interface PeriodicWork {
 export interface QueueKind {
   tasks: TaskList;
   concurrency: number;
+  /** Its jobs are in named queues (one at a time per queue): a fetch that missed one is repeated (refetch-after-miss.ts). */
+  namedQueues?: boolean;
 }
 
 export interface JobQueueOptions {
@@ -118,7 +121,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<RunningJo
   const pool = createQueuePool(options.databaseUrl, max, options.logger);
   const runners: Supervised[] = [];
   try {
-    for (const { tasks, concurrency } of kinds) {
+    for (const { tasks, concurrency, namedQueues } of kinds) {
       const start = () =>
         run({
           pgPool: pool,
@@ -134,6 +137,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<RunningJo
           preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
           taskList: tasks,
           logger: queueLogger(options.logger),
+          events: namedQueues ? refetchAfterMiss() : undefined,
         });
       runners.push(await supervised(start, options.logger));
     }

@@ -156,5 +156,5 @@ export function webhookWork(config: Config, orm: Orm, logger: Logger, wrapper: K
     leaseMs: Math.max(config.notificationLeaseMs, timeoutMs * 2),
     logger,
   });
-  return { tasks: { [WEBHOOK_TASK]: task }, concurrency };
+  return { tasks: { [WEBHOOK_TASK]: task }, concurrency, namedQueues: true };
 }
