@@ -173,6 +173,23 @@ describe("a tenant's deliveries beyond its share", () => {
     const parked = await service.orm.em.fork().execute(`select count(*)::int as n from webhook_deliveries where parked_at is not null`);
     expect(parked[0].n).toBe(0);
   });
+
+  it('are woken by the lease sweep when no delivery of their tenant is left to wake them', async () => {
+    const stranded = await signIn(service, 'stranded');
+    expect((await stranded.rest('POST', '/webhooks', { url: receiver.url('/stranded'), events: ['file.uploaded'] })).status).toBe(201);
+    // What a missed wake leaves: a parked delivery with no job, and none of its tenant's in flight.
+    await service.orm.em.fork().transactional(async (em) => {
+      await em.execute(
+        `insert into webhook_messages (uuid, created_at, updated_at, tenant_uuid, event_type, subject_uuid, body)
+         select gen_random_uuid(), now(), now(), t.uuid, 'file.uploaded', gen_random_uuid(), '{}' from tenants t where t.identifier = 'stranded'`,
+      );
+      const [delivery] = await em.execute(
+        `update webhook_deliveries d set parked_at = now() from tenants t where t.uuid = d.tenant_uuid and t.identifier = 'stranded' returning d.uuid`,
+      );
+      await em.execute(`delete from graphile_worker._private_jobs where key = ?`, [`webhook:${delivery.uuid}`]);
+    });
+    await until(() => receiver.at('/stranded').length === 1, 'the stranded delivery to be woken and sent', 10_000);
+  });
 });
 
 describe("a tenant's backlog behind dead endpoints", () => {
@@ -207,15 +224,18 @@ describe("a tenant's backlog behind dead endpoints", () => {
       receiver.answer(`/dead/${index}`, 'hold');
       expect((await acme.rest('POST', '/webhooks', { url: receiver.url(`/dead/${index}`), events: ['file.uploaded'] })).status).toBe(201);
     }
-    // 500 deliveries: five times the looks the neighbour may wait behind below; each is a claim (and its
-    // re-looks) the file pays for.
-    for (let upload = 0; upload < 25; upload++) await uploadPdf(acme, `backlog ${upload}`);
-    await until(() => receiver.received.length === 3, "the backlogged tenant's share of requests to be open");
-    // The deliveries of the 17 endpoints not holding one of the tenant's 3 places are due and over its
-    // share: each has been looked at once and parked (the other 3 endpoints' wait in their own queues).
     const parked = async () =>
       Number((await service.orm.em.fork().execute(`select count(*)::int as n from webhook_deliveries where parked_at is not null`))[0].n);
-    await until(async () => (await parked()) === 17 * 25, 'every delivery of the backlog that can be fetched to be looked at once', 120_000);
+    // The first upload's 20 deliveries are each looked at once: 3 take the tenant's places, 17 are parked.
+    await uploadPdf(acme, 'backlog 0');
+    await until(() => receiver.received.length === 3, "the backlogged tenant's share of requests to be open");
+    await until(async () => (await parked()) === 17, 'the deliveries over its share to be parked');
+    // 480 more (500 in all: five times the looks the neighbour may wait behind below) are parked as they are
+    // queued, behind those, with no job and no look (before: each claimed once to be parked, 17 × 24 claims).
+    const queued = claims(0);
+    for (let upload = 1; upload < 25; upload++) await uploadPdf(acme, `backlog ${upload}`);
+    expect(await parked()).toBe(17 + 24 * 20);
+    expect(claims(0)).toBe(queued);
     // Parked, not polled: while its tenant's requests stay open nothing of the backlog is looked at again
     // (before: each one again after 1, 2, 4 and then every 8 s, about a thousand claims in these 9 s).
     const looked = claims(0);

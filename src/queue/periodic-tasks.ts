@@ -6,6 +6,7 @@ import { purgeDeletedFiles } from '../files/file-purge.js';
 import type { FileRuntime } from '../files/file-runtime.js';
 import { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import { purgeWalletLeftovers } from '../wallets/wallet-sweep.js';
+import { wakeStrandedDeliveries } from '../webhooks/webhook.task.js';
 import { releaseExpiredLeases } from './expired-leases.js';
 import type { PeriodicWork } from './job-queue.js';
 
@@ -21,11 +22,12 @@ export function periodicTasks(config: Config, orm: Orm, files: FileRuntime): Per
     { name: 'tokens.purge', everyMs: config.tokenPurgeMs, work: () => purgeExpiredTokens(orm, config.tokenPurgeGraceSeconds) },
     { name: 'wallets.purge', everyMs: config.walletPurgeMs, work: () => purgeWalletLeftovers(orm, config.walletPurgeGraceSeconds) },
     { name: 'idempotency.sweep', everyMs: config.idempotencySweepMs, work: () => new IdempotencyStore(orm).sweep() },
-    // Only processes that take leased work (e-mails, webhooks, batches) look for leases their dead peers left.
+    // Only processes that take leased work (e-mails, webhooks, batches) look for leases their dead peers left,
+    // and for parked webhook deliveries whose wake was missed.
     {
       name: 'leases.expired',
       everyMs: config.notificationWorker || config.jobWorker ? Math.max(config.notificationPollMs, 1000) : 0,
-      work: () => releaseExpiredLeases(orm),
+      work: async () => (await releaseExpiredLeases(orm)) + (await wakeStrandedDeliveries(orm, config.webhooks.tenantConcurrency)),
     },
   ];
 }

@@ -4,7 +4,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookMessage } from './webhook-message.entity.js';
-import { backlogPriority, PARKED_INDEX, scheduleDelivery } from './webhook-schedule.js';
+import { backlogPriority, PARK_BEHIND_TENANT, PARKED_INDEX, scheduleDelivery } from './webhook-schedule.js';
 
 export enum WebhookDeliveryStatus {
   pending = 'pending',
@@ -34,14 +34,16 @@ export interface AttemptRecord {
 @Entity({
   tableName: 'webhook_deliveries',
   // Whenever a delivery becomes due-able (queued, its next attempt moved, its lease given back), its job
-  // is (re)scheduled in the same transaction: a rolled-back event schedules nothing.
+  // is (re)scheduled in the same transaction: a rolled-back event schedules nothing. One queued behind its
+  // tenant's parked deliveries is parked instead, with no job.
   triggers: [
+    { name: 'park_behind_tenant', timing: 'before', events: ['insert'], forEach: 'row', body: PARK_BEHIND_TENANT },
     {
       name: 'schedule_webhook',
       timing: 'after',
       events: ['insert', 'update'],
       forEach: 'row',
-      body: `if new.status = 'pending' and new.locked_until is null and (tg_op = 'INSERT' or old.locked_until is not null or new.next_attempt_at is distinct from old.next_attempt_at) then
+      body: `if new.status = 'pending' and new.locked_until is null and new.parked_at is null and (tg_op = 'INSERT' or old.locked_until is not null or new.next_attempt_at is distinct from old.next_attempt_at) then
           perform ${scheduleDelivery('new', { priority: backlogPriority('new') })};
         end if;
         return null;`,
@@ -89,7 +91,7 @@ export class WebhookDelivery extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   lockedUntil?: Date | null;
 
-  /** Since when it waits for a place in its tenant's share of deliveries in flight (webhook-schedule.ts, `PARK_FOR_TENANT`). */
+  /** Since when it waits for a place in its tenant's share of deliveries in flight (webhook-schedule.ts, `PARK_FOR_TENANT`, `PARK_BEHIND_TENANT`). */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
   parkedAt?: Date | null;
 

@@ -16,47 +16,44 @@ export const ENDPOINT_BACKLOG = 10;
 
 /**
  * The priority of the delivery row `row` as its trigger schedules it: normal (0) while its endpoint has
- * at most ENDPOINT_BACKLOG pending deliveries, else WAITING_FOR_TENANT_PRIORITY. A burst of one tenant's
+ * at most ENDPOINT_BACKLOG pending deliveries, else BACKLOG_PRIORITY. A burst of one tenant's
  * deliveries (thousands at once, never looked at) is then fetched after another tenant's newer one,
  * except the first ENDPOINT_BACKLOG of each endpoint. Counts at most ENDPOINT_BACKLOG + 1 rows, through
  * the pending deliveries' endpoint index.
  */
 export const backlogPriority = (row: string) =>
-  `case when (select count(*) from (select 1 from webhook_deliveries p where p.endpoint_uuid = ${row}.endpoint_uuid and p.status = 'pending' limit ${ENDPOINT_BACKLOG + 1}) backlog) > ${ENDPOINT_BACKLOG} then ${WAITING_FOR_TENANT_PRIORITY} else 0 end`;
+  `case when (select count(*) from (select 1 from webhook_deliveries p where p.endpoint_uuid = ${row}.endpoint_uuid and p.status = 'pending' limit ${ENDPOINT_BACKLOG + 1}) backlog) > ${ENDPOINT_BACKLOG} then ${BACKLOG_PRIORITY} else 0 end`;
 
-/**
- * The priority of a delivery whose tenant already had its share in flight when it came due: every
- * other tenant's due deliveries are fetched before it. Without it, the queue fetched due jobs oldest
- * first, so one tenant's thousands of deliveries were all fetched before another tenant's newer one.
- */
-export const WAITING_FOR_TENANT_PRIORITY = 1;
+/** The priority of a delivery behind its endpoint's backlog: every delivery at the normal priority (0) is fetched before it. */
+export const BACKLOG_PRIORITY = 1;
 
 // Claims of one tenant's deliveries, in every process, take turns with each other and with the wakes of
 // finished ones: each counts the leases the earlier ones committed.
 export const LOCK_TENANT = `select pg_advisory_xact_lock(hashtext('webhook_deliveries lease'), hashtext(tenant_uuid::text)) from webhook_deliveries where uuid = ?`;
 
-/**
- * How long a parked delivery waits at most: a delivery that finds its tenant's share in flight is
- * parked (`PARK_FOR_TENANT`) and woken by the next of the tenant's deliveries to finish
- * (`WAKE_NEXT_FOR_TENANT`); this job is only the fallback should no wake come. Before parking, each such
- * delivery looked again after 1, 2, 4 and 8 s: with one tenant's 2,000 deliveries behind dead endpoints
- * that was a claim every few milliseconds, 15–22 % of the event loop for as long as the backlog lasted
- * (docs/benchmarks.md, Neighbours).
- */
-export const PARKED_FALLBACK_SECONDS = 300;
-
 /** The parked deliveries of a tenant, longest parked first: what `WAKE_NEXT_FOR_TENANT` reads. */
 export const PARKED_INDEX = `create index "webhook_deliveries_parked_index" on "webhook_deliveries" ("tenant_uuid", "parked_at", "uuid") where "status" = 'pending' and "parked_at" is not null`;
 
 /**
- * Parks the delivery `?`: marks it waiting for its tenant and schedules its fallback job, behind every
- * other tenant's due deliveries. Its next attempt stays as it is (it is due; it waits for its tenant's
- * turn, not for a retry). Run under the tenant's claim lock.
+ * Parks the delivery `?`: marks it waiting for its tenant, with no job. It is due (it waits for its
+ * tenant's turn, not for a retry). The next of the tenant's deliveries to give its place back wakes it
+ * (`WAKE_NEXT_FOR_TENANT`); `WAKE_STRANDED` is the safety net. Run under the tenant's claim lock. Before
+ * parking, each such delivery looked again after 1, 2, 4 and 8 s: with one tenant's 2,000 deliveries
+ * behind dead endpoints that was a claim every few milliseconds, 15–22 % of the event loop for as long as
+ * the backlog lasted (docs/benchmarks.md, Neighbours).
  */
-export const PARK_FOR_TENANT = `with parked as (
-    update webhook_deliveries set parked_at = coalesce(parked_at, now()) where uuid = ? returning uuid, endpoint_uuid)
-  select ${scheduleDelivery('parked', { runAt: `now() + make_interval(secs => ${PARKED_FALLBACK_SECONDS})`, priority: String(WAITING_FOR_TENANT_PRIORITY) })}
-  from parked`;
+export const PARK_FOR_TENANT = `update webhook_deliveries set parked_at = coalesce(parked_at, now()) where uuid = ?`;
+
+/**
+ * The body of the trigger that parks a new delivery at once when its tenant already has parked ones: it
+ * would only be claimed to be parked behind them, and each job costs a notification that wakes every
+ * runner's fetch. One tenant's burst then costs a row each, not a job, a claim and a park each.
+ */
+export const PARK_BEHIND_TENANT = `if new.status = 'pending' and new.parked_at is null and exists (
+      select 1 from webhook_deliveries p where p.tenant_uuid = new.tenant_uuid and p.status = 'pending' and p.parked_at is not null) then
+    new.parked_at := now();
+  end if;
+  return new;`;
 
 /**
  * Once the delivery `?` has given back its place in its tenant's share (delivered, failed, or waiting for
@@ -72,6 +69,26 @@ export const WAKE_NEXT_FOR_TENANT = `with next as (
   ), woken as (
     update webhook_deliveries w set parked_at = null from next where w.uuid = next.uuid returning w.uuid, w.endpoint_uuid)
   select ${scheduleDelivery('woken', { runAt: 'now()' })} from woken`;
+
+/**
+ * The safety net of parking: wakes, for each tenant with parked deliveries, as many as its share
+ * (`?`, WEBHOOK_TENANT_CONCURRENCY) has places without a live lease, longest parked first. A wake can be
+ * missed: a delivery parked at insert by a transaction that commits after the last of its tenant's
+ * deliveries in flight looked for a parked one to wake, or a worker that died mid-attempt. A wake
+ * that was not needed only costs a claim that parks again. Returns the deliveries woken.
+ */
+export const WAKE_STRANDED = `with tenants as (
+    select parked.tenant_uuid, (select count(*) from webhook_deliveries l where l.tenant_uuid = parked.tenant_uuid and l.status = 'pending' and l.locked_until >= now()) as in_flight
+    from (select distinct tenant_uuid from webhook_deliveries where status = 'pending' and parked_at is not null) parked
+  ), picked as (
+    select d.uuid from tenants t cross join lateral (
+      select p.uuid from webhook_deliveries p
+      where p.tenant_uuid = t.tenant_uuid and p.status = 'pending' and p.parked_at is not null
+      order by p.parked_at, p.uuid
+      limit greatest(?::int - t.in_flight, 0)) d
+  ), woken as (
+    update webhook_deliveries w set parked_at = null from picked where w.uuid = picked.uuid returning w.uuid, w.endpoint_uuid)
+  select count(${scheduleDelivery('woken', { runAt: 'now()' })})::int as woken from woken`;
 
 /**
  * Once the delivery `?` is final (delivered, or given up), the next pending one about the same record

@@ -8,7 +8,7 @@ import type { KeyWrapper } from '../security/key-envelope.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { type DisablingPolicy, recordFailure } from './webhook-failure.js';
 import { postWebhook, type WebhookHttpLimits } from './webhook-http.js';
-import { LOCK_TENANT, PARK_FOR_TENANT, SCHEDULE_NEXT_ABOUT_SUBJECT, WAKE_NEXT_FOR_TENANT, WEBHOOK_TASK } from './webhook-schedule.js';
+import { LOCK_TENANT, PARK_FOR_TENANT, SCHEDULE_NEXT_ABOUT_SUBJECT, WAKE_NEXT_FOR_TENANT, WAKE_STRANDED, WEBHOOK_TASK } from './webhook-schedule.js';
 import { openWebhookSecret } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signature.js';
 
@@ -140,6 +140,12 @@ export function webhookTask(options: WebhookTaskOptions): Task {
       logger.error({ endpoint: disabled.endpointUuid, ...notice }, 'webhook endpoint disabled after failing continuously');
     }
   };
+}
+
+/** Parked deliveries whose wake was missed get their job (`WAKE_STRANDED`); returns how many. */
+export async function wakeStrandedDeliveries(orm: Orm, tenantConcurrency: number): Promise<number> {
+  const [{ woken }] = await orm.em.fork().execute<{ woken: number }[]>(WAKE_STRANDED, [tenantConcurrency]);
+  return woken;
 }
 
 /** The webhook kind as a process runs it: WEBHOOK_CONCURRENCY deliveries at once, configured from `config.webhooks`. */
