@@ -1,7 +1,7 @@
 import { countEngagement } from '../engagement/engagement-recorder.js';
 import { engagementSource } from '../engagement/engagement-source.js';
 import { createHash } from 'node:crypto';
-import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
+import { type NextFunction, type Request, type RequestHandler, type Response, Router } from 'express';
 import { issuerWithdrawn } from '../certificates/public-standing.js';
 import type { Config } from '../config.js';
 import type { PublicContextOf } from '../http/public-context.js';
@@ -14,6 +14,7 @@ import { OB2_PATH, type BakedImageType } from './badge-urls.js';
 import type { BadgeDocument } from './open-badges.js';
 import { unbake, type UnbakeResult } from './unbake.js';
 import { describeRoute, jsonError, type RouteContract, singleFileBody, TOO_MANY_REQUESTS } from '../http/route-contract.js';
+import { rawUpload } from '../http/raw-upload.js';
 
 const LD_DOCUMENT = { type: 'object', description: 'An Open Badges 2.0 JSON-LD document.' };
 const documentContent = { 'application/ld+json': LD_DOCUMENT, 'application/json': LD_DOCUMENT };
@@ -247,7 +248,7 @@ function unbakeJson(result: UnbakeResult) {
 export function unbakeRoutes(publicContext: PublicContextOf, config: Pick<Config, 'badgeUnbakeMaxBytes'>): Router {
   const router = Router();
   const maxBytes = config.badgeUnbakeMaxBytes;
-  router.post(UNBAKE_ROUTE.path, express.raw({ type: BAKED_IMAGE_TYPES, limit: maxBytes }), async (req, res, next) => {
+  router.post(UNBAKE_ROUTE.path, rawUpload({ type: BAKED_IMAGE_TYPES, limit: maxBytes }), async (req, res, next) => {
     try {
       const image = await singleUpload(req, maxBytes, 'Send the baked badge as image/png, image/svg+xml or a multipart form file.');
       res.json({ data: unbakeJson(await unbake(publicContext(req), image)) });

@@ -1,3 +1,4 @@
+import { isArrayBuffer } from 'node:util/types';
 import type { PdfWorkerConfig } from '../config.js';
 import { DocumentError, type DocumentErrorReason } from './document-error.js';
 import type { CheckedFont, DocumentJob, DocumentJobResult, IssuanceDocumentsInput, IssuedDocuments, PreviewFormat } from './document-jobs.js';
@@ -29,12 +30,13 @@ export class DocumentWorkers {
   /**
    * Inspects an uploaded PDF's signatures, on the public pool in `owner`'s lane. A file that times out
    * or exhausts its worker comes back refused; only a full pool (WorkerJobError 'busy') or a shut-down
-   * service throws.
+   * service throws. With `handOver`, `pdf`'s memory goes to the worker instead of being copied
+   * (`handedOver`): the caller must not read `pdf` afterwards.
    */
-  async inspect(pdf: Uint8Array, owner: JobOwner = UNOWNED): Promise<SignatureInspection> {
+  async inspect(pdf: Uint8Array, owner: JobOwner = UNOWNED, { handOver = false } = {}): Promise<SignatureInspection> {
     try {
       // Anyone may ask for an inspection, so it gets the shorter budget; issuance is authenticated.
-      return (await this.value(this.publicPool, { kind: 'inspect', pdf }, owner)) as SignatureInspection;
+      return (await this.value(this.publicPool, { kind: 'inspect', pdf }, owner, handOver ? handedOver(pdf) : [])) as SignatureInspection;
     } catch (error) {
       if (error instanceof WorkerJobError && (error.kind === 'timeout' || error.kind === 'crashed')) {
         return { signed: false, intact: false, coversWholeFile: false, signatures: [], refused: error.message };
@@ -89,12 +91,28 @@ export class DocumentWorkers {
     return this.tenantPool.size + this.publicPool.size;
   }
 
-  private async value(pool: WorkerPool<DocumentJob, DocumentJobResult>, job: DocumentJob, owner: JobOwner): Promise<DocumentJobResult> {
-    const reply: WorkerReply<DocumentJobResult> = await pool.run(job, owner);
+  private async value(
+    pool: WorkerPool<DocumentJob, DocumentJobResult>,
+    job: DocumentJob,
+    owner: JobOwner,
+    transfer: readonly ArrayBuffer[] = [],
+  ): Promise<DocumentJobResult> {
+    const reply: WorkerReply<DocumentJobResult> = await pool.run(job, owner, { transfer });
     if (reply.ok) return reply.value;
     if (reply.error.name === 'DocumentError') {
       throw new DocumentError(reply.error.reason as DocumentErrorReason, reply.error.message);
     }
     throw new Error(`document job failed: ${reply.error.name}: ${reply.error.message}`);
   }
+}
+
+/**
+ * The memory of `bytes` to hand to a worker instead of copying it, when `bytes` is all of it (an upload
+ * read into one buffer); none when it shares its memory (a slice of Node's buffer pool), which is then
+ * copied. Copying a 19 MB upload into the job message took the event loop 100–200 ms under load
+ * (docs/benchmarks.md, session 19). `bytes` is empty once the job is dispatched.
+ */
+function handedOver(bytes: Uint8Array): ArrayBuffer[] {
+  const memory = bytes.buffer;
+  return isArrayBuffer(memory) && !memory.resizable && bytes.byteOffset === 0 && bytes.byteLength === memory.byteLength ? [memory] : [];
 }

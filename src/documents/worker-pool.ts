@@ -73,6 +73,7 @@ interface Pending<Job, Result> {
   job: Job;
   lane: string;
   timeoutMs: number;
+  transfer: readonly ArrayBuffer[];
   resolve(reply: TimedReply<Result>): void;
   reject(error: WorkerJobError): void;
 }
@@ -113,12 +114,18 @@ export class WorkerPool<Job, Result> {
 
   /**
    * Runs a job on a worker (at most `timeoutMs` of it) in `owner`'s lane, and charges the owner the
-   * time a worker spent on it; rejects with WorkerJobError when no worker answered it.
+   * time a worker spent on it; rejects with WorkerJobError when no worker answered it. The memory in
+   * `transfer` is handed to the worker instead of copied: the caller must not use it once the job is
+   * dispatched.
    */
-  async run(job: Job, owner: JobOwner = UNOWNED, timeoutMs = this.limits.jobTimeoutMs): Promise<TimedReply<Result>> {
+  async run(
+    job: Job,
+    owner: JobOwner = UNOWNED,
+    { timeoutMs = this.limits.jobTimeoutMs, transfer = [] as readonly ArrayBuffer[] } = {},
+  ): Promise<TimedReply<Result>> {
     let elapsedMs = 0;
     try {
-      const reply = await this.enqueue(job, owner.lane, timeoutMs);
+      const reply = await this.enqueue(job, owner.lane, timeoutMs, transfer);
       elapsedMs = reply.elapsedMs;
       return reply;
     } catch (error) {
@@ -151,7 +158,7 @@ export class WorkerPool<Job, Result> {
     return [...this.slots].flatMap((slot) => (slot.threadId === null ? [] : [slot.threadId]));
   }
 
-  private enqueue(job: Job, lane: string, timeoutMs: number): Promise<TimedReply<Result>> {
+  private enqueue(job: Job, lane: string, timeoutMs: number, transfer: readonly ArrayBuffer[]): Promise<TimedReply<Result>> {
     if (this.closed) return Promise.reject(new WorkerJobError('closed', 'The document workers are shut down.'));
     const running = [...this.slots].filter((slot) => slot.current).length;
     const laneLimit = Math.max(1, Math.ceil(this.limits.queueLimit / 2));
@@ -159,7 +166,7 @@ export class WorkerPool<Job, Result> {
       return Promise.reject(new WorkerJobError('busy', 'Too many documents are being processed; try again shortly.'));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push(lane, { job, lane, timeoutMs, resolve, reject });
+      this.queue.push(lane, { job, lane, timeoutMs, transfer, resolve, reject });
       this.pump();
     });
   }
@@ -254,7 +261,7 @@ export class WorkerPool<Job, Result> {
     this.dispatched++;
     slot.worker.ref();
     try {
-      slot.worker.postMessage({ id, job: pending.job });
+      slot.worker.postMessage({ id, job: pending.job }, pending.transfer);
     } catch {
       void this.discard(slot, new WorkerJobError('crashed', 'The document job could not be handed to a worker.'));
     }

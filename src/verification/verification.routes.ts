@@ -1,4 +1,4 @@
-import express, { type RequestHandler, type Response, Router } from 'express';
+import { type RequestHandler, type Response, Router } from 'express';
 import { ANCHOR_CHECK_SCHEMA, ANCHOR_STATE_SCHEMA, anchorCheckJson, anchorStateJson } from '../anchoring/anchor-json.js';
 import type { Config } from '../config.js';
 import { certificateWithdrawn } from '../certificates/public-standing.js';
@@ -9,6 +9,7 @@ import type { VerificationFacts } from './verification-facts.js';
 import { singleUpload } from '../http/single-upload.js';
 import { verificationFacts, verifyDocument, type DocumentVerdict } from './verification.service.js';
 import { describeRoute, jsonError, singleFileBody, TOO_MANY_REQUESTS, type JsonSchema } from '../http/route-contract.js';
+import { rawUpload } from '../http/raw-upload.js';
 
 const text = { type: 'string' };
 const nullableText = { type: ['string', 'null'] };
@@ -166,7 +167,7 @@ export function verificationApi(publicContext: PublicContextOf, config: Pick<Con
       else res.json({ data: factsJson(facts) });
     }),
   );
-  router.post(VERIFICATION_ROUTES.document.path, express.raw({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
+  router.post(VERIFICATION_ROUTES.document.path, rawUpload({ type: 'application/pdf', limit: config.verifyMaxBytes }), async (req, res, next) => {
     try {
       const pdf = await singleUpload(req, config.verifyMaxBytes, 'Send the PDF as application/pdf or as a multipart form file.');
       res.json({ data: verdictJson(await verifyDocument(publicContext(req), pdf)) });

@@ -114,11 +114,12 @@ async function ourKeys(em: EntityManager, fingerprints: string[]): Promise<Map<s
 
 /**
  * Answers whether an uploaded PDF is a document this service issued, unchanged. The PDF is parsed
- * on a document worker; this thread only looks up what the file claims.
+ * on a document worker; this thread only looks up what the file claims. Takes `pdf` (an upload read for
+ * this request): its memory is handed to the worker, so it reads as empty afterwards.
  */
 export async function verifyDocument(ctx: PublicContext, pdf: Buffer): Promise<DocumentVerdict> {
   const { em, documents, jobOwner } = ctx;
-  const inspection = await documents.inspect(pdf, jobOwner);
+  const inspection = await documents.inspect(pdf, jobOwner, { handOver: true });
   const fingerprints = [...new Set(inspection.signatures.flatMap((signature) => signature.certificateFingerprintSha256 ?? []))];
   const keys = await ourKeys(em, fingerprints);
   const loaded = !inspection.refused && inspection.credentialUuid ? await loadPublic(em, inspection.credentialUuid) : null;

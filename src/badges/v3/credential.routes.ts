@@ -1,6 +1,6 @@
 import { countEngagement } from '../../engagement/engagement-recorder.js';
 import { engagementSource } from '../../engagement/engagement-source.js';
-import express, { type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { anchorCheckJson } from '../../anchoring/anchor-json.js';
 import { certificateWithdrawn, issuerWithdrawn } from '../../certificates/public-standing.js';
 import type { Config } from '../../config.js';
@@ -13,6 +13,7 @@ import { bakedCredential, type CredentialVerification, parseCredential, verifyCr
 import { openBadgeCredentials } from './credential.service.js';
 import { OB3_PATH } from './did-web.js';
 import { describeRoute, jsonError, type RouteContract, TOO_MANY_REQUESTS } from '../../http/route-contract.js';
+import { rawUpload } from '../../http/raw-upload.js';
 
 const JSON_TYPES = ['application/json', 'application/ld+json', 'application/vc+ld+json', 'application/vc'];
 
@@ -208,7 +209,7 @@ export function verificationJson(result: CredentialVerification) {
 export function credentialVerifyRoutes(publicContext: PublicContextOf, config: Pick<Config, 'badgeUnbakeMaxBytes'>): Router {
   const router = Router();
   const maxBytes = config.badgeUnbakeMaxBytes;
-  router.post(CREDENTIAL_VERIFY_ROUTE.path, express.raw({ type: [...BAKED_IMAGE_TYPES, ...JSON_TYPES], limit: maxBytes }), async (req, res, next) => {
+  router.post(CREDENTIAL_VERIFY_ROUTE.path, rawUpload({ type: [...BAKED_IMAGE_TYPES, ...JSON_TYPES], limit: maxBytes }), async (req, res, next) => {
     try {
       const ctx = publicContext(req);
       const found = req.is(JSON_TYPES)
