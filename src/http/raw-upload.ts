@@ -13,7 +13,9 @@ export function rawUpload(options: { type: string | string[]; limit: number }): 
   return (req, res, next) => {
     const length = Number(req.headers['content-length'] ?? Number.NaN);
     const identity = (req.headers['content-encoding'] ?? 'identity').toLowerCase() === 'identity';
-    if (!identity || !Number.isSafeInteger(length) || length <= 0 || length > options.limit || !req.is(options.type)) return fallback(req, res, next);
+    // A body already read (`!req.readable`) is for express.raw to pass over, as it does.
+    const plain = identity && req.readable && Number.isSafeInteger(length) && length > 0 && length <= options.limit && req.is(options.type);
+    if (!plain) return fallback(req, res, next);
     const body = Buffer.allocUnsafeSlow(length);
     let received = 0;
     let settled = false;
