@@ -55,20 +55,24 @@ export const PARK_BEHIND_TENANT = `if new.status = 'pending' and new.parked_at i
   end if;
   return new;`;
 
+/** The `limit` longest-parked deliveries of the tenant `tenant` (SQL expressions), through PARKED_INDEX. */
+const longestParked = (tenant: string, limit: string) =>
+  `select p.uuid from webhook_deliveries p where p.tenant_uuid = ${tenant} and p.status = 'pending' and p.parked_at is not null order by p.parked_at, p.uuid limit ${limit}`;
+
+/** After a CTE `picked` (uuid): unparks those deliveries and schedules each now; the statement's rows are the jobs. */
+const WAKE_PICKED = `woken as (
+    update webhook_deliveries w set parked_at = null from picked where w.uuid = picked.uuid returning w.uuid, w.endpoint_uuid)
+  select ${scheduleDelivery('woken', { runAt: 'now()' })} from woken`;
+
 /**
  * Once the delivery `?` has given back its place in its tenant's share (delivered, failed, or waiting for
  * a retry), the tenant's longest-parked delivery is scheduled now. Run under the tenant's claim lock in
  * the transaction that gives the place back, so a delivery parks either before this sees it or after the
  * place is free, never in between.
  */
-export const WAKE_NEXT_FOR_TENANT = `with next as (
-    select d.uuid from webhook_deliveries d
-    where d.tenant_uuid = (select tenant_uuid from webhook_deliveries where uuid = ?) and d.status = 'pending' and d.parked_at is not null
-    order by d.parked_at, d.uuid
-    limit 1
-  ), woken as (
-    update webhook_deliveries w set parked_at = null from next where w.uuid = next.uuid returning w.uuid, w.endpoint_uuid)
-  select ${scheduleDelivery('woken', { runAt: 'now()' })} from woken`;
+export const WAKE_NEXT_FOR_TENANT = `with picked as (
+    ${longestParked('(select tenant_uuid from webhook_deliveries where uuid = ?)', '1')}
+  ), ${WAKE_PICKED}`;
 
 /**
  * The safety net of parking: wakes, for each tenant with parked deliveries, as many as its share
@@ -81,14 +85,8 @@ export const WAKE_STRANDED = `with tenants as (
     select parked.tenant_uuid, (select count(*) from webhook_deliveries l where l.tenant_uuid = parked.tenant_uuid and l.status = 'pending' and l.locked_until >= now()) as in_flight
     from (select distinct tenant_uuid from webhook_deliveries where status = 'pending' and parked_at is not null) parked
   ), picked as (
-    select d.uuid from tenants t cross join lateral (
-      select p.uuid from webhook_deliveries p
-      where p.tenant_uuid = t.tenant_uuid and p.status = 'pending' and p.parked_at is not null
-      order by p.parked_at, p.uuid
-      limit greatest(?::int - t.in_flight, 0)) d
-  ), woken as (
-    update webhook_deliveries w set parked_at = null from picked where w.uuid = picked.uuid returning w.uuid, w.endpoint_uuid)
-  select count(${scheduleDelivery('woken', { runAt: 'now()' })})::int as woken from woken`;
+    select d.uuid from tenants t cross join lateral (${longestParked('t.tenant_uuid', 'greatest(?::int - t.in_flight, 0)')}) d
+  ), ${WAKE_PICKED}`;
 
 /**
  * Once the delivery `?` is final (delivered, or given up), the next pending one about the same record

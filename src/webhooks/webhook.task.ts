@@ -144,8 +144,7 @@ export function webhookTask(options: WebhookTaskOptions): Task {
 
 /** Parked deliveries whose wake was missed get their job (`WAKE_STRANDED`); returns how many. */
 export async function wakeStrandedDeliveries(orm: Orm, tenantConcurrency: number): Promise<number> {
-  const [{ woken }] = await orm.em.fork().execute<{ woken: number }[]>(WAKE_STRANDED, [tenantConcurrency]);
-  return woken;
+  return (await orm.em.fork().execute(WAKE_STRANDED, [tenantConcurrency])).length;
 }
 
 /** The webhook kind as a process runs it: WEBHOOK_CONCURRENCY deliveries at once, configured from `config.webhooks`. */
