@@ -75,15 +75,26 @@ export const WAKE_NEXT_FOR_TENANT = `with picked as (
   ), ${WAKE_PICKED}`;
 
 /**
+ * The first tenant after `after` (SQL; null: the first of all) with parked deliveries: one probe of
+ * PARKED_INDEX, so listing those tenants costs a probe per tenant, not a read of every parked delivery.
+ */
+const PARKED_TENANT_AFTER = (after: string) =>
+  `select d.tenant_uuid from webhook_deliveries d where d.status = 'pending' and d.parked_at is not null${after === 'null' ? '' : ` and d.tenant_uuid > ${after}`} order by d.tenant_uuid limit 1`;
+
+/**
  * The safety net of parking: wakes, for each tenant with parked deliveries, as many as its share
  * (`?`, WEBHOOK_TENANT_CONCURRENCY) has places without a live lease, longest parked first. A wake can be
  * missed: a delivery parked at insert by a transaction that commits after the last of its tenant's
  * deliveries in flight looked for a parked one to wake, or a worker that died mid-attempt. A wake
  * that was not needed only costs a claim that parks again. Returns the deliveries woken.
  */
-export const WAKE_STRANDED = `with tenants as (
+export const WAKE_STRANDED = `with recursive parked(tenant_uuid) as (
+    (${PARKED_TENANT_AFTER('null')})
+    union all
+    select (${PARKED_TENANT_AFTER('parked.tenant_uuid')}) from parked where parked.tenant_uuid is not null
+  ), tenants as (
     select parked.tenant_uuid, (select count(*) from webhook_deliveries l where l.tenant_uuid = parked.tenant_uuid and l.status = 'pending' and l.locked_until >= now()) as in_flight
-    from (select distinct tenant_uuid from webhook_deliveries where status = 'pending' and parked_at is not null) parked
+    from parked where parked.tenant_uuid is not null
   ), picked as (
     select d.uuid from tenants t cross join lateral (${longestParked('t.tenant_uuid', 'greatest(?::int - t.in_flight, 0)')}) d
   ), ${WAKE_PICKED}`;
