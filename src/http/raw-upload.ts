@@ -5,9 +5,7 @@ import express, { type RequestHandler } from 'express';
  * Content-Encoding, the common case) is copied chunk by chunk, as it arrives, into one buffer of that
  * length. `express.raw` keeps the chunks and joins them when the body ends: one copy of the whole body
  * on the event loop, 110 ms for a 19 MB PDF on a loaded machine (docs/benchmarks.md, session 19). The
- * buffer is reserved only once a quarter of the body has arrived (what came before is copied into it
- * then), so a client that announces a large body and sends little holds no more than four times what it
- * sent, as with express.raw's chunks. Any other body (compressed,
+ * buffer is allocated untouched, so memory is taken only as bytes arrive. Any other body (compressed,
  * chunked, over the limit, or of another type) goes to `express.raw`, which answers as before.
  */
 export function rawUpload(options: { type: string | string[]; limit: number }): RequestHandler {
@@ -18,8 +16,7 @@ export function rawUpload(options: { type: string | string[]; limit: number }): 
     // A body already read (`!req.readable`) is for express.raw to pass over, as it does.
     const plain = identity && req.readable && Number.isSafeInteger(length) && length > 0 && length <= options.limit && req.is(options.type);
     if (!plain) return fallback(req, res, next);
-    let body: Buffer | undefined;
-    const early: Buffer[] = [];
+    const body = Buffer.allocUnsafeSlow(length);
     let received = 0;
     let settled = false;
     const settle = (error?: Error) => {
@@ -34,14 +31,8 @@ export function rawUpload(options: { type: string | string[]; limit: number }): 
     };
     // Node's parser reads no more than Content-Length bytes as this request's body.
     const onData = (chunk: Buffer) => {
-      if (body) chunk.copy(body, received);
-      else early.push(chunk);
+      chunk.copy(body, received);
       received += chunk.length;
-      if (!body && received * 4 >= length) {
-        body = Buffer.allocUnsafeSlow(length);
-        let at = 0;
-        for (const piece of early.splice(0)) at += piece.copy(body, at);
-      }
     };
     const onEnd = () => settle(received === length ? undefined : unreadable('request.size.invalid', 'request size did not match content length'));
     const onClose = () => settle(unreadable('request.aborted', 'request aborted'));
