@@ -12,7 +12,8 @@
  *              event for every endpoint); victim: another tenant's webhook, from its upload to arrival.
  * BENCH_NEIGHBOUR_SECONDS (30) per phase; BENCH_NEIGHBOUR_SCENARIOS=templates,public,webhooks picks some;
  * BENCH_NEIGHBOUR_CONTROL=1 leaves the attack out of the second phase; BENCH_NEIGHBOUR_TRACE=<file> logs
- * every request and the server's event-loop blocks over 30 ms.
+ * every request and the server's event-loop blocks over 30 ms; BENCH_NEIGHBOUR_DURABLE=1 makes commits wait
+ * for the disk (they do not by default, see DURABLE).
  * RESPONSE_* and RATE_LIMIT_RESPONSE_* settings in the environment reach the service (the rest of its
  * limits stay at their defaults), so a budget can be tried without a rebuild.
  * Load comes from child processes (bench/neighbour-load.ts), attackers and victims in separate ones.
@@ -49,6 +50,13 @@ const IDLE_SECONDS = 60;
  * undisturbed phases of the same victims differ on this machine (what a ratio can resolve).
  */
 const CONTROL = process.env.BENCH_NEIGHBOUR_CONTROL === '1';
+/**
+ * BENCH_NEIGHBOUR_DURABLE=1: commits wait for the disk's flush, as in production. By default they do not:
+ * on the development VM a WAL flush stalled every request for 0.2–1.5 s about once a run, with no attack
+ * (two phases of the same victims differed up to 14× at p99), which no ratio can see through
+ * (docs/benchmarks.md, Neighbours, session 20).
+ */
+const DURABLE = process.env.BENCH_NEIGHBOUR_DURABLE === '1';
 /** Victims' traffic before the measured phases, not recorded: the first requests of a cold path are not what an attack changes. */
 const WARM_UP_SECONDS = 3;
 /** How long after a phase a victim's webhook may still arrive and be counted. */
@@ -459,12 +467,14 @@ async function mapsSummary(): Promise<string> {
 export async function runNeighbourBench(): Promise<void> {
   const env = await openBenchEnv({
     limits: 'default',
+    commitsWaitForFlush: DURABLE,
     env: {
       NOTIFICATION_WORKER: 'on',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       ...Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(RATE_LIMIT_RESPONSE|RESPONSE_)/.test(name))),
     },
   });
+  console.log(`neighbours: commits ${DURABLE ? 'wait' : 'do not wait (BENCH_NEIGHBOUR_DURABLE=1 to make them wait)'} for the disk's flush`);
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-neighbours-'));
   const closers: (() => void)[] = [];
   try {

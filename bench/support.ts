@@ -99,6 +99,12 @@ export interface BenchEnvOptions {
   server?: ScratchServer;
   /** A database of that name, created when missing and kept by stop() (bench/growth.ts with BENCH_GROWTH_DATA_DIR). */
   keptDatabase?: string;
+  /**
+   * false: the database's commits do not wait for the disk to flush the WAL (`synchronous_commit = off`;
+   * nothing committed is lost unless the machine itself crashes). For benches that compare two phases on
+   * a shared disk, whose flushes stall every writer now and then whatever the load (bench/neighbours.ts).
+   */
+  commitsWaitForFlush?: boolean;
 }
 
 /** The real service on a fresh database, with one tenant, its client and a live token. */
@@ -109,6 +115,7 @@ export async function openBenchEnv(options: BenchEnvOptions = {}): Promise<Bench
   await adminQuery(server.serverUrl, `create database ${database}`).catch((error: { code?: string }) => {
     if (!options.keptDatabase || error.code !== '42P04') throw error; // 42P04: it exists
   });
+  if (options.commitsWaitForFlush === false) await adminQuery(server.serverUrl, `alter database ${database} set synchronous_commit = off`);
   const databaseUrl = `${server.serverUrl}/${database}`;
   const dropAll = async () => {
     if (!options.keptDatabase) await adminQuery(server.serverUrl, `drop database if exists ${database} with (force)`).catch(() => undefined);

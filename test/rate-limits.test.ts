@@ -227,6 +227,18 @@ describe('the bucket store', () => {
     const rows = await first.orm.em.getConnection().execute<{ key: string }[]>(`select key from rate_limit_buckets where key like 'test:%' order by key`);
     expect(rows.map((row) => row.key)).toEqual(['test:current']);
   });
+
+  it('meters a key as a bucket that refills at its rate: refused past the burst at no cost, admitted again once it has drained', async () => {
+    const store = new RateLimitStore(first.orm);
+    const opened = await store.meter('test:metered', 6_000, 4_000);
+    expect(opened.admitted).toBe(true);
+    const refused = await store.meter('test:metered', 6_000, 4_000);
+    expect(refused).toEqual({ admitted: false, fullAt: opened.fullAt });
+    // A fixed window would stay spent until it resets; the bucket has room as soon as its debt is back within the burst.
+    await new Promise((resolve) => setTimeout(resolve, opened.fullAt.getTime() - 4_000 - Date.now() + 50));
+    const again = await store.meter('test:metered', 6_000, 4_000);
+    expect(again).toEqual({ admitted: true, fullAt: new Date(opened.fullAt.getTime() + 6_000) });
+  });
 });
 
 describe('TRUST_PROXY', () => {

@@ -16,6 +16,17 @@ const HIT = `
     reset_at = case when rate_limit_buckets.reset_at <= now() then excluded.reset_at else rate_limit_buckets.reset_at end
   returning hits, reset_at`;
 
+// A metered key keeps, instead of a count, the time its bucket is full again (the generic cell rate
+// algorithm): a charge is admitted while that time is at most `burst` ahead of now, and moves it on by
+// the charge's cost; a refused charge leaves it as it was. `hits` says whether this charge was admitted.
+const METER = `
+  insert into rate_limit_buckets (key, hits, reset_at) values (?, 1, now() + make_interval(secs => ?))
+  on conflict (key) do update set
+    hits = (rate_limit_buckets.reset_at <= now() + make_interval(secs => ?))::int,
+    reset_at = case when rate_limit_buckets.reset_at <= now() + make_interval(secs => ?)
+      then greatest(rate_limit_buckets.reset_at, now()) + make_interval(secs => ?) else rate_limit_buckets.reset_at end
+  returning hits, reset_at`;
+
 const REFUND = `update rate_limit_buckets set hits = greatest(hits - 1, 0) where key = ? and reset_at > now()`;
 
 const PEEK = `select hits, reset_at from rate_limit_buckets where key = ? and reset_at > now()`;
@@ -29,7 +40,13 @@ interface BucketRow {
 
 const count = (row: BucketRow): WindowCount => ({ hits: Number(row.hits), resetAt: new Date(row.reset_at) });
 
-/** Fixed-window counters in PostgreSQL, so every server process counts against the same limits. */
+export interface MeterReading {
+  admitted: boolean;
+  /** When the key's bucket is full again (a key with nothing charged is full now). */
+  fullAt: Date;
+}
+
+/** Fixed-window counters (and metered keys, `meter`) in PostgreSQL, so every server process counts against the same limits. */
 export class RateLimitStore {
   private lastSweep = Date.now();
   /** What this process already knows is refused, answered without a statement (refused-windows.ts). */
@@ -46,6 +63,18 @@ export class RateLimitStore {
     await this.sweepWhenDue();
     const [row] = await this.execute(HIT, [key, Math.min(Math.max(1, Math.ceil(amount)), 2 ** 31 - 1), windowMs / 1000]);
     return count(row!);
+  }
+
+  /**
+   * Charges `costMs` of a metered key's rate (a token bucket that refills one millisecond a millisecond),
+   * admitted while the bucket's debt is at most `burstMs`; a refused charge costs nothing.
+   */
+  async meter(key: string, costMs: number, burstMs: number): Promise<MeterReading> {
+    await this.sweepWhenDue();
+    const cost = Math.max(0, costMs) / 1000;
+    const burst = Math.max(0, burstMs) / 1000;
+    const [row] = await this.execute(METER, [key, cost, burst, burst, cost]);
+    return { admitted: Number(row!.hits) === 1, fullAt: new Date(row!.reset_at) };
   }
 
   /** Takes back one hit of the current window (a token request that turned out to succeed). */
