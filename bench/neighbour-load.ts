@@ -22,8 +22,11 @@ export interface RequestSpec {
 export interface Stream {
   name: string;
   role: 'victim' | 'attacker';
-  /** Source address of the stream's connections (127.0.0.x), so each stream is its own public client. */
-  localAddress?: string;
+  /**
+   * Source address of the stream's connections (127.0.0.x), so each stream is its own public client; with
+   * several, the requests take them in turn (more samples of one kind of client at its own per-address rate).
+   */
+  localAddress?: string | string[];
   everyMs?: number;
   concurrency?: number;
   /** Cycled through in order; with `once`, each is sent at most once. */
@@ -87,7 +90,8 @@ function freshPdf(): { body: Buffer; type: string } {
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-function send(stream: Stream, spec: RequestSpec): Promise<{ status: number; text: string }> {
+function send(stream: Stream, spec: RequestSpec, turn: number): Promise<{ status: number; text: string }> {
+  const localAddress = Array.isArray(stream.localAddress) ? stream.localAddress[turn % stream.localAddress.length] : stream.localAddress;
   const upload = spec.freshPdf ? freshPdf() : undefined;
   const body = upload?.body ?? bodyOf(spec);
   const headers: Record<string, string | number> = { ...spec.headers };
@@ -95,7 +99,7 @@ function send(stream: Stream, spec: RequestSpec): Promise<{ status: number; text
   if (body) headers['content-length'] = body.length;
   return new Promise((resolve) => {
     const request = http.request(
-      { host: target.hostname, port: target.port, method: spec.method, path: spec.path, headers, localAddress: stream.localAddress, timeout: 120_000 },
+      { host: target.hostname, port: target.port, method: spec.method, path: spec.path, headers, localAddress, timeout: 120_000 },
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -117,6 +121,7 @@ function send(stream: Stream, spec: RequestSpec): Promise<{ status: number; text
 async function run(stream: Stream, deadline: number): Promise<StreamReport> {
   const report: StreamReport = { name: stream.name, role: stream.role, latencies: [], statuses: {}, uploads: [] };
   let next = 0;
+  let turns = 0;
   const take = (): RequestSpec | undefined => {
     if (stream.once && next >= stream.requests.length) return undefined;
     return stream.requests[next++ % stream.requests.length];
@@ -124,7 +129,7 @@ async function run(stream: Stream, deadline: number): Promise<StreamReport> {
   const one = async (spec: RequestSpec) => {
     const sentAt = Date.now();
     const started = performance.now();
-    const { status, text } = await send(stream, spec);
+    const { status, text } = await send(stream, spec, turns++);
     report.latencies.push(performance.now() - started);
     if (TRACE)
       appendFileSync(TRACE, `${stream.role}\t${stream.name}\t${sentAt}\t${(performance.now() - started).toFixed(1)}\t${status}\t${spec.path.slice(0, 60)}\n`);

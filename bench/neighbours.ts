@@ -304,17 +304,17 @@ async function publicScenario(victim: TenantAccess, dir: string): Promise<Scenar
           once: true,
         },
         {
-          name: 'baked badge image.png (another address)',
+          name: 'baked badge image.png (4 other addresses)',
           role: 'victim',
-          localAddress: '127.0.0.4',
-          everyMs: 1000,
+          localAddress: ['127.0.0.4', '127.0.0.6', '127.0.0.7', '127.0.0.8'],
+          everyMs: 250,
           requests: [{ method: 'GET', path: `/ob/v2/assertions/${first.uuid}/image.png` }],
         },
         {
-          name: 'POST /api/v1/badges/verify (another address)',
+          name: 'POST /api/v1/badges/verify (5 other addresses)',
           role: 'victim',
-          localAddress: '127.0.0.5',
-          everyMs: 2500,
+          localAddress: ['127.0.0.5', '127.0.0.9', '127.0.0.10', '127.0.0.11', '127.0.0.12'],
+          everyMs: 500,
           requests: [{ method: 'POST', path: '/api/v1/badges/verify', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credential) }],
         },
       ];
@@ -388,7 +388,7 @@ async function webhookScenario(attacker: TenantAccess, victim: TenantAccess): Pr
         {
           name: 'upload (another tenant)',
           role: 'victim',
-          everyMs: 1000,
+          everyMs: 250,
           requests: [{ method: 'POST', path: '/api/v1/files', headers: victim.auth, freshPdf: true }],
         },
       ];

@@ -7,6 +7,7 @@ import express from 'express';
 import { DocumentWorkers } from '../src/documents/index.js';
 import { rawUpload } from '../src/http/raw-upload.js';
 import { diplomaPdf } from './support/pdf.js';
+import { until } from './support/wait.js';
 
 jest.setTimeout(60_000);
 
@@ -60,6 +61,47 @@ describe('rawUpload, the public endpoints’ body reader', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(seen).toEqual([{ error: { status: 400, type: 'request.aborted' } }]);
+  });
+});
+
+describe('rawUpload’s reservations', () => {
+  it('reserve at most `reservable` bytes for bodies still arriving; past that a body is read as express.raw reads it', async () => {
+    const reader = rawUpload({ type: 'application/pdf', limit: 1024 * 1024, reservable: 150_000 });
+    const bodies: Buffer[] = [];
+    const app = express();
+    app.post('/upload', reader, (req, res) => {
+      bodies.push(req.body as Buffer);
+      res.status(204).end();
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`;
+    // A body announced at 100,000 bytes whose first 10,000 are sent; the rest when `finish` is called.
+    const slowly = () => {
+      const body = randomBytes(100_000);
+      const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/pdf', 'content-length': String(body.length) } });
+      const answered = new Promise<number>((resolve) => {
+        request.on('response', (response) => resolve(response.statusCode ?? 0));
+        request.on('error', () => resolve(0));
+      });
+      request.write(body.subarray(0, 10_000));
+      return { body, answered, finish: () => request.end(body.subarray(10_000)), abandon: () => request.destroy() };
+    };
+    try {
+      const first = slowly();
+      await until(async () => reader.reserved === 100_000, 'the first body to be reserved');
+      const second = slowly();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(reader.reserved).toBe(100_000);
+      second.finish();
+      expect(await second.answered).toBe(204);
+      expect(bodies[0]!.equals(second.body)).toBe(true);
+      first.abandon();
+      await until(async () => reader.reserved === 0, 'the abandoned body’s reservation to be given back');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
