@@ -67,7 +67,7 @@ describe('an answer’s large fields in flight', () => {
     const gate = new InFlightLimit(100, 60_000);
     const budget = new ResponseBudget(1_000, { gate, tenant: 'acme' });
     const charged: number[] = [];
-    budget.chargeWindowWith(async (bytes) => {
+    budget.chargeTenantWith(async (bytes) => {
       charged.push(bytes);
       throw new Error('window spent');
     });
@@ -151,18 +151,18 @@ describe('the tenant’s byte window, checked again after waiting', () => {
   }
 
   beforeAll(async () => {
-    // One page of 20 configs at the limit (1.3 MB) spends a tenant's window; answers run one at a time.
+    // One page of 20 configs at the limit (1.3 MB) overdraws a tenant's byte rate; answers run one at a time.
     service = await startTestService({ RESPONSE_BYTES_IN_FLIGHT_PER_TENANT: '1', RATE_LIMIT_RESPONSE_BYTES_PER_MINUTE: String(1024 * 1024) });
     [acme, globex] = await Promise.all([signIn(service, 'acme'), signIn(service, 'globex')]);
     await Promise.all([fullTemplates(acme), fullTemplates(globex)]);
   }, 180_000);
   afterAll(() => service.stop());
 
-  it('refuses the answers that waited behind the one that spent it', async () => {
+  it('refuses the answers that waited behind the one that overdrew the rate', async () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => acme.rest('GET', '/certificate-templates?per_page=20')));
     const statuses = answers.map((answer) => answer.status);
-    // All five passed the check on arrival (nothing was spent yet); the window is charged when an answer
-    // has gone, so the one admitted right after the first may still pass, the rest may not.
+    // All five passed the check on arrival (nothing was charged yet); each is charged when its turn comes,
+    // and the first overdraws the rate, so at most the one admitted with it may still pass, the rest may not.
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
     expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(3);

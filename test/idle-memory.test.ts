@@ -35,16 +35,24 @@ test('one memory-reducing collection once two quiet samples follow a growth of R
   ).toEqual([1]);
 });
 
-test('none while requests keep coming, or when RSS stayed near its floor', () => {
+test('none while requests keep coming or the loop is busy, or when RSS stayed near its floor', () => {
   expect(
     collections([
       [0.9, 500],
-      [0.1, 500],
+      [0.3, 500],
       [0.01, 500],
-      [0.1, 500],
+      [0.3, 500],
       [0.01, 500],
     ]),
   ).toEqual([]);
+  // Background work alone (a few per cent of the loop, no request arriving) is quiet.
+  expect(
+    collections([
+      [0.9, 500],
+      [0.06, 500],
+      [0.06, 500],
+    ]),
+  ).toEqual([2]);
   expect(
     collections([
       [0.9, 350],

@@ -69,7 +69,7 @@ export function authenticate(
       const budget = new ResponseBudget(responseMaxBytes, { gate: largeAnswers, tenant: principal.tenant.uuid });
       res.once('close', () => budget.finish());
       const context = createRequestContext(orm.em, principal, String(req.id), logger, publicBaseUrl, runtime, budget);
-      budget.chargeWindowWith(chargeResponseBytes(limits.store, limits.responseBytes, principal.tenant.uuid, res));
+      budget.chargeTenantWith(chargeResponseBytes(limits.store, limits.responseBytes, principal.tenant.uuid, res));
       res.locals.context = context;
       next();
     } catch (error) {

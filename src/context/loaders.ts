@@ -253,7 +253,7 @@ export class Loaders {
    * A lazy JSON column (db/rows.ts) of the row `uuid`, for display: its stored size `bytes` is
    * charged to the answer's budget first, so an answer over budget is refused (RESPONSE_TOO_LARGE)
    * before any of it is read. The rows asked for in the same tick are read in one statement.
-   * Once the answer is refused (too large, over the tenant's window, busy) its one error is the answer:
+   * Once the answer is refused (too large, over the tenant's byte rate, busy) its one error is the answer:
    * the other rows give null rather than a copy of it each (a refused page of 100 rows built 100
    * GraphQL errors, the largest part of a refusal's CPU in the neighbours bench).
    */

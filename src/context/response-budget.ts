@@ -24,12 +24,12 @@ export const LARGE_ANSWER_WAIT_MS = 10_000;
 export class ResponseBudget {
   /** Bytes charged so far. */
   spent = 0;
-  /** The error that refused this answer (too large, over the tenant's window, busy), once one did. */
+  /** The error that refused this answer (too large, over the tenant's byte rate, busy), once one did. */
   refusal: Error | undefined;
   private asked = 0;
   private held = 0;
   private finished = false;
-  private chargeWindow: (bytes: number) => Promise<void> = async () => undefined;
+  private chargeTenant: (bytes: number) => Promise<void> = async () => undefined;
 
   constructor(
     readonly maxBytes: number,
@@ -47,14 +47,14 @@ export class ResponseBudget {
     return error;
   }
 
-  /** How the bytes an answer is admitted to read are charged to its tenant's window (throws when spent). */
-  chargeWindowWith(charge: (bytes: number) => Promise<void>): void {
-    this.chargeWindow = charge;
+  /** How the bytes an answer is admitted to read are charged to its tenant's byte rate (throws when overdrawn). */
+  chargeTenantWith(charge: (bytes: number) => Promise<void>): void {
+    this.chargeTenant = charge;
   }
 
   /**
    * Waits until the bytes charged since the last call fit the tenant's bytes in flight, then charges
-   * them to the tenant's window, which may have been spent by the answers this one waited for.
+   * them to the tenant's byte rate, which the answers this one waited for may have overdrawn.
    */
   async admit(): Promise<void> {
     const bytes = this.spent - this.asked;
@@ -70,7 +70,7 @@ export class ResponseBudget {
       else this.held += bytes;
     }
     try {
-      await this.chargeWindow(bytes);
+      await this.chargeTenant(bytes);
     } catch (error) {
       throw this.refuse(error);
     }

@@ -12,10 +12,14 @@ import vm from 'node:vm';
  * (`noteArrival`) and the loop was under QUIET busy, with RSS over its floor by GROWTH, one
  * memory-reducing collection runs and what it leaves is the new floor, so it runs again only after
  * RSS has grown again. One per process, however many services it hosts. Its final pause is 55–85 ms on the development machine: light traffic is not
- * quiet (at 8 requests a second the loop was under 2 % busy, and one of them waited 70 ms behind it).
+ * quiet (at 8 requests a second the loop was under 2 % busy, and one of them waited 70 ms behind it), so
+ * what makes a sample quiet is that no request arrived. QUIET only tells the service's own background work
+ * (the lease sweep, webhook retries to endpoints that never answer: 3–8 % after the neighbours bench) from
+ * work that would wait behind the pause; at 2 % that background work held the collection off for good and
+ * RSS stayed +25 % a minute after the load (docs/benchmarks.md, session 20).
  */
 export const SAMPLE_MS = 5_000;
-const QUIET = 0.02;
+const QUIET = 0.1;
 const QUIET_SAMPLES = 2;
 const GROWTH = 1.2;
 
