@@ -63,16 +63,16 @@ describe('an answer’s large fields in flight', () => {
     expect(gate.heldBy('acme')).toBe(0);
   });
 
-  it('charges the tenant’s window once admitted, and still gives the bytes back when it is spent', async () => {
+  it('charges the tenant’s byte rate once admitted, and still gives the bytes back when it is overdrawn', async () => {
     const gate = new InFlightLimit(100, 60_000);
     const budget = new ResponseBudget(1_000, { gate, tenant: 'acme' });
     const charged: number[] = [];
     budget.chargeTenantWith(async (bytes) => {
       charged.push(bytes);
-      throw new Error('window spent');
+      throw new Error('rate overdrawn');
     });
     budget.charge(50);
-    await expect(budget.admit()).rejects.toThrow('window spent');
+    await expect(budget.admit()).rejects.toThrow('rate overdrawn');
     expect(charged).toEqual([50]);
     budget.finish();
     expect(gate.heldBy('acme')).toBe(0);
@@ -138,7 +138,7 @@ describe('a tenant’s large answers, one at a time (RESPONSE_BYTES_IN_FLIGHT_PE
   });
 });
 
-describe('the tenant’s byte window, checked again after waiting', () => {
+describe('the tenant’s byte rate, checked again after waiting', () => {
   let service: TestService;
   let acme: ApiClient;
   let globex: ApiClient;

@@ -89,7 +89,7 @@ describe('a tenant’s rate of answer bytes', () => {
   });
 
   it('lets one of many answers sent at once through an untouched bucket, not all of them', async () => {
-    // Each passes the check on arrival; the window is charged as each is admitted to read its configs.
+    // Each passes the check on arrival; the bucket is charged as each is admitted to read its configs.
     const answers = await Promise.all([
       ...Array.from({ length: 3 }, () => initech.rest('GET', `/certificate-templates?per_page=${PAGE}`)),
       ...Array.from({ length: 3 }, () => initech.graphql(LIST_QUERY)),
