@@ -22,7 +22,7 @@
  * resident mappings by kind (/proc/self/smaps), BENCH_HEAP_SNAPSHOT=<file> writes a heap snapshot there.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -132,16 +132,41 @@ async function runPhase(url: string, scenario: Scenario, attacked: boolean): Pro
   }
 }
 
-/** With BENCH_NEIGHBOUR_TRACE, the server's event-loop blocks over 30 ms go to the trace too (epoch ms at their end, length). */
+/**
+ * With BENCH_NEIGHBOUR_TRACE, the server's event-loop blocks over 30 ms go to the trace too (epoch ms at
+ * their end, length, and the monotonic clock's µs, which CPU profiles use), with how much of the block the main thread ran and how long it waited for a core
+ * (/proc/thread-self/schedstat, Linux): a block the thread spent waiting is the machine's CPU taken by
+ * others (the database, workers), not work of its own.
+ */
 function traceBlocks(): NodeJS.Timeout | undefined {
   const trace = process.env.BENCH_NEIGHBOUR_TRACE;
   if (!trace) return undefined;
   let last = performance.now();
+  let lastSched = threadSchedule();
   return setInterval(() => {
     const now = performance.now();
-    if (now - last > 40) appendFileSync(trace, `block\tserver\t${Date.now()}\t${(now - last - 10).toFixed(1)}\t-\t-\n`);
+    const sched = threadSchedule();
+    if (now - last > 40) {
+      const ran = sched && lastSched ? ((sched.ranNs - lastSched.ranNs) / 1e6).toFixed(1) : '-';
+      const waited = sched && lastSched ? ((sched.waitedNs - lastSched.waitedNs) / 1e6).toFixed(1) : '-';
+      appendFileSync(
+        trace,
+        `block\tserver\t${Date.now()}\t${(now - last - 10).toFixed(1)}\tran ${ran} ms\twaited for a core ${waited} ms\t${process.hrtime.bigint() / 1000n}\n`,
+      );
+    }
     last = now;
+    lastSched = sched;
   }, 10);
+}
+
+/** The calling thread's time on a core and waiting for one, in ns (Linux only). */
+function threadSchedule(): { ranNs: number; waitedNs: number } | undefined {
+  try {
+    const [ran, waited] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+    return { ranNs: Number(ran), waitedNs: Number(waited) };
+  } catch {
+    return undefined;
+  }
 }
 
 const percentile = (values: number[], q: number) => {

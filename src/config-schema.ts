@@ -179,6 +179,7 @@ export const ENVIRONMENT = z.object({
   GRAPHQL_MAX_COST: whole(1).default(50_000),
   RESPONSE_MAX_BYTES: whole(1).default(8 * 1024 * 1024),
   RESPONSE_BYTES_IN_FLIGHT_PER_TENANT: whole(1).default(16 * 1024 * 1024),
+  REQUESTS_IN_FLIGHT_PER_TENANT: whole().default(8),
   GRAPHQL_JIT_AFTER_RUNS: whole().default(2),
   // A file's size is stored as a 32-bit integer, so the limit stays below 2 GiB.
   UPLOAD_MAX_FILE_BYTES: whole(1, 2 ** 31 - 1).default(20 * 1024 * 1024),
@@ -224,6 +225,7 @@ export const ENVIRONMENT = z.object({
   PDF_WORKER_MAX_JOBS: whole(1).default(10_000),
   PUBLIC_WORKERS: whole(1).optional(),
   PUBLIC_WORKER_NICE: whole(0, 19).default(19),
+  PUBLIC_BADGE_WORKER_NICE: whole(0, 19).optional(),
   WORKER_IDLE_MS: whole().default(30_000),
   VERIFY_MAX_BYTES: whole(1).default(20 * 1024 * 1024),
   BADGE_UNBAKE_MAX_BYTES: whole(1).default(2 * 1024 * 1024),

@@ -53,6 +53,8 @@ export interface Config {
   responseMaxBytes: number;
   /** Stored bytes of free JSON one tenant's answers may read and write at once, per process (RESPONSE_BYTES_IN_FLIGHT_PER_TENANT); more waits its turn. */
   responseBytesInFlightPerTenant: number;
+  /** Authenticated requests of one tenant in progress at once in this process (REQUESTS_IN_FLIGHT_PER_TENANT); 0: no limit. */
+  requestsInFlightPerTenant: number;
   /** GraphQL limits: selection depth, cost in rows (cost.ts). */
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
@@ -216,6 +218,13 @@ export interface PdfWorkerConfig extends WorkerPoolLimits {
   publicPool?: Pick<WorkerPoolLimits, 'size' | 'nice' | 'laneWorkers'>;
 }
 
+/**
+ * The badge pool's default niceness, above the PDF inspections' 19: its jobs are short (a bake, a proof
+ * check), and at the same priority as a 19 MB inspection other addresses' checks shared a core with it
+ * (neighbours bench: their p50 1.3×). Still well below the event loop and issuance (weight 110 against 1024).
+ */
+const BADGE_POOL_NICE = 10;
+
 /** Every problem of the environment at once; `message` has one line a problem, each naming its variable. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -310,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxDepth: e.JSON_MAX_DEPTH,
     responseMaxBytes: e.RESPONSE_MAX_BYTES,
     responseBytesInFlightPerTenant: e.RESPONSE_BYTES_IN_FLIGHT_PER_TENANT,
+    requestsInFlightPerTenant: e.REQUESTS_IN_FLIGHT_PER_TENANT,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxCost: e.GRAPHQL_MAX_COST,
     graphqlJitAfterRuns: e.GRAPHQL_JIT_AFTER_RUNS,
@@ -348,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     badgeWorkers: {
       ...publicPool,
       laneWorkers: Math.max(1, publicSize - 1),
+      nice: e.PUBLIC_BADGE_WORKER_NICE ?? Math.min(publicPool.nice, BADGE_POOL_NICE),
       jobTimeoutMs: e.BADGE_VERIFY_TIMEOUT_MS,
       heapMb: pdfWorkers.heapMb,
       queueLimit: pdfWorkers.queueLimit,

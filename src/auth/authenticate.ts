@@ -13,6 +13,30 @@ import type { PrincipalCache } from './principal-cache.js';
 import { sha256Hex } from './secrets.js';
 import { type Principal, TokenService } from './token.service.js';
 
+/** How long a request waits for one of its tenant's places (REQUESTS_IN_FLIGHT_PER_TENANT) before 429. */
+const TENANT_REQUEST_WAIT_MS = 10_000;
+export const TENANT_REQUESTS_BUSY = 'This tenant has too many requests in progress; try again shortly.';
+
+/**
+ * Waits for a place among the tenant's requests in progress, given back when the answer has gone or its
+ * client left; false when the client left while it waited (nothing is left to answer).
+ */
+async function takeTurn(places: InFlightLimit, tenant: string, res: Response): Promise<boolean> {
+  let held = false;
+  let gone = false;
+  res.once('close', () => {
+    gone = true;
+    if (held) places.release(tenant, 1);
+  });
+  if (!(await places.acquire(tenant, 1))) {
+    res.set('Retry-After', '1');
+    throw new DomainError('TOO_MANY_REQUESTS', TENANT_REQUESTS_BUSY);
+  }
+  if (gone) places.release(tenant, 1);
+  else held = true;
+  return held;
+}
+
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
 
 /**
@@ -34,7 +58,8 @@ export function authenticate(
     publicBaseUrl,
     responseMaxBytes,
     responseBytesInFlightPerTenant,
-  }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes' | 'responseBytesInFlightPerTenant'>,
+    requestsInFlightPerTenant,
+  }: Pick<Config, 'tokenTtlSeconds' | 'publicBaseUrl' | 'responseMaxBytes' | 'responseBytesInFlightPerTenant' | 'requestsInFlightPerTenant'>,
   runtime: ServiceRuntime,
   limits: Pick<RateLimits, 'store' | 'api' | 'responseBytes'>,
   principals: PrincipalCache,
@@ -42,6 +67,7 @@ export function authenticate(
   // The lookup is one prepared statement on the pool: no ORM state, so no fork of the EntityManager.
   const tokens = new TokenService(orm.em, tokenTtlSeconds);
   const largeAnswers = new InFlightLimit(responseBytesInFlightPerTenant, LARGE_ANSWER_WAIT_MS);
+  const tenantRequests = requestsInFlightPerTenant > 0 ? new InFlightLimit(requestsInFlightPerTenant, TENANT_REQUEST_WAIT_MS) : undefined;
   const lookUp = async (tokenHash: string): Promise<Principal | undefined> => {
     const readAt = principals.startLookup();
     const found = await tokens.principalByHash(tokenHash);
@@ -65,6 +91,7 @@ export function authenticate(
       }
       await refuseSpentResponseBytes(limits.store, limits.responseBytes, principal.tenant.uuid, res);
       await enforce(limits.store, limits.api, principal.clientId, res, knownAs);
+      if (tenantRequests && !(await takeTurn(tenantRequests, principal.tenant.uuid, res))) return;
       const logger = (req as Request & { log: Logger }).log;
       const budget = new ResponseBudget(responseMaxBytes, { gate: largeAnswers, tenant: principal.tenant.uuid });
       res.once('close', () => budget.finish());
