@@ -14,7 +14,7 @@
  * BENCH_NEIGHBOUR_CONTROL=1 leaves the attack out of the second phase; BENCH_NEIGHBOUR_TRACE=<file> logs
  * every request and the server's event-loop blocks over 30 ms; BENCH_NEIGHBOUR_DURABLE=1 makes commits wait
  * for the disk (they do not by default, see DURABLE).
- * RESPONSE_* and RATE_LIMIT_RESPONSE_* settings in the environment reach the service (the rest of its
+ * RESPONSE_*, RATE_LIMIT_RESPONSE_* and REQUESTS_IN_FLIGHT_PER_TENANT settings in the environment reach the service (the rest of its
  * limits stay at their defaults), so a budget can be tried without a rebuild.
  * Load comes from child processes (bench/neighbour-load.ts), attackers and victims in separate ones.
  * Memory diagnosis (docs/benchmarks.md, Neighbours): run `node --expose-gc dist/bench/main.js hostile` to
@@ -22,7 +22,7 @@
  * resident mappings by kind (/proc/self/smaps), BENCH_HEAP_SNAPSHOT=<file> writes a heap snapshot there.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -51,6 +51,12 @@ const IDLE_SECONDS = 60;
  */
 const CONTROL = process.env.BENCH_NEIGHBOUR_CONTROL === '1';
 /**
+ * BENCH_NEIGHBOUR_PLAIN_BURST=1: in the templates scenario the attacker sends its 24 requests at a time
+ * for small answers (its two institutions), within its API rate limit: what any burst costs the others,
+ * with no large field to meter.
+ */
+const PLAIN_BURST = process.env.BENCH_NEIGHBOUR_PLAIN_BURST === '1';
+/**
  * BENCH_NEIGHBOUR_DURABLE=1: commits wait for the disk's flush, as in production. By default they do not:
  * on the development VM a WAL flush stalled every request for 0.2–1.5 s about once a run, with no attack
  * (two phases of the same victims differed up to 14× at p99), which no ratio can see through
@@ -70,6 +76,8 @@ interface Phase {
   victims: StreamReport[];
   attackers: StreamReport[];
   loopMaxMs: number;
+  /** CPU seconds the machine spent in the phase, by whom (Linux; undefined elsewhere). */
+  cpu?: CpuSeconds;
   arrived?: { name: string; latencies: number[]; missing: number };
 }
 
@@ -123,9 +131,11 @@ async function runPhase(url: string, scenario: Scenario, attacked: boolean): Pro
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const blocks = traceBlocks();
+  const cpuBefore = cpuSeconds();
   try {
     const [victimReports, attackerReports] = await Promise.all([runLoad(url, victims), runLoad(url, attackers)]);
-    return { victims: victimReports, attackers: attackerReports, loopMaxMs: loop.max / 1e6, arrived: await scenario.arrivals?.(victimReports) };
+    const cpu = cpuBefore && cpuSince(cpuBefore);
+    return { victims: victimReports, attackers: attackerReports, loopMaxMs: loop.max / 1e6, cpu, arrived: await scenario.arrivals?.(victimReports) };
   } finally {
     loop.disable();
     clearInterval(blocks);
@@ -157,6 +167,68 @@ function traceBlocks(): NodeJS.Timeout | undefined {
     last = now;
     lastSched = sched;
   }, 10);
+}
+
+interface CpuSeconds {
+  mainThread: number;
+  otherThreads: number;
+  database: number;
+  load: number;
+}
+
+/** utime, stime, cutime, cstime of a /proc stat file, in seconds (clock ticks of 100 Hz). */
+function procTimes(file: string): { own: number; reaped: number; comm: string; ppid: number } | undefined {
+  try {
+    const text = readFileSync(file, 'utf8');
+    const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // After the command: state, ppid, … utime is the 14th field of the line, the 12th after the command.
+    const tick = (index: number) => Number(fields[index]) / 100;
+    return { own: tick(11) + tick(12), reaped: tick(13) + tick(14), comm, ppid: Number(fields[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the machine's CPU time has gone so far: this process's main thread (the server's event loop) and
+ * its other threads (workers, libuv, V8's helpers), the database (the embedded PostgreSQL this process
+ * started and the backends it reaped) and the load processes (alive, or reaped by this process).
+ */
+function cpuSeconds(): CpuSeconds | undefined {
+  const self = procTimes('/proc/self/stat');
+  const main = procTimes(`/proc/self/task/${process.pid}/stat`);
+  if (!self || !main) return undefined;
+  const processes = new Map<number, NonNullable<ReturnType<typeof procTimes>>>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const times = procTimes(`/proc/${entry}/stat`);
+    if (times) processes.set(Number(entry), times);
+  }
+  const descends = (pid: number): boolean => {
+    for (let at = processes.get(pid)?.ppid; at !== undefined && at > 1; at = processes.get(at)?.ppid) if (at === process.pid) return true;
+    return false;
+  };
+  let database = 0;
+  let load = self.reaped;
+  for (const [pid, times] of processes) {
+    if (!descends(pid)) continue;
+    if (times.comm === 'postgres') database += times.own + times.reaped;
+    else load += times.own;
+  }
+  return { mainThread: main.own, otherThreads: self.own - main.own, database, load };
+}
+
+function cpuSince(before: CpuSeconds): CpuSeconds | undefined {
+  const now = cpuSeconds();
+  return (
+    now && {
+      mainThread: now.mainThread - before.mainThread,
+      otherThreads: now.otherThreads - before.otherThreads,
+      database: now.database - before.database,
+      load: now.load - before.load,
+    }
+  );
 }
 
 /** The calling thread's time on a core and waiting for one, in ns (Linux only). */
@@ -211,10 +283,25 @@ function printScenario(scenario: Scenario, quiet: Phase, attacked: Phase): void 
     );
   }
   console.log(`  server event loop, longest block: ${quiet.loopMaxMs.toFixed(0)} ms alone, ${attacked.loopMaxMs.toFixed(0)} ms attacked`);
+  const cpu = (phase: Phase) =>
+    phase.cpu
+      ? `server main thread ${phase.cpu.mainThread.toFixed(1)}, its other threads ${phase.cpu.otherThreads.toFixed(1)}, database ${phase.cpu.database.toFixed(1)}, load processes ${phase.cpu.load.toFixed(1)}`
+      : 'not measured';
+  console.log(`  CPU seconds alone: ${cpu(quiet)}; attacked: ${cpu(attacked)}`);
 }
 
 function templatesScenario(env: BenchEnv, attacker: TenantAccess, victim: TenantAccess): Scenario {
   let lists: RequestSpec[] = [];
+  // BENCH_NEIGHBOUR_PLAIN_BURST: the same 24 requests at a time, for the attacker's two institutions, no large field.
+  const plainLists = (): RequestSpec[] => [
+    { method: 'GET', path: '/api/v1/institutions?per_page=100', headers: attacker.auth },
+    {
+      method: 'POST',
+      path: '/graphql',
+      headers: { ...attacker.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ institutions(first: 100) { nodes { uuid name } } }' }),
+    },
+  ];
   const victimRequests: RequestSpec[] = [
     { method: 'GET', path: '/api/v1/enrollments?per_page=20&includes[student]=1&includes[course]=1', headers: victim.auth },
     {
@@ -275,6 +362,7 @@ function templatesScenario(env: BenchEnv, attacker: TenantAccess, victim: Tenant
           graphql(legacy.uuid),
         ];
       }
+      if (PLAIN_BURST) return [{ name: '24 small lists at a time', role: 'attacker', concurrency: 24, requests: plainLists() }];
       return [{ name: '24 template lists at a time', role: 'attacker', concurrency: 24, requests: lists }];
     },
     async warmUp() {
@@ -496,7 +584,7 @@ export async function runNeighbourBench(): Promise<void> {
     env: {
       NOTIFICATION_WORKER: 'on',
       WEBHOOK_ALLOW_PRIVATE: 'true',
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(RATE_LIMIT_RESPONSE|RESPONSE_)/.test(name))),
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(RATE_LIMIT_RESPONSE|RESPONSE_|REQUESTS_IN_FLIGHT)/.test(name))),
     },
   });
   console.log(`neighbours: commits ${DURABLE ? 'wait' : 'do not wait (BENCH_NEIGHBOUR_DURABLE=1 to make them wait)'} for the disk's flush`);
