@@ -225,7 +225,6 @@ export const ENVIRONMENT = z.object({
   PDF_WORKER_MAX_JOBS: whole(1).default(10_000),
   PUBLIC_WORKERS: whole(1).optional(),
   PUBLIC_WORKER_NICE: whole(0, 19).default(19),
-  PUBLIC_BADGE_WORKER_NICE: whole(0, 19).optional(),
   WORKER_IDLE_MS: whole().default(30_000),
   VERIFY_MAX_BYTES: whole(1).default(20 * 1024 * 1024),
   BADGE_UNBAKE_MAX_BYTES: whole(1).default(2 * 1024 * 1024),

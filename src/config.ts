@@ -218,13 +218,6 @@ export interface PdfWorkerConfig extends WorkerPoolLimits {
   publicPool?: Pick<WorkerPoolLimits, 'size' | 'nice' | 'laneWorkers'>;
 }
 
-/**
- * The badge pool's default niceness, above the PDF inspections' 19: its jobs are short (a bake, a proof
- * check), and at the same priority as a 19 MB inspection other addresses' checks shared a core with it
- * (neighbours bench: their p50 1.3×). Still well below the event loop and issuance (weight 110 against 1024).
- */
-const BADGE_POOL_NICE = 10;
-
 /** Every problem of the environment at once; `message` has one line a problem, each naming its variable. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -358,7 +351,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     badgeWorkers: {
       ...publicPool,
       laneWorkers: Math.max(1, publicSize - 1),
-      nice: e.PUBLIC_BADGE_WORKER_NICE ?? Math.min(publicPool.nice, BADGE_POOL_NICE),
       jobTimeoutMs: e.BADGE_VERIFY_TIMEOUT_MS,
       heapMb: pdfWorkers.heapMb,
       queueLimit: pdfWorkers.queueLimit,
