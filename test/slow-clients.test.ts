@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import net from 'node:net';
 import { jest } from '@jest/globals';
 import { uuidv7 } from '../src/db/uuid.js';
 import { pdfBytes, upload } from './support/files.js';
+import { openRawConnection, type RawClient } from './support/raw-http.js';
 import { provisionClient, requestToken, signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 import { until } from './support/wait.js';
 
@@ -32,24 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-interface RawClient {
-  socket: net.Socket;
-  reply: string;
-  closed: boolean;
-}
-
 /** A raw connection that sends `head` and then whatever the test writes, recording the reply. */
-async function connect(head: string | Buffer): Promise<RawClient> {
-  const { port, hostname } = new URL(service.url);
-  const socket = net.connect(Number(port), hostname);
-  socket.on('error', () => undefined);
-  await once(socket, 'connect');
-  const client: RawClient = { socket, reply: '', closed: false };
-  socket.on('data', (chunk) => (client.reply += chunk));
-  socket.on('close', () => (client.closed = true));
-  socket.write(head);
-  return client;
-}
+const connect = (head: string | Buffer): Promise<RawClient> => openRawConnection(service.url, head);
 
 /** The start of a GraphQL multipart upload: operations, map and the first 2.3 KB of a file that never ends. */
 function startUpload(api: ApiClient): Promise<RawClient> {

@@ -1,7 +1,7 @@
-import { once } from 'node:events';
-import net from 'node:net';
+import type net from 'node:net';
 import { setTimeout as pause } from 'node:timers/promises';
 import { jest } from '@jest/globals';
+import { openRawConnection } from './support/raw-http.js';
 import { signIn, startTestService, type ApiClient, type TestService } from './support/service.js';
 
 jest.setTimeout(60_000);
@@ -21,10 +21,6 @@ afterAll(() => service.stop());
  * tenant's places until the socket goes.
  */
 async function stalledRequest(api: ApiClient): Promise<net.Socket> {
-  const { port, hostname } = new URL(service.url);
-  const socket = net.connect(Number(port), hostname);
-  socket.on('error', () => undefined);
-  await once(socket, 'connect');
   const head = [
     'POST /graphql HTTP/1.1',
     'Host: credentials.test',
@@ -33,8 +29,7 @@ async function stalledRequest(api: ApiClient): Promise<net.Socket> {
     'Content-Type: application/json',
     'Content-Length: 1000',
   ];
-  socket.write(`${head.join('\r\n')}\r\n\r\n{"query":`);
-  return socket;
+  return (await openRawConnection(service.url, `${head.join('\r\n')}\r\n\r\n{"query":`)).socket;
 }
 
 /** Resolves with the status, and records when it did. */
