@@ -1,12 +1,12 @@
-import { type EntityClass, raw, type Reference } from '@mikro-orm/core';
+import { type EntityClass, type Reference } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 
 import { type Page } from '../db/paging.js';
 import { uuidOrderPage } from '../db/listing.js';
-import { readableAsJson, readFields, readLazyJson, readRows, readRowsByUuid, type Row } from '../db/rows.js';
+import { readableAsJson, readLazyJson, readRowsByUuid, type Row } from '../db/rows.js';
+import { countsPer, firstRowsPer, rankOf, readRowsByUuidOf } from '../db/relation-rows.js';
 
-import { LIVE_FILTER } from '../db/tenant-scope.js';
 import { JsonText } from '../db/json-text.js';
 import { ResponseBudget } from './response-budget.js';
 
@@ -97,7 +97,7 @@ export class Loaders {
             combined.map((entity) => ({ entity, uuids: uuidsByEntity.get(entity)! })),
           )
         : [],
-      ...separate.map((entity) => this.readByUuid(entity, uuidsByEntity.get(entity)!)),
+      ...separate.map((entity) => readRowsByUuidOf(this.em, entity, uuidsByEntity.get(entity)!)),
     ]);
     const rowsOf = [...(combinedRows as Row<object>[][]), ...(separateRows as Row<object>[][])];
     const found = new Map<string, Row<object>>();
@@ -105,15 +105,6 @@ export class Loaders {
       for (const row of rowsOf[index]!) found.set(rowKey(entity, (row as { uuid: string }).uuid), row);
     });
     return keys.map(({ entity, uuid }) => found.get(rowKey(entity, uuid)) ?? null);
-  }
-
-  private async readByUuid(entity: EntityClass<object>, uuids: string[]): Promise<Row<object>[]> {
-    const query = this.em
-      .createQueryBuilder(entity, 'loaded')
-      .select(readFields(this.em, entity) as never)
-      .where({ uuid: { $in: uuids } } as never);
-    await query.applyFilters({ [LIVE_FILTER]: false });
-    return readRows(this.em, entity, query);
   }
 
   /** The row a many-to-one points at: held already, or through the batched loader (one query per batch). */
@@ -156,7 +147,7 @@ export class Loaders {
       () =>
         new DataLoader<string, Row<T>[]>(async (keys) => {
           const grouped = new Map<string, Row<T>[]>(keys.map((key) => [key, []]));
-          for (const row of await this.firstRowsPer(entity, foreignKey, [...keys], limit, rank ?? this.rankOf(entity, orderBy))) {
+          for (const row of await firstRowsPer(this.em, entity, foreignKey, [...keys], limit, rank ?? rankOf(this.em, entity, orderBy))) {
             grouped.get(uuidOf(row[foreignKey] as RelationValue))?.push(row);
           }
           return keys.map((key) => grouped.get(key)!);
@@ -176,7 +167,7 @@ export class Loaders {
       () =>
         new DataLoader<string, Page<Row<T>>>(async (keys) => {
           const grouped = new Map<string, Row<T>[]>(keys.map((key) => [key, []]));
-          for (const row of await this.firstRowsPer(entity, foreignKey, [...keys], first + 1, this.rankOf(entity, {}), after)) {
+          for (const row of await firstRowsPer(this.em, entity, foreignKey, [...keys], first + 1, rankOf(this.em, entity, {}), after)) {
             grouped.get(uuidOf(row[foreignKey] as RelationValue))?.push(row);
           }
           return keys.map((key) => {
@@ -193,60 +184,10 @@ export class Loaders {
       `count:${entity.name}.${foreignKey}`,
       () =>
         new DataLoader<string, number>(async (keys) => {
-          const counts = await this.countsPer(entity, foreignKey, [...keys]);
+          const counts = await countsPer(this.em, entity, foreignKey, [...keys]);
           return keys.map((key) => counts.get(key) ?? 0);
         }),
     );
-  }
-
-  private column(entity: EntityClass<object>, property: string): string {
-    const properties = this.em.getMetadata().get(entity).properties as Record<string, { fieldNames: string[] }>;
-    const field = properties[property]!.fieldNames[0]!;
-    return `ranked.${this.em.getPlatform().quoteIdentifier(field)}`;
-  }
-
-  private rankOf(entity: EntityClass<object>, orderBy: Record<string, 'asc' | 'desc'>): string {
-    return Object.entries({ ...orderBy, uuid: 'asc' })
-      .map(([property, direction]) => `${this.column(entity, property)} ${direction}`)
-      .join(', ');
-  }
-
-  private async firstRowsPer<T extends object>(
-    entity: EntityClass<T>,
-    foreignKey: string,
-    keys: string[],
-    limit: number,
-    rank: string,
-    afterUuid?: string,
-  ): Promise<Row<T>[]> {
-    const partition = this.column(entity as EntityClass<object>, foreignKey);
-    const ranked = this.em
-      .createQueryBuilder(entity, 'ranked')
-      .select([
-        ...readFields(this.em, entity as EntityClass<object>),
-        raw(`row_number() over (partition by ${partition} order by ${rank}) as relation_rank`),
-      ] as never)
-      .where({ [foreignKey]: { $in: keys }, ...(afterUuid ? { uuid: { $gt: afterUuid } } : {}) } as never);
-    await ranked.applyFilters();
-    const query = this.em
-      .createQueryBuilder(entity, 'loaded')
-      .select('*')
-      .from(ranked as never, 'loaded')
-      .where(raw('relation_rank <= ?', [limit]) as never)
-      .orderBy({ [raw('relation_rank')]: 'asc' } as never);
-    return readRows(this.em, entity, query as never);
-  }
-
-  private async countsPer(entity: EntityClass<object>, foreignKey: string, keys: string[]): Promise<Map<string, number>> {
-    const partition = this.column(entity, foreignKey).replace(/^ranked\./, 'counted.');
-    const query = this.em
-      .createQueryBuilder(entity, 'counted')
-      .select([raw(`${partition} as parent_uuid`), raw('count(*) as total')] as never)
-      .where({ [foreignKey]: { $in: keys } } as never)
-      .groupBy(raw(partition) as never);
-    await query.applyFilters();
-    const rows = (await query.execute('all', false)) as unknown as { parent_uuid: string; total: string | number }[];
-    return new Map(rows.map((row) => [row.parent_uuid, Number(row.total)]));
   }
 
   /**
