@@ -3,8 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig } from '@mikro-orm/postgresql';
 import 'reflect-metadata';
 import { entities } from './src/entities.js';
-import { releaseDeadClients } from './src/db/pool-guard.js';
-import { ServicePostgreSqlDriver } from './src/db/service-driver.js';
+import { releaseDeadClients, ServicePostgreSqlDriver } from './src/db/service-driver.js';
 import { migrations } from './src/db/migrations/index.js';
 import { scopeFilters, TenantStamp } from './src/db/tenant-scope.js';
 

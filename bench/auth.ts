@@ -5,7 +5,7 @@
  */
 import express from 'express';
 import pg from 'pg';
-import { requestLogger } from '../src/http/request-logger.js';
+import { requestLogger } from '../src/http/request-record.js';
 import { authenticate, requestContext } from '../src/auth/authenticate.js';
 import { PrincipalCache } from '../src/auth/principal-cache.js';
 import { sha256Hex } from '../src/auth/secrets.js';

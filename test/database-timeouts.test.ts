@@ -54,7 +54,7 @@ describe('session timeouts', () => {
     await expect(service.orm.em.fork().execute('select pg_sleep(3)')).rejects.toThrow('canceling statement due to statement timeout');
   });
 
-  // The service must still stop afterwards: the ended session's connection goes back to the pool (src/db/pool-guard.ts).
+  // The service must still stop afterwards: the ended session's connection goes back to the pool (releaseDeadClients, src/db/service-driver.ts).
   it('end a transaction left idle longer than the idle timeout, and the pool recovers its connection', async () => {
     const outcome = service.orm.em.fork().transactional(async (em) => {
       await em.execute('select 1');

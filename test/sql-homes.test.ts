@@ -9,14 +9,7 @@ import path from 'node:path';
  * which the tenant filter scopes) or a repository method, so auditing an aggregate's SQL means reading one file.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
-const HAND_WRITTEN_SQL = [
-  /\bsqlRows\b/,
-  /\.execute\s*[(<]/,
-  /\bcreateQueryBuilder\b/,
-  /\bgetKysely\b/,
-  /\bgetConnection\s*\(/,
-  /\bgetKnex\b/,
-];
+const HAND_WRITTEN_SQL = [/\bsqlRows\b/, /\.execute\s*[(<]/, /\bcreateQueryBuilder\b/, /\bgetKysely\b/, /\bgetConnection\s*\(/, /\bgetKnex\b/];
 const isHome = (file: string) => file.startsWith('src/db/') || file.endsWith('.repository.ts');
 const MIGRATIONS = /^src\/db\/migrations\//;
 

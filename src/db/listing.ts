@@ -1,7 +1,7 @@
 import { type EntityClass, type EntityMetadata, type EntityProperty, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../errors/domain-error.js';
-import { type KeyBound, keysetCondition, keysetOrderTerms, type KeysetOrder } from './keyset.js';
+import { type KeyBound, keysetCondition, keysetOrderTerms, type KeysetOrder } from './paging.js';
 import { type Cursor, decodeCursor, DEFAULT_PAGE_SIZE, encodeKeyCursor, type Page, SortOrder, sortSignature } from './paging.js';
 import { type PageRead, type PageRequest, readPageStatement } from './page-statement.js';
 
@@ -28,7 +28,7 @@ export interface ListOptions<Column extends string = string> {
  * else built by the query builder. The total is a scalar count subquery with the same conditions
  * (PostgreSQL runs it once), so the page itself can stop after its rows in index order — unlike
  * `count(*) over()`, which materialises and sorts every matching row. uuid (time-ordered) breaks
- * ties so pages never overlap. Cursors are keys (db/keyset.ts): the rows after or before a key stay
+ * ties so pages never overlap. Cursors are keys (db/paging.ts): the rows after or before a key stay
  * the same whatever is inserted or deleted elsewhere in the list. Both parts apply the default
  * filters (tenant, live rows) exactly as `em.find` would.
  */

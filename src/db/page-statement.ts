@@ -1,7 +1,7 @@
 import type { EntityClass, EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LIVE_COUNTED_TABLES, liveCountSql } from './live-counts.js';
-import { type KeyBound, keysetCondition, keysetOrderBy, type KeysetOrder } from './keyset.js';
+import { type KeyBound, keysetCondition, keysetOrderBy, type KeysetOrder } from './paging.js';
 import { DEFAULT_PAGE_SIZE, type SortOrder } from './paging.js';
 import { jsonRowToRow, readableAsJson, type RelatedRead, type Row, rowJsonSql } from './rows.js';
 import { sqlRows } from './sql-rows.js';

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { PostgreSqlDriver, PostgreSqlPlatform, type PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Configuration, ConnectionType } from '@mikro-orm/core';
 import { parseIsoTimestamp } from '../timestamps.js';
@@ -39,4 +40,27 @@ export class ServicePostgreSqlDriver extends PostgreSqlDriver {
   readFromReplica(fresh: boolean): void {
     this.#replicaFresh = fresh && this.replicas.length > 0;
   }
+}
+
+/**
+ * kysely gives a transaction's connection back to the pool only after a successful ROLLBACK, so a
+ * transaction whose session the server ended (idle_in_transaction_session_timeout, a terminated
+ * backend) would keep its pool slot for good, and the pool could never drain. A checked-out client
+ * whose connection ends is released here with an error, which makes the pool discard it; whoever
+ * still holds it gets its errors, and its later release is a no-op.
+ */
+export function releaseDeadClients(pool: pg.Pool): void {
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
+  pool.on('remove', (client) => checkedOut.delete(client as pg.PoolClient));
+  pool.on('connect', (client) => {
+    client.once('end', () => {
+      const held = client as pg.PoolClient;
+      if (!checkedOut.has(held)) return;
+      checkedOut.delete(held);
+      held.release(new Error('the database connection ended while checked out'));
+      held.release = () => undefined;
+    });
+  });
 }

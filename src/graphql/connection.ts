@@ -1,4 +1,4 @@
-import { type GraphQLResolveInfo, Kind, type SelectionNode } from 'graphql';
+import { type GraphQLResolveInfo, Kind, type SelectionNode, type SelectionSetNode } from 'graphql';
 import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
@@ -31,7 +31,7 @@ export class PageInfo {
 /**
  * `first`/`after`: a page forwards. What a relation's connection takes (`Student.certificates`: one page
  * of each parent's rows in uuid order, every parent of a page read in one batched statement); root
- * lists add backward paging (`PageArgs`). Cursors are opaque; they encode the row's sort value and uuid (db/keyset.ts).
+ * lists add backward paging (`PageArgs`). Cursors are opaque; they encode the row's sort value and uuid (db/paging.ts).
  */
 @ArgsType()
 export class RelationPageArgs {
@@ -157,3 +157,26 @@ function defineConnectionType<T extends object>(node: ClassType<T>, name: string
   }
   return ConnectionOf;
 }
+
+/**
+ * The names of the fields the operation selects on the object being resolved, or with `path` on an
+ * object below it (`['nodes']` and `['edges', 'node']` for a connection's nodes), through fragments
+ * and inline fragments. `@skip`/`@include` are not evaluated: a conditional field counts as selected,
+ * which only ever reads a little more than needed.
+ */
+export function selectedFieldNames(info: GraphQLResolveInfo, ...paths: string[][]): Set<string> {
+  const names = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined, path: string[]): void => {
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet, path);
+      else if (selection.kind === Kind.FRAGMENT_SPREAD) visit(info.fragments[selection.name.value]?.selectionSet, path);
+      else if (path.length === 0) names.add(selection.name.value);
+      else if (selection.name.value === path[0]) visit(selection.selectionSet, path.slice(1));
+    }
+  };
+  for (const node of info.fieldNodes) for (const path of paths.length > 0 ? paths : [[]]) visit(node.selectionSet, path);
+  return names;
+}
+
+/** The fields selected on a connection's nodes, whether reached through `nodes` or `edges { node }`. */
+export const selectedNodeFieldNames = (info: GraphQLResolveInfo): Set<string> => selectedFieldNames(info, ['nodes'], ['edges', 'node']);

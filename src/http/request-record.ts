@@ -1,5 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestContext } from '../context/request-context.js';
+import type { Logger } from '../logger.js';
+
+/*
+ * A request's identity and record: its id and logger (`requestLogger`), the notes the layers below add
+ * (operation, error codes), and once answered one record for metrics and one log line (`logRequest`).
+ */
 
 /** What the layers below the router learn about a request while answering it. */
 interface RequestNotes {
@@ -96,4 +103,61 @@ export function recordRequests(observer: (record: RequestRecord) => void): Reque
     res.once('close', record);
     next();
   };
+}
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The request id: the client's `X-Request-Id` when well formed, else a new uuid. */
+    id: string;
+    /** A logger whose every line carries the request id. */
+    log: Logger;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Names every request (`req.id`, echoed as `X-Request-Id`) and gives it `req.log`. The child logger
+ * binds the id only (never the URL, headers or query string, which may carry personal data) and is
+ * made on first use: most requests log nothing but their one request line (`logRequest`).
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.get('x-request-id');
+    const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    req.id = id;
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', { get: () => (child ??= logger.child({ requestId: id })), configurable: true });
+    next();
+  };
+}
+
+/** Probes run every few seconds; at info they would drown the requests people made. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+function levelOf(record: RequestRecord): 'debug' | 'info' | 'warn' | 'error' {
+  if (PROBES.has(record.route)) return 'debug';
+  if (record.status >= 500) return 'error';
+  // A GraphQL answer with errors is a 200, but not a success.
+  if (record.status >= 400 || record.errorCodes.length > 0 || record.aborted) return 'warn';
+  return 'info';
+}
+
+/** One line a request: no headers, no path or query string, no body (they may carry personal data). */
+export function logRequest(logger: Logger, record: RequestRecord): void {
+  const { requestId, method, route, status, tenant, clientId, operation, errorCodes, aborted } = record;
+  const line = {
+    requestId,
+    method,
+    route,
+    status,
+    durationMs: Math.round(record.durationMs * 10) / 10,
+    tenant,
+    clientId,
+    operation,
+    errors: errorCodes.length > 0 ? errorCodes : undefined,
+    aborted: aborted || undefined,
+  };
+  logger[levelOf(record)](line, `${method} ${route}${operation ? ` ${operation}` : ''} ${aborted ? 'aborted' : status}`);
 }

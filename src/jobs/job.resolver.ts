@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from 'type-graphql';
 import type { Row } from '../db/rows.js';
 import { asksForTotal, type Connection, ConnectionType, toConnection } from '../graphql/connection.js';
-import { selectedNodeFieldNames } from '../graphql/look-ahead.js';
+import { selectedNodeFieldNames } from '../graphql/connection.js';
 import type { ListArgs } from '../resources/resource.service.js';
 import { JobListArgs } from './job.inputs.js';
 import type { RequestContext } from '../context/request-context.js';

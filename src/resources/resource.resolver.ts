@@ -4,7 +4,7 @@ import type { RequestContext } from '../context/request-context.js';
 import type { TenantScopedEntity } from '../db/base.entity.js';
 import type { Row } from '../db/rows.js';
 import { asksForTotal, type Connection, toConnection } from '../graphql/connection.js';
-import { selectedFieldNames, selectedNodeFieldNames } from '../graphql/look-ahead.js';
+import { selectedFieldNames, selectedNodeFieldNames } from '../graphql/connection.js';
 import { lowerFirst } from '../identifier-case.js';
 import { registerNodeType } from '../graphql/node.js';
 import type { ListArgs, ResourceOperations } from './resource.service.js';
