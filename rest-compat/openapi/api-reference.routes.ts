@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Response, Router } from 'express';
 import { describeRoute } from '../../src/http/route-contract.js';
+import { DEVELOPER_PAGE_POLICY } from '../../src/http/security-headers.js';
 
 /** GET /api/v1/openapi.json: described like every hand-written route, so the document lists itself. */
 export const OPENAPI_ROUTE = describeRoute({
@@ -45,23 +46,6 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/**
- * The /docs page's policy: scripts and styles only from this origin (Swagger UI also writes style
- * attributes, hence 'unsafe-inline' for styles only), images from here or data: URLs, requests
- * ("Try it out", the token) only to this origin.
- */
-const REFERENCE_PAGE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 const asset = (res: Response) => res.set('Cache-Control', 'public, max-age=3600');
 
 /** Each document's JSON, written once: the document is built once per schema and address (src/app.ts), and every app a process starts serves it. */
@@ -82,7 +66,7 @@ export function openApiRoute(document: Record<string, unknown>): Router {
 export function apiReferencePage(): Router {
   const router = Router();
   router.get('/docs', (_req, res) => {
-    res.set('Content-Security-Policy', REFERENCE_PAGE_POLICY).type('html').send(PAGE);
+    res.set('Content-Security-Policy', DEVELOPER_PAGE_POLICY).type('html').send(PAGE);
   });
   router.get('/docs/assets/reference.js', (_req, res) => {
     asset(res).type('text/javascript').send(INIT_SCRIPT);

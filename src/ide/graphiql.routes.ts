@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Router } from 'express';
 import { GRAPHIQL_APP } from './graphiql-app.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
+import { DEVELOPER_PAGE_POLICY } from '../http/security-headers.js';
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
@@ -23,28 +24,12 @@ form input[name=token] { width: 28rem; max-width: 60vw; }
 form small { color: #555; }
 #graphiql { flex: 1; min-height: 0; }`;
 
-/**
- * Scripts and styles from this origin only; GraphiQL's editors set inline styles, and its fetcher
- * talks to /graphql on this origin. Nothing is loaded from elsewhere, so it works offline.
- */
-const GRAPHIQL_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 /** GraphiQL at /graphiql (development), from the project's own node_modules, beside Apollo Sandbox at /graphql. */
 export function graphiqlRoutes(): Router {
   const router = Router();
   const page = renderGraphiqlPage();
   router.get('/graphiql', (_req, res) => {
-    res.set({ 'Content-Security-Policy': GRAPHIQL_POLICY, 'Cache-Control': 'no-cache' }).type('html').send(page);
+    res.set({ 'Content-Security-Policy': DEVELOPER_PAGE_POLICY, 'Cache-Control': 'no-cache' }).type('html').send(page);
   });
   router.get('/graphiql/app.js', (_req, res) => res.type('js').send(GRAPHIQL_APP));
   router.get('/graphiql/page.css', (_req, res) => res.type('css').send(PAGE_CSS));
