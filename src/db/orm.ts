@@ -37,6 +37,22 @@ export async function pendingMigrationCount(orm: Orm): Promise<number> {
   return (await orm.migrator.getPending()).length;
 }
 
+/** Resolves once the database answers a query (the readiness probe's first question). */
+export async function pingDatabase(orm: Orm): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}
+
+/** The connection pool's own counts (pg.Pool's). */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+export async function poolCounts(orm: Orm): Promise<PoolCounts> {
+  return (await orm.em.getConnection().getNativeClient()) as unknown as PoolCounts;
+}
+
 /**
  * The service's ORM, connected as the app role, with migrations applied as the owner role first (and
  * the app role granted rows on every table). Warns when the app role is a superuser: DATABASE_URL

@@ -10,7 +10,7 @@ import { conflict, invalid } from '../errors/domain-error.js';
 import { ResourceService } from '../resources/resource.service.js';
 import { StoredFile } from './file.entity.js';
 import { fileUploadedEvent } from '../webhooks/webhook-events.js';
-import { webhookMessagesInsert } from '../webhooks/webhook.outbox.js';
+import { webhookMessagesInsert } from '../webhooks/webhook.repository.js';
 import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile, type Intake } from './file-intake.js';
 import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, type NewFileRecord, readRecords } from './file-records.js';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { pendingMigrationCount, type Orm } from '../db/orm.js';
+import { pendingMigrationCount, pingDatabase, type Orm } from '../db/orm.js';
 import { describeRoute } from '../http/route-contract.js';
 import { errorHeaders } from '../errors/classify.js';
 
@@ -40,7 +40,7 @@ export function healthRoutes(orm: Orm): Router {
   });
   router.get(HEALTH_ROUTES.ready.path, async (_req, res) => {
     try {
-      await orm.em.getConnection().execute('select 1');
+      await pingDatabase(orm);
       const pending = await pendingMigrationCount(orm);
       if (pending === 0) return void res.json({ status: 'ready' });
       res.set(errorHeaders('SERVICE_UNAVAILABLE', 'none'));

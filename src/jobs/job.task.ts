@@ -3,6 +3,7 @@ import type { Principal } from '../auth/token.service.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { QueueKind } from '../queue/job-queue.js';
+import { claimJob, releaseJob } from './job.repository.js';
 import { JOB_LEASE_SECONDS } from './job.service.js';
 
 /** A job a worker has leased, with what its runner needs to act as the client that asked for it. */
@@ -17,26 +18,6 @@ export interface ClaimedJob {
 /** Runs (or resumes, from `results`) one job; returns early when `stopping()` turns true, leaving the rest for later. */
 export type JobRunner = (job: ClaimedJob, stopping: () => boolean) => Promise<void>;
 
-// The job, unless it is done or another worker holds it (a lease run out means its holder stopped or died).
-const CLAIM = `update jobs j set status = 'running', locked_until = now() + make_interval(secs => ?), updated_at = now()
-  from tenants t
-  where j.uuid = ? and j.status <> 'completed' and j.deleted_at is null and (j.locked_until is null or j.locked_until < now()) and t.uuid = j.tenant_uuid
-  returning j.uuid, j.kind, j.payload, j.results, j.client_id, t.uuid as tenant_uuid, t.identifier as tenant_identifier, t.name as tenant_name`;
-
-// Its trigger schedules the job again, for another process (or this one after a restart).
-const RELEASE = `update jobs set locked_until = null where uuid = ? and status <> 'completed'`;
-
-interface ClaimRow {
-  uuid: string;
-  kind: string;
-  payload: unknown;
-  results: unknown[];
-  client_id: string;
-  tenant_uuid: string;
-  tenant_identifier: string;
-  tenant_name: string;
-}
-
 /**
  * Runs one job (payload: its uuid) with the runner of its kind, from where its results left off. A
  * failure is logged and the job taken up again once its lease runs out; stopping the queue stops it
@@ -44,7 +25,7 @@ interface ClaimRow {
  */
 function jobTask(orm: Orm, runner: JobRunner, logger: Logger): Task {
   return async (payload, helpers) => {
-    const [row] = await orm.em.fork().execute<ClaimRow[]>(CLAIM, [JOB_LEASE_SECONDS, (payload as { uuid: string }).uuid]);
+    const row = await claimJob(orm, (payload as { uuid: string }).uuid, JOB_LEASE_SECONDS);
     if (!row) return;
     const tenant = { uuid: row.tenant_uuid, identifier: row.tenant_identifier, name: row.tenant_name };
     const job = { uuid: row.uuid, kind: row.kind, payload: row.payload, results: row.results, principal: { clientId: row.client_id, tenant } };
@@ -55,7 +36,7 @@ function jobTask(orm: Orm, runner: JobRunner, logger: Logger): Task {
       logger.error({ err: error, job: job.uuid }, 'job failed; it is retried when its lease runs out');
       return;
     }
-    if (stopping()) await orm.em.fork().execute(RELEASE, [job.uuid], 'run');
+    if (stopping()) await releaseJob(orm, job.uuid);
   };
 }
 

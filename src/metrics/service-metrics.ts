@@ -1,44 +1,18 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Orm } from '../db/orm.js';
+import { poolCounts, type Orm } from '../db/orm.js';
 import type { RequestRecord } from '../http/request-record.js';
-import { QUEUE_SCHEMA } from '../queue/queue-schema.js';
+import { outboxBacklog } from '../notifications/notification.repository.js';
+import { queueCountsByTask } from '../queue/queue.repository.js';
 import { domainRegistry } from './domain-metrics.js';
 
 /** Operation names are chosen by clients: past this many distinct ones, further names count as `other`. */
 const MAX_OPERATION_NAMES = 200;
-
-const OUTBOX_BACKLOG = `select count(*)::int as backlog,
-  coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_seconds
-  from notifications where status = 'pending'`;
-
-/*
- * The job queue by task: a job given up (attempts used up, not running) is a failure; the rest is the
- * depth (waiting, scheduled or running); the age is how long the oldest due job has waited past its run_at.
- */
-const QUEUE_BY_TASK = `select task_identifier as task,
-  count(*) filter (where attempts >= max_attempts and locked_at is null)::int as failed,
-  count(*) filter (where attempts < max_attempts or locked_at is not null)::int as depth,
-  coalesce(extract(epoch from now() - min(run_at) filter (where attempts < max_attempts and locked_at is null and run_at <= now())), 0)::float8 as oldest_seconds
-  from ${QUEUE_SCHEMA}.jobs group by task_identifier`;
-
-interface QueueRow {
-  task: string;
-  failed: number;
-  depth: number;
-  oldest_seconds: number;
-}
 
 /** The metrics of one running service: its HTTP traffic, its database pool, the shared outbox and job queue. */
 export interface ServiceMetrics {
   observeRequest(record: RequestRecord): void;
   /** Prometheus text exposition of these and the process's domain metrics. */
   scrape(): Promise<{ contentType: string; body: string }>;
-}
-
-interface PoolCounts {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
 }
 
 export function createServiceMetrics(orm: Orm, poolMax: number): ServiceMetrics {
@@ -57,14 +31,13 @@ export function createServiceMetrics(orm: Orm, poolMax: number): ServiceMetrics 
     registers: [registry],
   });
   const knownOperations = new Set<string>();
-  const pool = async (): Promise<PoolCounts> => (await orm.em.getConnection().getNativeClient()) as unknown as PoolCounts;
   new Gauge({
     name: 'credentials_db_pool_connections',
     help: 'Database connections of this process by state (in_use, idle, waiting requests, max).',
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
-      const { totalCount, idleCount, waitingCount } = await pool();
+      const { totalCount, idleCount, waitingCount } = await poolCounts(orm);
       this.set({ state: 'in_use' }, totalCount - idleCount);
       this.set({ state: 'idle' }, idleCount);
       this.set({ state: 'waiting' }, waitingCount);
@@ -84,7 +57,7 @@ export function createServiceMetrics(orm: Orm, poolMax: number): ServiceMetrics 
   const queueOldest = queueGauge('credentials_queue_oldest_due_age_seconds', 'How long the oldest due job of a task has waited (0: none).');
 
   async function scrapeQueue(): Promise<void> {
-    const rows = await orm.em.getConnection().execute<QueueRow[]>(QUEUE_BY_TASK);
+    const rows = await queueCountsByTask(orm.em);
     for (const gauge of [queueDepth, queueFailed, queueOldest]) gauge.reset();
     for (const { task, failed, depth, oldest_seconds } of rows) {
       queueDepth.set({ task }, depth);
@@ -106,7 +79,7 @@ export function createServiceMetrics(orm: Orm, poolMax: number): ServiceMetrics 
       if (record.operation) operations.inc({ operation: operationLabel(record.operation), outcome: record.errorCodes.length > 0 ? 'error' : 'success' });
     },
     async scrape() {
-      const [row] = await orm.em.getConnection().execute<{ backlog: number; oldest_seconds: number }[]>(OUTBOX_BACKLOG);
+      const row = await outboxBacklog(orm.em);
       pending.set(row?.backlog ?? 0);
       oldest.set(row?.oldest_seconds ?? 0);
       await scrapeQueue();

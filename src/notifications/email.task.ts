@@ -3,8 +3,9 @@ import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import type { QueueKind } from '../queue/job-queue.js';
-import { RECORD_FAILED_ATTEMPT, retryParameters, type RetryPolicy } from '../queue/retry-policy.js';
+import type { RetryPolicy } from '../queue/retry-policy.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { leaseNotification, markNotificationDelivered, recordFailedSend } from './notification.repository.js';
 
 /** The queue's task name for e-mails; the notifications table's trigger adds one job per notification due. */
 export const EMAIL_TASK = 'email';
@@ -12,29 +13,6 @@ export const EMAIL_TASK = 'email';
 export const EMAIL_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseBackoffSeconds: 5, maxBackoffSeconds: 3600 };
 
 const MAX_ERROR_LENGTH = 2000;
-
-interface ClaimedNotification {
-  uuid: string;
-  kind: string;
-  recipient_email: string;
-  recipient_name: string;
-  subject: string;
-  text_body: string;
-  html_body: string | null;
-  attempts: number;
-}
-
-// The lease marks the notification as being sent; a worker that dies leaves it to run out (queue/expired-leases.ts).
-const CLAIM = `update notifications set locked_until = now() + make_interval(secs => ?)
-  where uuid = ? and status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-  returning uuid, kind, recipient_email, recipient_name, subject, text_body, html_body, attempts`;
-
-const DELIVERED = `update notifications
-  set status = 'delivered', delivered_at = now(), attempts = attempts + 1, locked_until = null, updated_at = now()
-  where uuid = ? and status = 'pending'`;
-
-const FAILED = `update notifications set last_error = ?, ${RECORD_FAILED_ATTEMPT('attempts', 'notification_status')}
-  where uuid = ? and status = 'pending' returning status`;
 
 export interface EmailTaskOptions {
   orm: Orm;
@@ -53,7 +31,7 @@ export interface EmailTaskOptions {
 export function emailTask({ orm, mailer, logger, leaseMs, policy = EMAIL_RETRY_POLICY }: EmailTaskOptions): Task {
   return async (payload) => {
     const { uuid } = payload as { uuid: string };
-    const [notification] = await orm.em.fork().execute<ClaimedNotification[]>(CLAIM, [leaseMs / 1000, uuid]);
+    const notification = await leaseNotification(orm, uuid, leaseMs / 1000);
     if (!notification) return; // sent, given up, not due yet, or held by another worker
     const context = { notification: uuid, kind: notification.kind, attempt: notification.attempts + 1 };
     try {
@@ -66,12 +44,12 @@ export function emailTask({ orm, mailer, logger, leaseMs, policy = EMAIL_RETRY_P
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const [row] = await orm.em.fork().execute<{ status: string }[]>(FAILED, [message.slice(0, MAX_ERROR_LENGTH), ...retryParameters(policy), uuid]);
-      const outcome = row?.status === 'failed' ? 'failed' : 'retrying';
+      const status = await recordFailedSend(orm, uuid, message.slice(0, MAX_ERROR_LENGTH), policy);
+      const outcome = status === 'failed' ? 'failed' : 'retrying';
       logger[outcome === 'failed' ? 'error' : 'warn']({ ...context, err: error, outcome }, 'notification not delivered');
       return;
     }
-    await orm.em.fork().execute(DELIVERED, [uuid], 'run');
+    await markNotificationDelivered(orm, uuid);
     logger.info(context, 'notification delivered');
   };
 }

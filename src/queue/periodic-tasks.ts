@@ -6,8 +6,8 @@ import { purgeDeletedFiles } from '../files/file-purge.js';
 import type { FileRuntime } from '../files/file-runtime.js';
 import { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import { purgeWalletLeftovers } from '../wallets/wallet-sweep.js';
-import { wakeStrandedDeliveries } from '../webhooks/webhook.task.js';
-import { releaseExpiredLeases } from './expired-leases.js';
+import { wakeStrandedDeliveries } from '../webhooks/webhook.repository.js';
+import { releaseExpiredLeases } from './queue.repository.js';
 import type { PeriodicWork } from './job-queue.js';
 
 /**

@@ -4,7 +4,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { WebhookMessage } from './webhook-message.entity.js';
-import { backlogPriority, PARK_BEHIND_TENANT, PARKED_INDEX, scheduleDelivery } from './webhook-schedule.js';
+import { backlogPriority, PARK_BEHIND_TENANT, PARKED_INDEX, scheduleDelivery } from './webhook.repository.js';
 
 export enum WebhookDeliveryStatus {
   pending = 'pending',
@@ -91,7 +91,7 @@ export class WebhookDelivery extends TenantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true })
   lockedUntil?: Date | null;
 
-  /** Since when it waits for a place in its tenant's share of deliveries in flight (webhook-schedule.ts, `PARK_FOR_TENANT`, `PARK_BEHIND_TENANT`). */
+  /** Since when it waits for a place in its tenant's share of deliveries in flight (webhook.repository.ts, `PARK_FOR_TENANT`, `PARK_BEHIND_TENANT`). */
   @Property({ type: 'datetime', columnType: 'timestamptz(6)', nullable: true, hidden: true })
   parkedAt?: Date | null;
 

@@ -2,7 +2,7 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ObjectType } from 'type-graphql';
 import { TenantScopedEntity } from '../db/base.entity.js';
-import { scheduleDelivery } from './webhook-schedule.js';
+import { scheduleDelivery } from './webhook.repository.js';
 
 /**
  * A URL of the tenant's that receives signed POSTs for the events it subscribes to. The signing

@@ -5,7 +5,7 @@ import { TenantScopedEntity } from '../db/base.entity.js';
  * The webhook outbox: one row per event, written in the transaction of the state change it reports.
  * Its insert trigger fans it out, in that same transaction, into one pending delivery per enabled
  * endpoint of the tenant subscribed to its type; the deliveries' trigger schedules their jobs
- * (webhook-schedule.ts). Internal: never exposed.
+ * (webhook.repository.ts). Internal: never exposed.
  */
 @Entity({
   tableName: 'webhook_messages',

@@ -11,10 +11,7 @@ import type { WebhookDeliveryArgs, WebhookInput } from './webhook.inputs.js';
 import { generateWebhookSecret } from './webhook-signature.js';
 import { sealWebhookSecret } from './webhook-secrets.js';
 import { registrationProblem } from './webhook-target.js';
-
-// Concurrent creates of one tenant pass the count one at a time (FOR NO KEY UPDATE: foreign-key checks do not wait on it).
-const LOCK_TENANT = 'select 1 from tenants where uuid = ? for no key update';
-const LIVE_ENDPOINTS = 'select count(*)::int as count from webhook_endpoints where tenant_uuid = ? and deleted_at is null';
+import { countLiveEndpoints, lockTenantEndpoints } from './webhook.repository.js';
 
 /** Webhook endpoints of a tenant, their delivery log and redelivery. Deliveries themselves are the worker's. */
 export class WebhookService extends ResourceService<WebhookEndpoint, WebhookInput> {
@@ -42,8 +39,8 @@ export class WebhookService extends ResourceService<WebhookEndpoint, WebhookInpu
   /** A tenant has at most WEBHOOK_MAX_ENDPOINTS_PER_TENANT live endpoints: each one costs delivery slots and worker time. */
   private async requireRoomForOneMore(ctx: RequestContext): Promise<void> {
     const limit = ctx.webhooks.maxEndpointsPerTenant;
-    await ctx.em.execute(LOCK_TENANT, [ctx.tenant.uuid]);
-    const [{ count }] = await ctx.em.execute<{ count: number }[]>(LIVE_ENDPOINTS, [ctx.tenant.uuid]);
+    await lockTenantEndpoints(ctx.em, ctx.tenant.uuid);
+    const count = await countLiveEndpoints(ctx.em, ctx.tenant.uuid);
     if (count >= limit) {
       throw new DomainError(
         'BAD_USER_INPUT',

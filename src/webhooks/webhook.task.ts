@@ -8,52 +8,20 @@ import type { KeyWrapper } from '../security/key-envelope.js';
 import type { AttemptRecord } from './webhook-delivery.entity.js';
 import { type DisablingPolicy, recordFailure } from './webhook-failure.js';
 import { postWebhook, type WebhookHttpLimits } from './webhook-http.js';
-import { LOCK_TENANT, PARK_FOR_TENANT, SCHEDULE_NEXT_ABOUT_SUBJECT, WAKE_NEXT_FOR_TENANT, WAKE_STRANDED, WEBHOOK_TASK } from './webhook-schedule.js';
 import { openWebhookSecret } from './webhook-secrets.js';
 import { signWebhook } from './webhook-signature.js';
-
-/** A delivery leased for sending, with what sending it needs. */
-interface ClaimedDelivery {
-  uuid: string;
-  message_uuid: string;
-  event_type: string;
-  attempt_count: number;
-  body: string;
-  url: string;
-  endpoint_uuid: string;
-  /** The endpoint's signing secret, sealed (webhook-secrets.ts opens it). */
-  sealed_signing_secret: Buffer;
-  tenant_in_flight: number;
-}
+import {
+  type ClaimedDelivery,
+  findSendableDelivery,
+  leaseDelivery,
+  lockTenantOfDelivery,
+  markDelivered,
+  parkForTenant,
+  wakeNextForTenant,
+  WEBHOOK_TASK,
+} from './webhook.repository.js';
 
 const MAX_ERROR_LENGTH = 500;
-
-/*
- * The delivery, if it may be sent now: pending, due, not leased, its endpoint enabled, and no earlier
- * delivery about the same record to the same endpoint pending (that one schedules this one once final).
- */
-const SENDABLE = `select d.uuid, d.message_uuid, d.event_type, d.attempt_count, m.body, e.url, e.uuid as endpoint_uuid, e.sealed_signing_secret,
-    (select count(*)::int from webhook_deliveries l where l.tenant_uuid = d.tenant_uuid and l.status = 'pending' and l.locked_until >= now()) as tenant_in_flight
-  from webhook_deliveries d
-  join webhook_endpoints e on e.uuid = d.endpoint_uuid
-  join webhook_messages m on m.uuid = d.message_uuid
-  where d.uuid = ? and d.status = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
-    and e.disabled_at is null and e.deleted_at is null and e.sealed_signing_secret is not null
-    and not exists (
-      select 1 from webhook_deliveries earlier
-      where earlier.endpoint_uuid = d.endpoint_uuid and earlier.subject_uuid = d.subject_uuid and earlier.status = 'pending'
-        and (earlier.enqueued_at, earlier.uuid) < (d.enqueued_at, d.uuid))`;
-
-const LEASE = `update webhook_deliveries set locked_until = now() + make_interval(secs => ?), parked_at = null where uuid = ?`;
-
-// Final for the delivery; a success also ends its endpoint's failing streak.
-const DELIVERED = `with delivered as (
-    update webhook_deliveries
-    set status = 'delivered', delivered_at = now(), attempt_count = attempt_count + 1, last_response_status = ?, last_error = null,
-        attempt_log = attempt_log || ?::jsonb, locked_until = null, updated_at = now()
-    where uuid = ? and status = 'pending'
-    returning endpoint_uuid)
-  update webhook_endpoints e set failing_since = null from delivered where e.uuid = delivered.endpoint_uuid and e.failing_since is not null`;
 
 export interface WebhookTaskOptions {
   orm: Orm;
@@ -72,19 +40,19 @@ export interface WebhookTaskOptions {
 /** Leases the delivery if it may be sent now; at the tenant's limit, parks it until one of the tenant's deliveries finishes. */
 function claim(options: WebhookTaskOptions, uuid: string): Promise<ClaimedDelivery | undefined> {
   return options.orm.em.fork().transactional(async (em) => {
-    await em.execute(LOCK_TENANT, [uuid]);
-    const [delivery] = await em.execute<ClaimedDelivery[]>(SENDABLE, [uuid]);
+    await lockTenantOfDelivery(em, uuid);
+    const delivery = await findSendableDelivery(em, uuid);
     if (!delivery) {
       // Sent, given up, not due, endpoint disabled, or waiting for an earlier one: if it was woken to take
       // a freed place in its tenant's share, the next parked delivery takes it instead.
-      await em.execute(WAKE_NEXT_FOR_TENANT, [uuid]);
+      await wakeNextForTenant(em, uuid);
       return undefined;
     }
     if (delivery.tenant_in_flight >= options.tenantConcurrency) {
-      await em.execute(PARK_FOR_TENANT, [uuid]);
+      await parkForTenant(em, uuid);
       return undefined;
     }
-    await em.execute(LEASE, [options.leaseMs / 1000, uuid], 'run');
+    await leaseDelivery(em, uuid, options.leaseMs / 1000);
     return delivery;
   });
 }
@@ -111,7 +79,7 @@ async function attempt(options: WebhookTaskOptions, delivery: ClaimedDelivery): 
 /**
  * Sends one webhook delivery at least once: leases it, POSTs it signed (Standard Webhooks headers)
  * outside any transaction, then records the attempt. A crash between lease and record leaves the
- * delivery pending until the lease runs out (queue/expired-leases.ts); receivers drop duplicates by
+ * delivery pending until the lease runs out (queue/queue.repository.ts); receivers drop duplicates by
  * `webhook-id`. A failure schedules the next attempt under the retry policy (the row's trigger).
  */
 export function webhookTask(options: WebhookTaskOptions): Task {
@@ -123,12 +91,7 @@ export function webhookTask(options: WebhookTaskOptions): Task {
     const context = { delivery: delivery.uuid, event: delivery.event_type, attempt: delivery.attempt_count + 1 };
     const result = await attempt(options, delivery);
     if (result.status !== null && result.status >= 200 && result.status < 300) {
-      await orm.em.fork().transactional(async (em) => {
-        await em.execute(LOCK_TENANT, [delivery.uuid]);
-        await em.execute(DELIVERED, [result.status, JSON.stringify([result]), delivery.uuid], 'run');
-        await em.execute(SCHEDULE_NEXT_ABOUT_SUBJECT, [delivery.uuid]);
-        await em.execute(WAKE_NEXT_FOR_TENANT, [delivery.uuid]);
-      });
+      await markDelivered(orm, delivery.uuid, result);
       logger.info({ ...context, status: result.status }, 'webhook delivered');
       return;
     }
@@ -140,11 +103,6 @@ export function webhookTask(options: WebhookTaskOptions): Task {
       logger.error({ endpoint: disabled.endpointUuid, ...notice }, 'webhook endpoint disabled after failing continuously');
     }
   };
-}
-
-/** Parked deliveries whose wake was missed get their job (`WAKE_STRANDED`); returns how many. */
-export async function wakeStrandedDeliveries(orm: Orm, tenantConcurrency: number): Promise<number> {
-  return (await orm.em.fork().execute(WAKE_STRANDED, [tenantConcurrency])).length;
 }
 
 /** The webhook kind as a process runs it: WEBHOOK_CONCURRENCY deliveries at once, configured from `config.webhooks`. */

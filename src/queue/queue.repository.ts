@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
 import { QUEUE_SCHEMA } from './queue-schema.js';
 
@@ -35,4 +36,26 @@ export function releaseExpiredLeases(orm: Orm): Promise<number> {
     }
     return released;
   });
+}
+
+/*
+ * The job queue by task: a job given up (attempts used up, not running) is a failure; the rest is the
+ * depth (waiting, scheduled or running); the age is how long the oldest due job has waited past its run_at.
+ */
+const QUEUE_BY_TASK = `select task_identifier as task,
+  count(*) filter (where attempts >= max_attempts and locked_at is null)::int as failed,
+  count(*) filter (where attempts < max_attempts or locked_at is not null)::int as depth,
+  coalesce(extract(epoch from now() - min(run_at) filter (where attempts < max_attempts and locked_at is null and run_at <= now())), 0)::float8 as oldest_seconds
+  from ${QUEUE_SCHEMA}.jobs group by task_identifier`;
+
+export interface TaskQueueCounts {
+  task: string;
+  failed: number;
+  depth: number;
+  oldest_seconds: number;
+}
+
+/** The jobs of every task, all processes: given up, waiting or running, and the oldest due one's wait. */
+export function queueCountsByTask(em: EntityManager): Promise<TaskQueueCounts[]> {
+  return em.getConnection().execute<TaskQueueCounts[]>(QUEUE_BY_TASK);
 }
