@@ -35,7 +35,7 @@ import { jsonBody } from './http/json-body.js';
 import { graphqlMultipartBody } from './http/graphql-multipart.js';
 import { MULTIPART_FIELD_BYTES } from './http/multipart-form.js';
 import { idempotency } from './http/idempotency.js';
-import { IdempotencyStore } from './idempotency/idempotency.store.js';
+import { IdempotencyStore } from './idempotency/idempotency.repository.js';
 import { logRequest } from './http/request-log.js';
 import { requestLogger } from './http/request-logger.js';
 import { linkNotes, recordRequests } from './http/request-record.js';
