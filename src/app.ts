@@ -35,7 +35,7 @@ import { jsonBody } from './http/json-body.js';
 import { graphqlMultipartBody } from './http/graphql-multipart.js';
 import { MULTIPART_FIELD_BYTES } from './http/multipart-form.js';
 import { idempotency } from './http/idempotency.js';
-import { IdempotencyStore } from './idempotency/idempotency.store.js';
+import { IdempotencyStore } from './idempotency/idempotency.repository.js';
 import { linkNotes, logRequest, recordRequests, requestLogger } from './http/request-record.js';
 import { publicContexts } from './http/public-context.js';
 import { HOSTED_BADGE_ROUTES, hostedBadgeRoutes, UNBAKE_ROUTE, unbakeRoutes } from './badges/badge.routes.js';

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
+import { IdempotencyStore } from '../src/idempotency/idempotency.repository.js';
 import { factories, type Factories } from './support/factories.js';
 import { pdfBytes, uploadPdf } from './support/files.js';
 import { signIn, startTestService, type ApiClient, type ApiResponse, type TestService } from './support/service.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { REFUSAL_HOLD_MS } from '../src/rate-limits/http-limits.js';
-import { RateLimitStore } from '../src/rate-limits/rate-limit.store.js';
+import { RateLimitStore } from '../src/rate-limits/rate-limit.repository.js';
 import { ApiClient, provisionClient, signIn, startTestService, type Credentials, type TestService, NO_BACKGROUND_WORK } from './support/service.js';
 
 // Addresses come from X-Forwarded-For, which the first two services trust from loopback only.

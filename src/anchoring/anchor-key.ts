@@ -1,6 +1,7 @@
 import { Wallet } from 'ethers';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type KeyWrapper, open, seal } from '../security/key-envelope.js';
+import { anchorKey, firstSealedAnchorKey, registerAnchorKey } from './anchor.repository.js';
 
 /** Sealed to its row, as every sealed key is (SEALED_KEYS, src/certificates/signing-keys.ts): keys:rewrap re-wraps it. */
 const sealContext = (address: string) => `anchor_keys/${address}`;
@@ -11,12 +12,6 @@ export interface AnchorIdentity {
   address: string;
   createdAt: Date;
 }
-
-const REGISTER = `insert into anchor_keys (address, sealed_private_key, created_at) values (?, ?, ?) on conflict (address) do nothing`;
-const READ = `select address, sealed_private_key, created_at from anchor_keys where address = ?`;
-const FIRST_SEALED = `select address, sealed_private_key, created_at from anchor_keys where sealed_private_key is not null order by created_at limit 1`;
-
-type KeyRow = { address: string; sealed_private_key: Buffer | null; created_at: Date };
 
 /**
  * Whole seconds: block times are whole seconds and verifiers want the transaction strictly after the
@@ -33,11 +28,11 @@ export async function resolveAnchorIdentity(em: EntityManager, wrapper: KeyWrapp
   if (privateKey) {
     const wallet = new Wallet(privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`);
     const address = wallet.address.toLowerCase();
-    await em.execute(REGISTER, [address, null, wholeSecond(new Date())]);
-    const [row] = await em.execute<KeyRow[]>(READ, [address]);
-    return { wallet, address, createdAt: new Date(row.created_at) };
+    await registerAnchorKey(em, address, null, wholeSecond(new Date()));
+    const row = await anchorKey(em, address);
+    return { wallet, address, createdAt: new Date(row!.created_at) };
   }
-  const [stored] = await em.execute<KeyRow[]>(FIRST_SEALED);
+  const stored = await firstSealedAnchorKey(em);
   if (stored) {
     const secret = await open(wrapper, Buffer.from(stored.sealed_private_key!), sealContext(stored.address));
     return { wallet: new Wallet(`0x${secret.toString('hex')}`), address: stored.address, createdAt: new Date(stored.created_at) };
@@ -45,7 +40,7 @@ export async function resolveAnchorIdentity(em: EntityManager, wrapper: KeyWrapp
   const generated = Wallet.createRandom();
   const address = generated.address.toLowerCase();
   const sealed = await seal(wrapper, Buffer.from(generated.privateKey.slice(2), 'hex'), sealContext(address));
-  await em.execute(REGISTER, [address, sealed, wholeSecond(new Date())]);
+  await registerAnchorKey(em, address, sealed, wholeSecond(new Date()));
   // Two processes starting at once: the first registered key wins, the other reads it back.
   return resolveAnchorIdentity(em, wrapper, undefined);
 }

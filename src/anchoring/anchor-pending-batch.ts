@@ -8,7 +8,7 @@ import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { broadcast, confirmation, connectChain, signAnchor } from './anchor-chain.js';
 import type { AnchorIdentity } from './anchor-key.js';
 import { anchorTransactions, certificatesAnchored } from './anchor-metrics.js';
-import { type BatchMember, insertBatch, type OpenBatch, openBatch, pendingCertificates, recordConfirmed, recordResigned } from './anchor-batches.js';
+import { type BatchMember, insertBatch, type OpenBatch, openBatch, pendingCertificates, recordConfirmed, recordResigned } from './anchor.repository.js';
 import { blockcertsUrls, unsignedCredential } from './blockcerts-documents.js';
 import { credentialHash } from './blockcerts-contexts.js';
 import { merkleTree } from './merkle-tree.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PublicContext } from '../context/request-context.js';
 import { credentialHash } from './blockcerts-contexts.js';
 import { digestSri } from './blockcerts-documents.js';
+import { anchorAddresses } from './anchor.repository.js';
 import { anchorRecords, type AnchorRecord } from './blockcerts.service.js';
 import { rootFromPath } from './merkle-tree.js';
 
@@ -98,7 +99,6 @@ function coversDocument(credential: Record<string, unknown>, sha256: string): bo
   return (subject?.signedDocuments ?? []).some((document) => document.digestSRI === digestSri(sha256));
 }
 
-const ANCHOR_ADDRESSES = `select address from anchor_keys`;
 const result = (status: AnchorCheck['status'], message: string | null, anchor: AnchorSummary | null): AnchorCheck => ({
   status,
   passed: status === 'anchored' ? true : status === 'failed' ? false : null,
@@ -138,7 +138,7 @@ export async function checkAnchor(
   }
   if (!transaction) return result('failed', 'The anchoring transaction is not in a block of this chain.', anchor);
   if (transaction.data !== root) return result('failed', 'The transaction does not carry the Merkle root recomputed from the credential and its path.', anchor);
-  const addresses = (await ctx.em.execute<{ address: string }[]>(ANCHOR_ADDRESSES)).map((row) => row.address);
+  const addresses = await anchorAddresses(ctx.em);
   if (!addresses.includes(transaction.from)) return result('failed', "The transaction was not sent from an address of the issuer's profile.", anchor);
   return result('anchored', null, anchor);
 }

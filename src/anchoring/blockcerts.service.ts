@@ -6,6 +6,7 @@ import { blockcertsUrls, type BlockcertsDocument, issuerProfile, revocationList 
 import type { AnchorNetwork } from './networks.js';
 import type { MerklePathStep } from './merkle-tree.js';
 import { formatSeconds } from '../timestamps.js';
+import { anchorKeysByAge, confirmedAnchors, issuerInstitution, noLongerValidAnchored } from './anchor.repository.js';
 
 /**
  * The public Blockcerts documents, read across tenants by uuid (deleted rows included on purpose:
@@ -32,14 +33,6 @@ export interface AnchorRecord {
   blockNumber: number;
   anchoredAt: Date;
 }
-
-const ANCHOR = `select c.uuid, c.status, c.expires_at, c.deleted_at, c.revocation_reason, c.institution_uuid, c.blockchain_tx_url, i.deleted_at as institution_deleted_at,
-    a.credential, a.target_hash, a.path, b.network, b.tx_hash, b.merkle_root, b.from_address, b.block_number, b.anchored_at
-  from certificate_anchors a
-  join anchor_batches b on b.uuid = a.batch_uuid and b.confirmed_at is not null
-  join certificates c on c.uuid = a.certificate_uuid
-  join institutions i on i.uuid = c.institution_uuid
-  where a.certificate_uuid = any(?::uuid[])`;
 
 function anchorRecord(row: Record<string, unknown>): AnchorRecord {
   const standing = publicStanding(
@@ -68,7 +61,7 @@ function anchorRecord(row: Record<string, unknown>): AnchorRecord {
 export async function anchorRecords(ctx: Pick<PublicContext, 'em'>, certificateUuids: string[]): Promise<Map<string, AnchorRecord>> {
   const uuids = certificateUuids.filter(isUuid);
   if (uuids.length === 0) return new Map();
-  const rows = await ctx.em.execute<Record<string, unknown>[]>(ANCHOR, [`{${uuids.join(',')}}`]);
+  const rows = await confirmedAnchors(ctx.em, uuids);
   return new Map(rows.map((row) => [String(row.uuid), anchorRecord(row)]));
 }
 
@@ -86,16 +79,13 @@ export async function publicCredential(ctx: PublicContext, certificateUuid: stri
   return anchoredCredential(record, ctx.publicBaseUrl);
 }
 
-const INSTITUTION = `select uuid, name, website, email, deleted_at from institutions where uuid = ?`;
-const KEYS = `select address, created_at from anchor_keys order by created_at`;
-
 /** GET /blockcerts/issuers/{institution_uuid}: every anchoring address this service used, each with its `created`. */
 export async function publicIssuerProfile(ctx: PublicContext, institutionUuid: string): Promise<PublicAnswer<BlockcertsDocument>> {
   if (!isUuid(institutionUuid)) return null;
-  const [institution] = await ctx.em.execute<Record<string, unknown>[]>(INSTITUTION, [institutionUuid]);
+  const institution = await issuerInstitution(ctx.em, institutionUuid);
   if (!institution) return null;
   if (institution.deleted_at) return 'withdrawn';
-  const keys = await ctx.em.execute<{ address: string; created_at: Date }[]>(KEYS);
+  const keys = await anchorKeysByAge(ctx.em);
   if (keys.length === 0) return null;
   const urls = blockcertsUrls(ctx.publicBaseUrl);
   const profile = issuerProfile(
@@ -116,13 +106,6 @@ const keyEntry = (key: { address: string; created_at: Date }) => ({
   created: formatSeconds(new Date(key.created_at)),
 });
 
-const NO_LONGER_VALID = `select c.uuid from certificate_anchors a
-  join anchor_batches b on b.uuid = a.batch_uuid and b.confirmed_at is not null
-  join certificates c on c.uuid = a.certificate_uuid
-  join institutions i on i.uuid = c.institution_uuid
-  where c.institution_uuid = ? and (c.status = 'revoked' or c.deleted_at is not null or i.deleted_at is not null)
-  order by c.uuid`;
-
 export const WITHDRAWN_REASON = 'Withdrawn by the issuer.';
 
 /**
@@ -132,10 +115,10 @@ export const WITHDRAWN_REASON = 'Withdrawn by the issuer.';
  */
 export async function publicRevocationList(ctx: PublicContext, institutionUuid: string, assertionId?: string): Promise<BlockcertsDocument | null> {
   if (!isUuid(institutionUuid)) return null;
-  const [institution] = await ctx.em.execute<unknown[]>(INSTITUTION, [institutionUuid]);
+  const institution = await issuerInstitution(ctx.em, institutionUuid);
   if (!institution) return null;
   const urls = blockcertsUrls(ctx.publicBaseUrl);
-  const uuids = (await ctx.em.execute<{ uuid: string }[]>(NO_LONGER_VALID, [institutionUuid])).map((row) => row.uuid);
+  const uuids = await noLongerValidAnchored(ctx.em, institutionUuid);
   const wanted = assertionId ? uuids.filter((uuid) => urls.credential(uuid) === assertionId) : uuids;
   const records = await anchorRecords(ctx, wanted);
   const revoked = wanted.map((uuid) => {

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error.js';
 import { clientAddress } from '../rate-limits/client-address.js';
 import { enforce, TOO_MANY } from '../rate-limits/http-limits.js';
-import type { RateLimitStore } from '../rate-limits/rate-limit.store.js';
+import type { RateLimitStore } from '../rate-limits/rate-limit.repository.js';
 import { isOff, perMinute, type RateLimit } from '../rate-limits/rate-limiter.js';
 
 export interface TokenLimits {

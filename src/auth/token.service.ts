@@ -1,33 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlRows } from '../db/sql-rows.js';
 import { AccessToken } from './access-token.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { randomToken, sameHash, sha256Hex } from './secrets.js';
+import { activeToken } from './token.repository.js';
 
 /** Who a valid bearer token speaks for. */
 export interface Principal {
   clientId: string;
   tenant: { uuid: string; identifier: string; name: string };
 }
-
-interface PrincipalRow {
-  client_id: string;
-  tenant_uuid: string;
-  tenant_identifier: string;
-  tenant_name: string;
-  expires_at: Date;
-}
-
-/**
- * The per-request lookup, and the one definition of a usable token: its hash, neither it nor its
- * client pair revoked, not expired. One indexed read.
- */
-const PRINCIPAL_BY_TOKEN_HASH = `
-  select client.client_id, tenant.uuid as tenant_uuid, tenant.identifier as tenant_identifier, tenant.name as tenant_name, token.expires_at
-  from oauth_access_tokens token
-  join oauth_clients client on client.uuid = token.client_uuid
-  join tenants tenant on tenant.uuid = client.tenant_uuid
-  where token.token_hash = $1 and token.revoked_at is null and client.revoked_at is null and token.expires_at > now()`;
 
 /** Issues opaque access tokens and resolves them back to a principal. */
 export class TokenService {
@@ -53,7 +34,7 @@ export class TokenService {
 
   /** The principal of an active token and when the token expires. */
   async principalByHash(tokenHash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
-    const [row] = await sqlRows<PrincipalRow>(this.em, PRINCIPAL_BY_TOKEN_HASH, [tokenHash]);
+    const row = await activeToken(this.em, tokenHash);
     if (!row) return null;
     return {
       principal: { clientId: row.client_id, tenant: { uuid: row.tenant_uuid, identifier: row.tenant_identifier, name: row.tenant_name } },

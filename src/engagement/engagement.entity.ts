@@ -8,7 +8,7 @@ export type EngagementEvent = (typeof ENGAGEMENT_EVENTS)[number];
 /**
  * How often a certificate's public page and documents were used on one UTC day: counts only, no
  * address, no cookie, no user agent (docs/public-pages.md). Written by one upsert an event
- * (engagement-recorder.ts), read by the certificate's owner.
+ * (engagement-recorder.ts, engagement.repository.ts), read by the certificate's owner.
  */
 @Entity({ tableName: 'certificate_engagement' })
 @Index({ name: 'certificate_engagement_tenant_index', properties: ['tenantUuid'] })

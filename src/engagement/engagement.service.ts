@@ -1,5 +1,6 @@
 import type { RequestContext } from '../context/request-context.js';
 import type { EngagementEvent } from './engagement.entity.js';
+import { dailyEngagement } from './engagement.repository.js';
 import type { CertificateEngagementView, EngagementCounts, EngagementDay } from './engagement.views.js';
 
 const FIELD: Record<EngagementEvent, keyof EngagementCounts> = {
@@ -11,14 +12,6 @@ const FIELD: Record<EngagementEvent, keyof EngagementCounts> = {
   linkedin_add: 'linkedinAdds',
   wallet_claim: 'walletClaims',
 };
-
-const MAX_DAYS = 366;
-
-// The certificate was read in the caller's tenant; the tenant is repeated so no row of another can answer.
-const DAILY = `select to_char(e."day", 'YYYY-MM-DD') as day, e."event", e."count" from "certificate_engagement" e
-  where e."certificate_uuid" = ? and e."tenant_uuid" = ?
-    and e."day" > (now() at time zone 'utc')::date - ${MAX_DAYS}
-  order by e."day"`;
 
 const zero = (): EngagementCounts => ({
   pageViews: 0,
@@ -32,7 +25,7 @@ const zero = (): EngagementCounts => ({
 
 /** A certificate's engagement, for its institution: one indexed read of its daily rows. */
 export async function certificateEngagement(ctx: RequestContext, certificateUuid: string): Promise<CertificateEngagementView> {
-  const rows = await ctx.em.execute<{ day: string; event: EngagementEvent; count: number }[]>(DAILY, [certificateUuid, ctx.tenant.uuid]);
+  const rows = await dailyEngagement(ctx.em, certificateUuid, ctx.tenant.uuid);
   const totals = zero();
   const days = new Map<string, EngagementDay>();
   for (const row of rows) {

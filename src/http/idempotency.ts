@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { requestContext } from '../auth/authenticate.js';
 import { DomainError } from '../errors/domain-error.js';
-import type { IdempotencyStore, KeyOwner, StoredResponse } from '../idempotency/idempotency.store.js';
+import type { IdempotencyStore, KeyOwner, StoredResponse } from '../idempotency/idempotency.repository.js';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 

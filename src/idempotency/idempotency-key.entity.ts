@@ -3,7 +3,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 /**
  * The first answer to a write sent with an `Idempotency-Key`, per tenant + client + key, kept 24 h.
  * `responseStatus` null means the first request is still being served (its holder has `lockedUntil`).
- * Written only with the conditional statements in idempotency.store.ts, shared by every server process.
+ * Written only with the conditional statements in idempotency.repository.ts, shared by every server process.
  */
 @Entity({ tableName: 'idempotency_keys' })
 export class IdempotencyKey {

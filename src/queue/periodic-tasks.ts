@@ -1,11 +1,11 @@
-import { purgeExpiredTokens } from '../auth/token-sweeper.js';
+import { purgeExpiredTokens } from '../auth/token.repository.js';
 import { certificates } from '../certificates/certificate.service.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import { purgeDeletedFiles } from '../files/file-purge.js';
 import type { FileRuntime } from '../files/file-runtime.js';
-import { IdempotencyStore } from '../idempotency/idempotency.store.js';
-import { purgeWalletLeftovers } from '../wallets/wallet-sweep.js';
+import { IdempotencyStore } from '../idempotency/idempotency.repository.js';
+import { purgeWalletLeftovers } from '../wallets/wallet.repository.js';
 import { wakeStrandedDeliveries } from '../webhooks/webhook.repository.js';
 import { releaseExpiredLeases } from './queue.repository.js';
 import type { PeriodicWork } from './job-queue.js';

@@ -2,7 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../errors/domain-error.js';
 import { clientAddress } from './client-address.js';
-import type { RateLimitStore } from './rate-limit.store.js';
+import type { RateLimitStore } from './rate-limit.repository.js';
 import { consume, decide, isOff, type RateLimit, type RateLimitDecision } from './rate-limiter.js';
 
 export const TOO_MANY = 'Too Many Attempts.';

@@ -2,7 +2,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /**
  * One fixed window of one rate limit (`api:client:…`, `token:fail:…`), shared by every server process
- * through the database. Written only with the atomic upsert in rate-limit.store.ts; swept after it resets.
+ * through the database. Written only with the atomic upsert in rate-limit.repository.ts; swept after it resets.
  */
 @Entity({ tableName: 'rate_limit_buckets' })
 export class RateLimitBucket {

@@ -1,4 +1,4 @@
-import type { RateLimitStore } from './rate-limit.store.js';
+import type { RateLimitStore } from './rate-limit.repository.js';
 
 /** One limit: at most `limit` hits per key in each window; `limit` 0 turns it off. */
 export interface RateLimit {

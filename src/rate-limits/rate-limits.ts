@@ -1,7 +1,7 @@
 import { TokenThrottle } from '../auth/token-throttle.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
-import { RateLimitStore } from './rate-limit.store.js';
+import { RateLimitStore } from './rate-limit.repository.js';
 import { perMinute, type RateLimit } from './rate-limiter.js';
 
 /** Every limit the HTTP layer enforces, over one store shared with the other server processes. */

@@ -2,7 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Response } from 'express';
 import { DomainError } from '../errors/domain-error.js';
 import { REFUSAL_HOLD_MS } from './http-limits.js';
-import type { RateLimitStore } from './rate-limit.store.js';
+import type { RateLimitStore } from './rate-limit.repository.js';
 import { decide, isOff, type RateLimit } from './rate-limiter.js';
 
 export const RESPONSE_BYTES_SPENT = 'This tenant has read too many bytes of answers this minute; try again later.';

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { JobOwner } from '../documents/worker-pool.js';
 import { DomainError } from '../errors/domain-error.js';
 import { clientAddress } from './client-address.js';
-import type { RateLimitStore } from './rate-limit.store.js';
+import type { RateLimitStore } from './rate-limit.repository.js';
 import { decide, isOff, type RateLimit } from './rate-limiter.js';
 
 export const WORKER_TIME_SPENT = 'Too much processing time was used from this address; try again later.';

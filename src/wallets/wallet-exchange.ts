@@ -10,6 +10,16 @@ import { verifyProofJwt } from './holder-proof.js';
 import { CREDENTIAL_CONFIGURATIONS, type CredentialConfigurationId, isConfigurationId, PRE_AUTHORIZED_CODE_GRANT } from './issuer-metadata.js';
 import { WalletError } from './wallet-errors.js';
 import { CredentialClaim } from './wallet.entities.js';
+import {
+  consumeNonce,
+  countWrongTxCode,
+  insertAccessToken,
+  insertNonce,
+  offerByCode,
+  offerOfAccessToken,
+  type OfferRow,
+  redeemOffer,
+} from './wallet.repository.js';
 
 /** A wallet's access token lives this long: enough to ask for both credentials of an offer. */
 export const WALLET_TOKEN_TTL_SECONDS = 300;
@@ -17,24 +27,7 @@ export const NONCE_TTL_SECONDS = 300;
 
 type Body = Record<string, unknown>;
 
-interface OfferRow {
-  uuid: string;
-  certificate_uuid: string;
-  tenant_uuid: string;
-  tx_code_hash: string | null;
-  tx_code_failures: number;
-  expired: boolean;
-  redeemed: boolean;
-  revoked: boolean;
-}
-
 const grantError = (description: string) => new WalletError('invalid_grant', description);
-
-// One statement decides a redemption: of two wallets presenting the same code at once, exactly one gets a row back.
-const REDEEM = `update credential_offers set redeemed_at = now()
-  where code_hash = ? and redeemed_at is null and revoked_at is null and expires_at > now()
-    and (tx_code_hash is null or (tx_code_failures < ${TX_CODE_MAX_FAILURES} and tx_code_hash = ?))
-  returning uuid, certificate_uuid`;
 
 /** Why a code did not redeem, for its error (the wrong PIN counted towards the limit). */
 async function refusal(ctx: PublicContext, offer: OfferRow | undefined, txCode: string | null): Promise<WalletError> {
@@ -46,7 +39,7 @@ async function refusal(ctx: PublicContext, offer: OfferRow | undefined, txCode: 
   // Only a PIN can be wrong now (a concurrent redemption reads as used above, or here without a PIN).
   if (!offer.tx_code_hash) return grantError('The pre-authorized code was already used.');
   if (txCode !== null) {
-    await ctx.em.execute('update credential_offers set tx_code_failures = tx_code_failures + 1 where uuid = ?', [offer.uuid]);
+    await countWrongTxCode(ctx.em, offer.uuid);
   }
   return grantError('The PIN (tx_code) is wrong.');
 }
@@ -69,31 +62,20 @@ export const walletExchange = {
     if (typeof code !== 'string' || !code || code.length > 64) throw new WalletError('invalid_request', 'pre-authorized_code is required.');
     const txCode = typeof body.tx_code === 'string' ? body.tx_code : null;
     const codeHash = secretHash(code);
-    const [offer] = await ctx.em.execute<OfferRow[]>(
-      `select uuid, certificate_uuid, tenant_uuid, tx_code_hash, tx_code_failures, expires_at <= now() as expired,
-        redeemed_at is not null as redeemed, revoked_at is not null as revoked from credential_offers where code_hash = ?`,
-      [codeHash],
-    );
+    const offer = await offerByCode(ctx.em, codeHash);
     if (offer?.tx_code_hash && txCode === null) throw new WalletError('invalid_request', 'This offer asks for a PIN: send it as tx_code.');
-    const [redeemed] = await ctx.em.execute<{ uuid: string; certificate_uuid: string }[]>(REDEEM, [codeHash, txCode === null ? '' : secretHash(txCode)]);
+    const redeemed = await redeemOffer(ctx.em, codeHash, txCode === null ? '' : secretHash(txCode));
     if (!redeemed) throw await refusal(ctx, offer, txCode);
     if (!(await offerable(ctx, redeemed.certificate_uuid))) throw grantError('The certificate is no longer valid.');
     const accessToken = newSecret();
-    await ctx.em.execute('insert into wallet_access_tokens (token_hash, offer_uuid, expires_at) values (?, ?, ?)', [
-      secretHash(accessToken),
-      redeemed.uuid,
-      new Date(Date.now() + WALLET_TOKEN_TTL_SECONDS * 1000),
-    ]);
+    await insertAccessToken(ctx.em, secretHash(accessToken), redeemed.uuid, new Date(Date.now() + WALLET_TOKEN_TTL_SECONDS * 1000));
     return { access_token: accessToken, token_type: 'Bearer', expires_in: WALLET_TOKEN_TTL_SECONDS };
   },
 
   /** Nonce endpoint (§7): a fresh single-use c_nonce. */
   async nonce(ctx: PublicContext) {
     const nonce = newSecret();
-    await ctx.em.execute('insert into wallet_nonces (nonce_hash, expires_at) values (?, ?)', [
-      secretHash(nonce),
-      new Date(Date.now() + NONCE_TTL_SECONDS * 1000),
-    ]);
+    await insertNonce(ctx.em, secretHash(nonce), new Date(Date.now() + NONCE_TTL_SECONDS * 1000));
     return { c_nonce: nonce };
   },
 
@@ -103,10 +85,7 @@ export const walletExchange = {
     const configurationId = requestedConfiguration(body);
     const { holder, nonce } = await verifyProofJwt(proofJwt(body), ctx.publicBaseUrl);
     if (!nonce) throw new WalletError('invalid_nonce', 'The proof carries no c_nonce; get one from the nonce endpoint.');
-    const [used] = await ctx.em.execute<{ nonce_hash: string }[]>(
-      'delete from wallet_nonces where nonce_hash = ? and expires_at > now() returning nonce_hash',
-      [secretHash(nonce)],
-    );
+    const used = await consumeNonce(ctx.em, secretHash(nonce));
     if (!used) throw new WalletError('invalid_nonce', 'The c_nonce is unknown, expired or already used; get a fresh one from the nonce endpoint.');
     if (!(await offerable(ctx, offer.certificateUuid))) throw new WalletError('invalid_token', 'The certificate is no longer valid.');
     const credential = await holderCredential(ctx, offer.certificateUuid, CREDENTIAL_CONFIGURATIONS[configurationId].kind, holder);
@@ -122,11 +101,7 @@ export const walletExchange = {
 async function tokenOffer(ctx: PublicContext, authorization: string | undefined) {
   const token = /^Bearer ([A-Za-z0-9_-]{1,64})$/.exec(authorization ?? '')?.[1];
   if (!token) throw new WalletError('invalid_token', 'A Bearer access token from the token endpoint is required.');
-  const [row] = await ctx.em.execute<{ uuid: string; certificate_uuid: string; tenant_uuid: string }[]>(
-    `select o.uuid, o.certificate_uuid, o.tenant_uuid from wallet_access_tokens t join credential_offers o on o.uuid = t.offer_uuid
-      where t.token_hash = ? and t.expires_at > now() and o.revoked_at is null`,
-    [secretHash(token)],
-  );
+  const row = await offerOfAccessToken(ctx.em, secretHash(token));
   if (!row) throw new WalletError('invalid_token', 'The access token is unknown, expired, or its offer was revoked.');
   return { uuid: row.uuid, certificateUuid: row.certificate_uuid, tenantUuid: row.tenant_uuid };
 }

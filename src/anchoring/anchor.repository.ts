@@ -4,7 +4,10 @@ import type { AnchoredCredentialFacts, SignedDocumentFacts } from './blockcerts-
 import type { MerklePathStep } from './merkle-tree.js';
 import type { SignedAnchor } from './anchor-chain.js';
 
-/** The SQL of anchoring, across tenants on purpose: one batch carries every tenant's certificates. */
+/**
+ * The SQL of anchoring, across tenants on purpose: one batch carries every tenant's certificates, and
+ * the public Blockcerts documents read theirs by uuid (blockcerts.service.ts).
+ */
 
 export interface OpenBatch {
   uuid: string;
@@ -120,4 +123,72 @@ export async function recordConfirmed(
   const confirmed = await em.execute<unknown[]>(CONFIRM, [block.blockNumber, block.blockTime, batch.uuid]);
   if (confirmed.length === 0) return [];
   return em.execute<Record<string, unknown>[]>(MARK_CERTIFICATES, [batch.txHash, txUrl, batch.uuid]);
+}
+
+type AnchorKeyRow = { address: string; sealed_private_key: Buffer | null; created_at: Date };
+
+const REGISTER_KEY = `insert into anchor_keys (address, sealed_private_key, created_at) values (?, ?, ?) on conflict (address) do nothing`;
+const READ_KEY = `select address, sealed_private_key, created_at from anchor_keys where address = ?`;
+const FIRST_SEALED_KEY = `select address, sealed_private_key, created_at from anchor_keys where sealed_private_key is not null order by created_at limit 1`;
+
+/** Registers an address once: a later registration of the same address keeps the first row. */
+export async function registerAnchorKey(em: EntityManager, address: string, sealedPrivateKey: Buffer | null, createdAt: Date): Promise<void> {
+  await em.execute(REGISTER_KEY, [address, sealedPrivateKey, createdAt]);
+}
+
+export async function anchorKey(em: EntityManager, address: string): Promise<AnchorKeyRow | undefined> {
+  const [row] = await em.execute<AnchorKeyRow[]>(READ_KEY, [address]);
+  return row;
+}
+
+/** The first key this service generated and sealed, if any. */
+export async function firstSealedAnchorKey(em: EntityManager): Promise<AnchorKeyRow | undefined> {
+  const [row] = await em.execute<AnchorKeyRow[]>(FIRST_SEALED_KEY);
+  return row;
+}
+
+const ANCHOR_ADDRESSES = `select address from anchor_keys`;
+
+export async function anchorAddresses(em: EntityManager): Promise<string[]> {
+  return (await em.execute<{ address: string }[]>(ANCHOR_ADDRESSES)).map((row) => row.address);
+}
+
+const KEYS = `select address, created_at from anchor_keys order by created_at`;
+
+/** Every anchoring address this service used, oldest first. */
+export async function anchorKeysByAge(em: EntityManager): Promise<{ address: string; created_at: Date }[]> {
+  return em.execute<{ address: string; created_at: Date }[]>(KEYS);
+}
+
+const ANCHOR = `select c.uuid, c.status, c.expires_at, c.deleted_at, c.revocation_reason, c.institution_uuid, c.blockchain_tx_url, i.deleted_at as institution_deleted_at,
+    a.credential, a.target_hash, a.path, b.network, b.tx_hash, b.merkle_root, b.from_address, b.block_number, b.anchored_at
+  from certificate_anchors a
+  join anchor_batches b on b.uuid = a.batch_uuid and b.confirmed_at is not null
+  join certificates c on c.uuid = a.certificate_uuid
+  join institutions i on i.uuid = c.institution_uuid
+  where a.certificate_uuid = any(?::uuid[])`;
+
+/** The confirmed anchorings of these certificates, with the certificate's and its institution's standing. */
+export async function confirmedAnchors(em: EntityManager, certificateUuids: string[]): Promise<Record<string, unknown>[]> {
+  return em.execute<Record<string, unknown>[]>(ANCHOR, [`{${certificateUuids.join(',')}}`]);
+}
+
+const INSTITUTION = `select uuid, name, website, email, deleted_at from institutions where uuid = ?`;
+
+/** An institution as its issuer profile shows it, deleted or not. */
+export async function issuerInstitution(em: EntityManager, institutionUuid: string): Promise<Record<string, unknown> | undefined> {
+  const [institution] = await em.execute<Record<string, unknown>[]>(INSTITUTION, [institutionUuid]);
+  return institution;
+}
+
+const NO_LONGER_VALID = `select c.uuid from certificate_anchors a
+  join anchor_batches b on b.uuid = a.batch_uuid and b.confirmed_at is not null
+  join certificates c on c.uuid = a.certificate_uuid
+  join institutions i on i.uuid = c.institution_uuid
+  where c.institution_uuid = ? and (c.status = 'revoked' or c.deleted_at is not null or i.deleted_at is not null)
+  order by c.uuid`;
+
+/** The institution's anchored certificates revoked or withdrawn (deleted, or the institution deleted), by uuid. */
+export async function noLongerValidAnchored(em: EntityManager, institutionUuid: string): Promise<string[]> {
+  return (await em.execute<{ uuid: string }[]>(NO_LONGER_VALID, [institutionUuid])).map((row) => row.uuid);
 }
