@@ -6,9 +6,8 @@ import { LARGE_ANSWER_WAIT_MS, ResponseBudget } from '../context/response-budget
 import { DomainError } from '../errors/domain-error.js';
 import { InFlightLimit } from '../rate-limits/in-flight-limit.js';
 import type { Logger } from '../logger.js';
-import { enforce, refuseKnown } from '../rate-limits/http-limits.js';
+import { chargeResponseBytes, enforce, refuseKnown, refuseSpentResponseBytes } from '../rate-limits/http-limits.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
-import { chargeResponseBytes, refuseSpentResponseBytes } from '../rate-limits/response-bytes-limit.js';
 import type { PrincipalCache } from './principal-cache.js';
 import { sha256Hex } from './secrets.js';
 import { type Principal, TokenService } from './token.service.js';

@@ -13,7 +13,7 @@ export interface RateLimits {
   verify: RateLimit;
   /** Milliseconds of public worker time per address (worker-time-limit.ts). */
   publicWorkerTime: RateLimit;
-  /** Bytes of answers per tenant, from the stored sizes they charged (response-bytes-limit.ts). */
+  /** Bytes of answers per tenant, from the stored sizes they charged (http-limits.ts). */
   responseBytes: RateLimit;
   token: TokenThrottle;
 }
