@@ -11,6 +11,7 @@ import { StoredFile } from '../files/file.entity.js';
 import { downloadUrl } from '../files/file-runtime.js';
 import { PNG, SVG } from '../files/file-type.js';
 import { Institution } from '../institutions/institution.entity.js';
+import { insertSaltUnlessDrawn } from './badge.repository.js';
 import { BadgeAssertionSalt } from './badge-salt.entity.js';
 import type { BakedImageType } from './badge-urls.js';
 import type { AssertionFacts, BadgeClassFacts, IssuerFacts, RevokedFacts } from './open-badges.js';
@@ -164,8 +165,6 @@ export const revokedFacts = (certificate: Pick<Certificate, 'uuid' | 'revocation
   revocationReason: withdrawn ? WITHDRAWN_REASON : (certificate.revocationReason ?? null),
 });
 
-const SALT_INSERT = `insert into badge_assertion_salts (certificate_uuid, salt, created_at) values (?, ?, now()) on conflict (certificate_uuid) do nothing`;
-
 /**
  * The certificate's recipient salt: read, or drawn once. Concurrent first reads race on the primary
  * key; the loser's insert does nothing and it reads the winner's salt.
@@ -173,7 +172,7 @@ const SALT_INSERT = `insert into badge_assertion_salts (certificate_uuid, salt, 
 export async function saltOf({ em }: PublicContext, certificateUuid: string): Promise<string> {
   const stored = await em.findOne(BadgeAssertionSalt, { certificateUuid }, { disableIdentityMap: true });
   if (stored) return stored.salt;
-  await em.getConnection().execute(SALT_INSERT, [certificateUuid, randomBytes(16).toString('hex')], 'run');
+  await insertSaltUnlessDrawn(em, certificateUuid, randomBytes(16).toString('hex'));
   const drawn = await em.findOneOrFail(BadgeAssertionSalt, { certificateUuid }, { disableIdentityMap: true });
   return drawn.salt;
 }

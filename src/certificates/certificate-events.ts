@@ -17,11 +17,7 @@ export function certificateFacts(certificate: Certificate): CertificateFacts {
   };
 }
 
-/** The columns `certificateFactsOfRow` reads, for statements that return certificates as rows. */
-export const CERTIFICATE_FACT_COLUMNS =
-  'uuid, tenant_uuid, status, issued_at, expires_at, revoked_at, revocation_reason, public_verification_url, institution_uuid, course_uuid, student_uuid';
-
-/** The same facts from a raw row (the expiry sweeper updates across tenants in SQL). */
+/** The same facts from a raw row (the expiry sweeper updates across tenants in SQL: certificate.repository.ts). */
 export function certificateFactsOfRow(row: Record<string, unknown>): CertificateFacts {
   const date = (value: unknown) => (value == null ? null : new Date(value as string));
   return {

@@ -15,24 +15,17 @@ import { CertificateTemplate } from '../templates/certificate-template.entity.js
 import { Tenant } from '../tenants/tenant.entity.js';
 import { certificateTemplates } from '../templates/certificate-template.service.js';
 import { Certificate, CertificateStatus } from './certificate.entity.js';
-import {
-  effectiveStatus,
-  EXPIRY_NOT_AFTER_ISSUE,
-  expiresBy,
-  notPastExpiryWhere,
-  PAST_EXPIRY_SQL,
-  pastExpiryWhere,
-  verificationUrl,
-} from './certificate-rules.js';
+import { effectiveStatus, EXPIRY_NOT_AFTER_ISSUE, expiresBy, notPastExpiryWhere, pastExpiryWhere, verificationUrl } from './certificate-rules.js';
 import { type CertificateInput, UpdateCertificateInput } from './certificate.inputs.js';
-import { revokeStatus } from '../badges/v3/status-list.js';
+import { revokeStatus } from '../badges/v3/open-badges-v3.repository.js';
 import { prepareIssuance, recordIssuance, SOURCE_REQUIRED, type CheckedDraft } from './issuance.js';
 import { LIVE_FILTER } from '../db/tenant-scope.js';
 import { hasLayout } from '../templates/template-layout.js';
 import { certificateDocuments } from './certificate-documents.js';
 import type { CertificateDocument } from './certificate-document.entity.js';
 import type { Row } from '../db/rows.js';
-import { CERTIFICATE_FACT_COLUMNS, certificateFacts, certificateFactsOfRow } from './certificate-events.js';
+import { certificateFacts, certificateFactsOfRow } from './certificate-events.js';
+import { expireOverdueCertificates } from './certificate.repository.js';
 import { certificateEvent } from '../webhooks/webhook-events.js';
 import { enqueueWebhookEvents } from '../webhooks/webhook.outbox.js';
 import { verificationLinkProblem } from './verification-link.js';
@@ -75,9 +68,6 @@ const DRAFT_DEFAULTS: Partial<CertificateInput> = {
   locale: null,
   finish: false,
 };
-
-// One statement across all tenants: atomic, idempotent, and safe with any number of server processes.
-const EXPIRE_OVERDUE = `update certificates set status = 'expired', updated_at = now() where ${PAST_EXPIRY_SQL} and deleted_at is null`;
 
 /** The student named more than one way (uuid, external id, recipient): the error, for the same 422 as the unknown references. */
 function studentNamedTwice(input: Partial<CertificateInput>): FieldErrors {
@@ -245,7 +235,7 @@ export class CertificateService extends ResourceBase<Certificate> implements Res
    */
   async expireOverdue({ em }: Pick<PublicContext, 'em'>): Promise<number> {
     return em.transactional(async (tx) => {
-      const expired = await tx.execute<Record<string, unknown>[]>(`${EXPIRE_OVERDUE} returning ${CERTIFICATE_FACT_COLUMNS}`);
+      const expired = await expireOverdueCertificates(tx);
       for (const row of expired) enqueueWebhookEvents(tx, [certificateEvent('certificate.expired', certificateFactsOfRow(row))], String(row.tenant_uuid));
       return expired.length;
     });

@@ -2,6 +2,7 @@ import type { Orm } from '../db/orm.js';
 import type { PreparedSigner, SigningKeyMaterial } from '../documents/index.js';
 import type { Logger } from '../logger.js';
 import { sealLegacyIdentities } from './legacy-keys.js';
+import { lockSealedKeys, replaceSealedKey, type SealedKeyColumn, sealedKeysIn } from './signing-key.repository.js';
 import { KeyEnvelopeError, open, rewrap, seal, sealedKeyId, type KeyWrapper } from '../security/key-envelope.js';
 
 const MAX_CACHED_SIGNERS = 500;
@@ -53,18 +54,18 @@ export class SigningKeys {
  * Every column of sealed keys, each sealed to `<table>/<row id>`: PDF signing identities, Open Badges
  * 3.0 issuer keys, webhook signing secrets (by uuid), the anchoring key (by address).
  */
-const SEALED_KEYS = [
+const SEALED_KEYS: readonly SealedKeyColumn[] = [
   { table: 'signing_identities', column: 'sealed_private_key', id: 'uuid' },
   { table: 'ob3_issuer_keys', column: 'sealed_secret_key', id: 'uuid' },
   { table: 'webhook_endpoints', column: 'sealed_signing_secret', id: 'uuid' },
   { table: 'anchor_keys', column: 'sealed_private_key', id: 'address' },
-] as const;
+];
 
 /** Key ids of the sealed keys not wrapped under `wrapper`, with how many rows each. */
 export async function foreignKeyIds(orm: Orm, wrapper: KeyWrapper): Promise<Map<string, number>> {
   const foreign = new Map<string, number>();
-  for (const { table, column } of SEALED_KEYS) {
-    const rows = await orm.em.getConnection().execute<{ sealed: Buffer }[]>(`select ${column} as sealed from ${table} where ${column} is not null`);
+  for (const sealedKeys of SEALED_KEYS) {
+    const rows = await sealedKeysIn(orm.em, sealedKeys);
     for (const { sealed } of rows) {
       const id = sealedKeyId(sealed);
       if (id !== wrapper.id) foreign.set(id, (foreign.get(id) ?? 0) + 1);
@@ -82,17 +83,15 @@ export async function rewrapSigningKeys(orm: Orm, from: KeyWrapper, to: KeyWrapp
   return orm.em.fork().transactional(async (em) => {
     let rewrapped = 0;
     let unchanged = 0;
-    for (const { table, column, id } of SEALED_KEYS) {
-      const rows = await em.execute<{ id: string; sealed: Buffer }[]>(
-        `select ${id} as id, ${column} as sealed from ${table} where ${column} is not null order by ${id} for update`,
-      );
+    for (const sealedKeys of SEALED_KEYS) {
+      const rows = await lockSealedKeys(em, sealedKeys);
       for (const row of rows) {
         if (sealedKeyId(row.sealed) === to.id) {
           unchanged++;
           continue;
         }
-        const sealed = await rewrap(from, to, row.sealed, `${table}/${row.id}`);
-        await em.execute(`update ${table} set ${column} = ? where ${id} = ?`, [sealed, row.id]);
+        const sealed = await rewrap(from, to, row.sealed, `${sealedKeys.table}/${row.id}`);
+        await replaceSealedKey(em, sealedKeys, row.id, sealed);
         rewrapped++;
       }
     }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlRows } from '../db/sql-rows.js';
 import type { Course } from './course.entity.js';
+import { attachedModuleRows } from './course.repository.js';
 import type { TranscriptData } from '../documents/transcript-content.js';
 import { compareAttachments } from './module-order.js';
 
@@ -11,35 +11,12 @@ export interface AttachedModule {
   group: { uuid: string; name: string; order: number | null } | null;
 }
 
-interface AttachedRow {
-  uuid: string;
-  order: number;
-  code: string | null;
-  name: string;
-  workload: number | null;
-  credits: number | null;
-  group_uuid: string | null;
-  group_name: string | null;
-  group_order: number | null;
-}
-
-// The attachment's live rows in the course's own tenant; modules and groups as they are, deleted or
-// not (the attachment is what counts). Its tenant is the course's: the course was read in the caller's
-// scope (the request's tenant, or across tenants for the public badge URLs).
-const ATTACHED_MODULES = `select a."order", m."uuid", m."code", m."name", m."workload", m."credits",
-    g."uuid" as group_uuid, g."name" as group_name, g."order" as group_order
-  from "course_modules" a
-  join "modules" m on m."uuid" = a."module_uuid"
-  left join "module_groups" g on g."uuid" = a."group_uuid"
-  where a."course_uuid" = $1::uuid and a."tenant_uuid" = $2::uuid and a."deleted_at" is null
-  order by a."order", a."uuid"`;
-
 /**
  * A course's modules in display order (module-order.ts), for the documents and badges issued for it:
  * one statement and plain rows, no entities.
  */
 export async function attachedModules(em: EntityManager, course: Course): Promise<AttachedModule[]> {
-  const rows = await sqlRows<AttachedRow>(em, ATTACHED_MODULES, [course.uuid, course.tenant.uuid]);
+  const rows = await attachedModuleRows(em, course.uuid, course.tenant.uuid);
   return rows
     .map((row) => ({
       order: row.order,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Institution } from '../institutions/institution.entity.js';
 import type { StoredFile } from './file.entity.js';
+import { templateDrawingAnyOf } from './file.repository.js';
 import { PDF } from './file-type.js';
 
 /** What holds a file: deleting it is refused (409) while anything does. */
@@ -8,7 +9,7 @@ export type FileHolder = { kind: 'certificate' | 'institution' | 'template'; fil
 
 /**
  * The one "file in use" rule (CONTRACT: a file in use cannot be deleted): a live certificate holds
- * its source file (`used_by_uuid`, set by take/release in file-records.ts), and a live institution
+ * its source file (`used_by_uuid`, set by take/release in file.repository.ts), and a live institution
  * holds its badge image (the badge documents' image and the certificates' logo), and a live
  * template holds the files it draws (its `path`, background, images, fonts: templates/layout-files.ts).
  *
@@ -29,15 +30,8 @@ export async function firstHolder(em: EntityManager, locked: StoredFile[]): Prom
 /** A live template of the tenant that draws one of the files: its `path` (`files/{uuid}`), any `file_uuid` of its design_config, a text's `font`. */
 async function templateHolder(em: EntityManager, locked: StoredFile[]): Promise<FileHolder | null> {
   if (locked.length === 0) return null;
-  const [row] = await em.execute<Array<{ uuid: string; file_uuid: string }>>(
-    `select t.uuid, f.uuid as file_uuid from certificate_templates t
-       join unnest(array[?]::uuid[]) as f(uuid)
-         on lower(t.path) = 'files/' || f.uuid::text
-         or f.uuid::text in (select lower(jsonb_path_query(t.design_config, 'strict $.**.file_uuid') #>> '{}'))
-         or 'files/' || f.uuid::text in (select lower(jsonb_path_query(t.design_config, 'strict $.**.font') #>> '{}'))
-     where t.tenant_uuid = ? and t.deleted_at is null limit 1`,
-    [locked.map((file) => file.uuid), locked[0]!.tenant.uuid],
-  );
+  const fileUuids = locked.map((file) => file.uuid);
+  const row = await templateDrawingAnyOf(em, fileUuids, locked[0]!.tenant.uuid);
   return row ? { kind: 'template', fileUuid: row.file_uuid, holderUuid: row.uuid } : null;
 }
 

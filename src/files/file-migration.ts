@@ -2,16 +2,8 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
 import type { FileRuntime } from './file-runtime.js';
+import { countFilesToMove, type FileToMove, filesToMove, switchStorage } from './file.repository.js';
 import type { BlobKey, BlobStorage } from './storage/blob-storage.js';
-
-/** A file whose content is still on another driver: live, or deleted and not purged yet. */
-interface Pending {
-  uuid: string;
-  tenant_uuid: string;
-  storage: string;
-  size: number;
-  hash: string;
-}
 
 export interface MigrationProgress {
   /** Files that were on another driver when the run started. */
@@ -21,12 +13,6 @@ export interface MigrationProgress {
 }
 
 const BATCH = 100;
-
-const PENDING = `select "uuid", "tenant_uuid", "storage", "size", "hash" from "files"
-  where "storage" <> ? and "purged_at" is null and "uuid" > ? order by "uuid" limit ?`;
-
-/** The record's content may be switched only while the record still names the driver it was copied from. */
-const SWITCH = `update "files" set "storage" = ? where "uuid" = ? and "storage" = ? and "purged_at" is null`;
 
 class FileGone extends Error {}
 
@@ -40,7 +26,7 @@ export class MigrationStopped extends Error {
 }
 
 /** Copies one blob from `source` to `target`, checking its size and SHA-256 against the record on the way. */
-async function copy(em: EntityManager, source: BlobStorage, target: BlobStorage, file: Pending, key: BlobKey): Promise<void> {
+async function copy(em: EntityManager, source: BlobStorage, target: BlobStorage, file: FileToMove, key: BlobKey): Promise<void> {
   const writer = await target.create(em, key, file.size);
   const digest = createHash('sha256');
   let size = 0;
@@ -55,9 +41,8 @@ async function copy(em: EntityManager, source: BlobStorage, target: BlobStorage,
 }
 
 /** Points the record at `target`; content kept in the database leaves with the same commit. */
-async function switchRecord(tx: EntityManager, source: BlobStorage, target: BlobStorage, file: Pending, key: BlobKey): Promise<void> {
-  const result = await tx.getConnection().execute(SWITCH, [target.name, file.uuid, source.name], 'run', tx.getTransactionContext());
-  if ((result as { affectedRows?: number }).affectedRows !== 1) throw new FileGone();
+async function switchRecord(tx: EntityManager, source: BlobStorage, target: BlobStorage, file: FileToMove, key: BlobKey): Promise<void> {
+  if (!(await switchStorage(tx, file.uuid, source.name, target.name))) throw new FileGone();
   if (source.name === 'postgres') await source.remove(tx, key);
 }
 
@@ -69,7 +54,7 @@ async function switchRecord(tx: EntityManager, source: BlobStorage, target: Blob
  * still names a driver holding its content; at worst an unreferenced copy is left behind, which the
  * next run overwrites.
  */
-async function moveOne(orm: Orm, runtime: FileRuntime, target: BlobStorage, file: Pending): Promise<boolean> {
+async function moveOne(orm: Orm, runtime: FileRuntime, target: BlobStorage, file: FileToMove): Promise<boolean> {
   const source = runtime.driver(file.storage);
   const key = { tenant: file.tenant_uuid, uuid: file.uuid };
   const em = orm.em.fork();
@@ -104,15 +89,11 @@ export async function migrateFiles(
   { limit = Infinity, onProgress = () => {} }: { limit?: number; onProgress?: (progress: MigrationProgress) => void } = {},
 ): Promise<MigrationProgress> {
   const target = runtime.driver(targetName);
-  const connection = orm.em.getConnection();
-  const [{ total }] = await connection.execute<[{ total: number }]>(
-    'select count(*)::int as "total" from "files" where "storage" <> ? and "purged_at" is null',
-    [target.name],
-  );
+  const total = await countFilesToMove(orm.em, target.name);
   const progress: MigrationProgress = { total, moved: 0, bytes: 0 };
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const batch = await connection.execute<Pending[]>(PENDING, [target.name, after, BATCH]);
+    const batch = await filesToMove(orm.em, target.name, after, BATCH);
     for (const file of batch) {
       if (progress.moved >= limit) return progress;
       const moved = await moveOne(orm, runtime, target, file).catch((error: unknown) => {

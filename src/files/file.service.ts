@@ -13,7 +13,7 @@ import { fileUploadedEvent } from '../webhooks/webhook-events.js';
 import { webhookMessagesInsert } from '../webhooks/webhook.repository.js';
 import type { FileInput } from './file.inputs.js';
 import { intake, type IncomingFile, type Intake } from './file-intake.js';
-import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, type NewFileRecord, readRecords } from './file-records.js';
+import { insertAllUnlessDuplicate, insertUnlessDuplicate, markUnused, markUsed, type NewFileRecord, readRecords } from './file.repository.js';
 import { firstHolder, holderMessage } from './file-holders.js';
 import { enforceQuota } from './storage-quota.js';
 import type { FileRuntime } from './file-runtime.js';

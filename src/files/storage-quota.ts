@@ -25,7 +25,7 @@ export function quotaExceeded(quotaBytes: number, totalBytes: number): DomainErr
  * until the purge removes its content (file-purge.ts, FILE_PURGE_GRACE_MS), so deleting and uploading
  * again cannot pin more than the quota. How `totalBytes` is counted makes concurrent uploads safe:
  * each upload's first record insert locks the tenant row (FOR NO KEY UPDATE, which foreign-key checks
- * of concurrent inserts do not wait on; file-records.ts), and the total is read by a later statement,
+ * of concurrent inserts do not wait on; file.repository.ts), and the total is read by a later statement,
  * whose snapshot is taken after the lock. So uploads of one tenant count one after the other, each
  * seeing the others' committed files: two uploads cannot both take the last bytes.
  */

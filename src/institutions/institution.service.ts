@@ -2,7 +2,7 @@ import type { RequestContext } from '../context/request-context.js';
 import { type FieldErrors, invalid } from '../errors/domain-error.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { requireBadgeImage } from '../badges/badge-image-limits.js';
-import { revokeAllStatuses } from '../badges/v3/status-list.js';
+import { revokeAllStatuses } from '../badges/v3/open-badges-v3.repository.js';
 import { externalIdViolation } from '../resources/external-id.js';
 import { Institution, InstitutionStatus } from './institution.entity.js';
 import type { InstitutionInput } from './institution.inputs.js';

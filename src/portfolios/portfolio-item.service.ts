@@ -1,4 +1,4 @@
-import { LockMode, raw, ref } from '@mikro-orm/core';
+import { LockMode, ref } from '@mikro-orm/core';
 import { Certificate, CertificateStatus } from '../certificates/certificate.entity.js';
 import type { RequestContext } from '../context/request-context.js';
 import { requireRelated } from '../db/lookup.js';
@@ -8,6 +8,7 @@ import { MAX_RELATION_SIZE } from '../graphql/connection.js';
 import { assignPresent, ResourceService } from '../resources/resource.service.js';
 import { PortfolioItem } from './portfolio-item.entity.js';
 import type { PortfolioItemInput } from './portfolio-item.inputs.js';
+import { itemCountAndLastPosition } from './portfolio.repository.js';
 import { PortfolioPage } from './portfolio-page.entity.js';
 
 /** A page holds at most this many items, so the page (and its public view) is always one bounded read. */
@@ -78,11 +79,7 @@ export class PortfolioItemService extends ResourceService<PortfolioItem, Portfol
     if (certificate.student.uuid !== page.student.uuid) throw invalid({ certificateUuid: ['The certificate must be one of the page’s student’s.'] });
     if (certificate.status === CertificateStatus.draft) throw invalid({ certificateUuid: ['The certificate must be issued.'] });
     if (await ctx.em.count(PortfolioItem, { page, certificate })) throw invalid(ALREADY_ON_PAGE);
-    const { count, last } = await ctx.em
-      .createQueryBuilder(PortfolioItem, 'item')
-      .select([raw('count(*)::int as count'), raw('max(sort_order) as last')] as never)
-      .where({ page, deletedAt: null }) // a query builder applies no default filters
-      .execute<{ count: number; last: number | null }>('get', false);
+    const { count, last } = await itemCountAndLastPosition(ctx.em, page);
     if (count >= MAX_ITEMS_PER_PAGE) throw invalid({ certificateUuid: [`A page holds at most ${MAX_ITEMS_PER_PAGE} items.`] });
     row.page = ref(page);
     row.certificate = ref(certificate);

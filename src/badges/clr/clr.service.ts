@@ -1,4 +1,5 @@
 import type { PublicContext } from '../../context/request-context.js';
+import { courseAndEnrollmentOf } from '../../certificates/certificate.repository.js';
 import { attachedModules, transcriptListing } from '../../courses/attached-modules.js';
 import { Course } from '../../courses/course.entity.js';
 import { acrossTenants } from '../../db/tenant-scope.js';
@@ -8,6 +9,7 @@ import { signCredential } from '../v3/credential-signing.js';
 import { hostedRecord } from '../v3/credential.service.js';
 import { ob3Urls } from '../v3/did-web.js';
 import { activeIssuerSigner } from '../v3/issuer-keys.js';
+import { storedClrDocument, storeSignedClr } from '../v3/open-badges-v3.repository.js';
 import { type CredentialDocument, withProofList } from '../v3/open-badge-credential.js';
 import type { OpenBadgeCredentialRecord } from '../v3/open-badge-credential.entity.js';
 import { signClr, unsignedClr } from './clr-credential.js';
@@ -20,10 +22,7 @@ export async function institutionSigner(ctx: PublicContext, institution: Institu
 
 /** Credentials issued before CLR 2.0 existed: their transcript from the course's modules and the enrollment grade as they are now. */
 async function clrOfEarlierCredential(ctx: PublicContext, record: OpenBadgeCredentialRecord): Promise<CredentialDocument> {
-  const [row] = await ctx.em.execute<{ course_uuid: string; enrollment_uuid: string | null }[]>(
-    'select course_uuid, enrollment_uuid from certificates where uuid = ?',
-    [record.certificateUuid],
-  );
+  const row = await courseAndEnrollmentOf(ctx.em, record.certificateUuid);
   const course = await ctx.em.findOneOrFail(Course, { uuid: row!.course_uuid }, acrossTenants());
   const enrollment = row!.enrollment_uuid ? await ctx.em.findOne(Enrollment, { uuid: row!.enrollment_uuid }, acrossTenants()) : null;
   const listing = transcriptListing(await attachedModules(ctx.em, course));
@@ -37,19 +36,11 @@ const hasProof = (document: CredentialDocument | null): document is CredentialDo
  * the institution's active key and stored (the first signer of a race wins, every reader gets its copy).
  */
 async function signedClr(ctx: PublicContext, record: OpenBadgeCredentialRecord, institution: Institution): Promise<CredentialDocument> {
-  const read = async () => {
-    const [row] = await ctx.em.execute<{ clr_document: CredentialDocument | null }[]>('select clr_document from ob3_credentials where certificate_uuid = ?', [
-      record.certificateUuid,
-    ]);
-    return row?.clr_document ?? null;
-  };
+  const read = () => storedClrDocument(ctx.em, record.certificateUuid);
   const stored = await read();
   if (hasProof(stored)) return stored;
   const signed = await signClr(stored ?? (await clrOfEarlierCredential(ctx, record)), await institutionSigner(ctx, institution));
-  await ctx.em.execute(`update ob3_credentials set clr_document = ? where certificate_uuid = ? and (clr_document is null or clr_document->'proof' is null)`, [
-    JSON.stringify(signed),
-    record.certificateUuid,
-  ]);
+  await storeSignedClr(ctx.em, record.certificateUuid, signed);
   const now = await read();
   return hasProof(now) ? now : signed;
 }

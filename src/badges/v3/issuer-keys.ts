@@ -5,6 +5,7 @@ import { uuidv7 } from '../../db/uuid.js';
 import type { Institution } from '../../institutions/institution.entity.js';
 import { open, seal } from '../../security/key-envelope.js';
 import { IssuerKey } from './issuer-key.entity.js';
+import { insertFirstIssuerKey, type NewIssuerKeyRow } from './open-badges-v3.repository.js';
 
 /** What key handling needs of a context: the EntityManager and the key ring's key-encryption key. */
 export type IssuerKeyContext = Pick<PublicContext, 'em' | 'signingKeys'>;
@@ -20,7 +21,7 @@ export type IssuerSigner = ReturnType<Ed25519Multikey.Ed25519KeyPair['signer']>;
 /** Ed25519 keys: loaded with the first issuer key made or opened. */
 const ed25519 = (): Promise<typeof Ed25519Multikey> => import('@digitalbazaar/ed25519-multikey');
 
-async function newKeyRow({ signingKeys }: IssuerKeyContext, institution: Institution) {
+async function newKeyRow({ signingKeys }: IssuerKeyContext, institution: Institution): Promise<NewIssuerKeyRow> {
   const uuid = uuidv7();
   const pair = await (await ed25519()).generate();
   const exported = await pair.export({ publicKey: true, secretKey: true });
@@ -41,10 +42,6 @@ async function signerOf({ signingKeys }: IssuerKeyContext, key: IssuerKey, did: 
   return pair.signer();
 }
 
-// A concurrent first use waits here for the other's commit, then inserts nothing and reads the winner's key.
-const INSERT_FIRST_KEY = `insert into ob3_issuer_keys (uuid, tenant_uuid, institution_uuid, public_key_multibase, sealed_secret_key, created_at, updated_at)
-  values (?, ?, ?, ?, ?, now(), now()) on conflict (institution_uuid) where retired_at is null do nothing`;
-
 /**
  * The signer of an institution's active key, made on first use in the caller's transaction (no
  * second connection: concurrent issuances could otherwise exhaust the pool waiting for one).
@@ -54,7 +51,7 @@ export async function activeIssuerSigner(ctx: IssuerKeyContext, institution: Ins
   const current = await ctx.em.findOne(IssuerKey, active, acrossTenants());
   if (current) return signerOf(ctx, current, did);
   const row = await newKeyRow(ctx, institution);
-  await ctx.em.execute(INSERT_FIRST_KEY, [row.uuid, row.tenant, row.institution, row.publicKeyMultibase, row.sealedSecretKey]);
+  await insertFirstIssuerKey(ctx.em, row);
   return signerOf(ctx, await ctx.em.findOneOrFail(IssuerKey, active, { refresh: true, ...acrossTenants('live', 'primary') }), did);
 }
 

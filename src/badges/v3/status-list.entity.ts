@@ -3,7 +3,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
 /**
  * An institution's revocation bitstring (every list of it, 131,072 entries each, end to end) and the
- * next free index. Written only with single SQL statements (status-list.ts), so every process sees
+ * next free index. Written only with single SQL statements (open-badges-v3.repository.ts), so every process sees
  * one truth; `version` grows with every bit set.
  */
 @Entity({ tableName: 'ob3_status_lists' })

@@ -1,35 +1,13 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { BlobKey, BlobStorage, BlobWriter } from './blob-storage.js';
+import { chunkAt, type ChunkExecutor, chunkExecutor, chunkTransaction, insertChunks, MAX_CHUNKS_PER_INSERT, removeChunks } from './file-chunk.repository.js';
 
 /** Size of one `file_chunks` row: few round trips per file, little memory per upload in flight. */
 export const CHUNK_BYTES = 512 * 1024;
 
-/** Rows one insert takes at most, by the number of rows. */
-const INSERTS = [
-  'insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3)',
-  'insert into "file_chunks" ("file_uuid", "seq", "data") values ($1, $2, $3), ($1, $4, $5)',
-];
-
 /** Content that one statement stores when written in one piece at a chunk boundary (see ChunkWriter). */
-export const INSERT_BYTES = INSERTS.length * CHUNK_BYTES;
-
-type Executor = Pick<Kysely<unknown>, 'executeQuery'>;
-
-/**
- * Chunk statements go straight to the driver with bound parameters, so content travels as binary
- * bytea parameters and never as SQL text (MikroORM's `execute` inlines parameters into the SQL).
- */
-function executor(em: EntityManager): Executor {
-  return em.getTransactionContext<ControlledTransaction<unknown>>() ?? (em.getConnection().getClient() as Executor);
-}
-
-function transaction(em: EntityManager): Executor {
-  const trx = em.getTransactionContext<ControlledTransaction<unknown>>();
-  if (!trx) throw new Error('blob writes must run inside the transaction that writes the file record');
-  return trx;
-}
+export const INSERT_BYTES = MAX_CHUNKS_PER_INSERT * CHUNK_BYTES;
 
 /**
  * Inserts the content in CHUNK_BYTES rows. At a chunk boundary, whole chunks of a write, and the
@@ -44,7 +22,7 @@ class ChunkWriter implements BlobWriter {
   private inserted = 0;
 
   constructor(
-    private readonly db: Executor,
+    private readonly db: ChunkExecutor,
     private readonly key: string,
     private readonly size?: number,
   ) {}
@@ -72,7 +50,7 @@ class ChunkWriter implements BlobWriter {
   /** Rows of `data` from `at` that can go as they are: whole chunks, and the rest when it ends the blob. */
   private rowsAt(data: Buffer, at: number): Buffer[] {
     const rows: Buffer[] = [];
-    for (let end = at; rows.length < INSERTS.length && end < data.length;) {
+    for (let end = at; rows.length < MAX_CHUNKS_PER_INSERT && end < data.length;) {
       const left = data.length - end;
       if (left < CHUNK_BYTES && this.inserted + (end - at) + left !== this.size) break;
       rows.push(data.subarray(end, end + Math.min(left, CHUNK_BYTES)));
@@ -88,18 +66,11 @@ class ChunkWriter implements BlobWriter {
 
   /** The server has received the parameters once the statement completes, so the buffers are free again. */
   private async insert(...rows: Buffer[]): Promise<void> {
-    const parameters: unknown[] = [this.key];
-    for (const row of rows) parameters.push(this.seq++, row);
-    await this.db.executeQuery(CompiledQuery.raw(INSERTS[rows.length - 1]!, parameters));
+    const firstSeq = this.seq;
+    this.seq += rows.length;
+    await insertChunks(this.db, this.key, firstSeq, rows);
     this.inserted += rows.reduce((sum, row) => sum + row.length, 0);
   }
-}
-
-async function chunkAt(db: Executor, key: string, seq: number): Promise<Buffer | undefined> {
-  const result = await db.executeQuery<{ data: Buffer }>(
-    CompiledQuery.raw('select "data" from "file_chunks" where "file_uuid" = $1 and "seq" = $2', [key, seq]),
-  );
-  return result.rows[0]?.data;
 }
 
 /** Default driver: content in `file_chunks`, so API nodes stay stateless and uploads are transactional. */
@@ -107,11 +78,11 @@ export class PostgresBlobStorage implements BlobStorage {
   readonly name = 'postgres' as const;
 
   async create(em: EntityManager, { uuid: key }: BlobKey, size?: number): Promise<BlobWriter> {
-    return new ChunkWriter(transaction(em), key, size);
+    return new ChunkWriter(chunkTransaction(em), key, size);
   }
 
   async open(em: EntityManager, { uuid: key }: BlobKey, size?: number): Promise<Readable> {
-    const db = executor(em);
+    const db = chunkExecutor(em);
     const first = await chunkAt(db, key, 0);
     if (!first) throw new Error(`blob ${key} is missing from file_chunks`);
     // One chunk a query, fetched only when the reader wants more: memory stays at a chunk or two.
@@ -129,7 +100,7 @@ export class PostgresBlobStorage implements BlobStorage {
   }
 
   async remove(em: EntityManager, { uuid: key }: BlobKey): Promise<void> {
-    await transaction(em).executeQuery(CompiledQuery.raw('delete from "file_chunks" where "file_uuid" = $1', [key]));
+    await removeChunks(chunkTransaction(em), key);
   }
 
   async discard(): Promise<void> {

@@ -1,5 +1,5 @@
-// The statements on `files` that must be single conditional SQL statements to be race-free (dedup
-// insert, take, release). Every one names the tenant explicitly: raw SQL bypasses the ORM's filters.
+// The hand-written statements on `files`. Those that must be single conditional SQL statements to be
+// race-free (dedup insert, take, release) name the tenant explicitly: raw SQL bypasses the ORM's filters.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantOf } from '../db/tenant-scope.js';
 import { StoredFile } from './file.entity.js';
@@ -130,4 +130,85 @@ export async function markUnused(em: EntityManager, fileUuid: string, holderUuid
     holderUuid ? [fileUuid, tenantOf(em), holderUuid] : [fileUuid, tenantOf(em)],
   );
   return rows.length === 1;
+}
+
+/** A live template of the tenant that draws one of the files, and which file (file-holders.ts says what counts as drawing). */
+export async function templateDrawingAnyOf(
+  em: EntityManager,
+  fileUuids: string[],
+  tenantUuid: string,
+): Promise<{ uuid: string; file_uuid: string } | undefined> {
+  const [row] = await em.execute<Array<{ uuid: string; file_uuid: string }>>(
+    `select t.uuid, f.uuid as file_uuid from certificate_templates t
+       join unnest(array[?]::uuid[]) as f(uuid)
+         on lower(t.path) = 'files/' || f.uuid::text
+         or f.uuid::text in (select lower(jsonb_path_query(t.design_config, 'strict $.**.file_uuid') #>> '{}'))
+         or 'files/' || f.uuid::text in (select lower(jsonb_path_query(t.design_config, 'strict $.**.font') #>> '{}'))
+     where t.tenant_uuid = ? and t.deleted_at is null limit 1`,
+    [fileUuids, tenantUuid],
+  );
+  return row;
+}
+
+/**
+ * Claims deleted files past the grace period whose content nothing needs any more: no live
+ * certificate names them (as its source or as one of its documents) and no live file of the tenant
+ * holds the same content. SKIP LOCKED lets several processes sweep at once, each taking other rows.
+ */
+const CLAIM = `update "files" set "purged_at" = clock_timestamp()
+  where "uuid" in (
+    select f."uuid" from "files" f
+    where f."deleted_at" is not null and f."purged_at" is null
+      and f."deleted_at" <= clock_timestamp() - make_interval(secs => ?)
+      and not exists (select 1 from "certificates" c where c."source_file_uuid" = f."uuid" and c."deleted_at" is null)
+      and not exists (
+        select 1 from "certificate_documents" d join "certificates" c on c."uuid" = d."certificate_uuid"
+        where d."file_uuid" = f."uuid" and d."deleted_at" is null and c."deleted_at" is null)
+      and not exists (select 1 from "files" l where l."tenant_uuid" = f."tenant_uuid" and l."hash" = f."hash" and l."deleted_at" is null)
+    order by f."deleted_at"
+    limit ?
+    for update of f skip locked)
+  returning "uuid", "tenant_uuid", "storage"`;
+
+/** Marks up to `limit` deleted files purged, in the caller's transaction, and returns where their content is. */
+export async function claimPurgeableFiles(
+  tx: EntityManager,
+  graceSeconds: number,
+  limit: number,
+): Promise<{ uuid: string; tenant_uuid: string; storage: string }[]> {
+  return run(tx, CLAIM, [graceSeconds, limit]);
+}
+
+/** A file whose content is still on another driver: live, or deleted and not purged yet. */
+export interface FileToMove {
+  uuid: string;
+  tenant_uuid: string;
+  storage: string;
+  size: number;
+  hash: string;
+}
+
+const PENDING = `select "uuid", "tenant_uuid", "storage", "size", "hash" from "files"
+  where "storage" <> ? and "purged_at" is null and "uuid" > ? order by "uuid" limit ?`;
+
+/** The record's content may be switched only while the record still names the driver it was copied from. */
+const SWITCH = `update "files" set "storage" = ? where "uuid" = ? and "storage" = ? and "purged_at" is null`;
+
+/** How many files (deleted ones not purged included) have their content on another driver than `storage`. */
+export async function countFilesToMove(em: EntityManager, storage: string): Promise<number> {
+  const [{ total }] = await em
+    .getConnection()
+    .execute<[{ total: number }]>('select count(*)::int as "total" from "files" where "storage" <> ? and "purged_at" is null', [storage]);
+  return total;
+}
+
+/** The next `limit` files after uuid `after` whose content is on another driver than `storage`, in uuid order. */
+export async function filesToMove(em: EntityManager, storage: string, after: string, limit: number): Promise<FileToMove[]> {
+  return em.getConnection().execute<FileToMove[]>(PENDING, [storage, after, limit]);
+}
+
+/** Points the record at `target`, in the caller's transaction, unless it no longer names `source` (or was purged); true when it did. */
+export async function switchStorage(tx: EntityManager, fileUuid: string, source: string, target: string): Promise<boolean> {
+  const result = await tx.getConnection().execute(SWITCH, [target, fileUuid, source], 'run', tx.getTransactionContext());
+  return (result as { affectedRows?: number }).affectedRows === 1;
 }
