@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, NotNull, Nullable, OneOf, Present, Prohibited, RequiredWithoutAll, Url } from '../graphql/validators.js';
 import { CertificateStatus } from './certificate.entity.js';

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
 
 @InputType({ description: 'The fields to change (PATCH); absent fields keep their value.' })

@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { AtLeast, AtMost, Decimals, NotNull, Nullable, OnOrAfter, Present, RequiredWithoutAll } from '../graphql/validators.js';
 import { ExternalIdInput } from '../resources/external-id.js';
 import { CompletionStatus } from './enrollment.entity.js';

@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { MaxChars, NotBlank, Present } from '../graphql/validators.js';
 
 @InputType({ description: 'The metadata to change (PATCH): only the name; content never changes.' })

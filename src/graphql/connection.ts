@@ -1,8 +1,11 @@
 import { type GraphQLResolveInfo, Kind, type SelectionNode, type SelectionSetNode } from 'graphql';
-import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { IsOptional, Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, SortOrder } from '../db/paging.js';
+import { humanize } from '../errors/humanize.js';
+import type { ListArgs } from '../resources/resource.service.js';
+import { withFilterOperators } from './filter-inputs.js';
 
 registerEnumType(SortOrder, {
   name: 'SortOrder',
@@ -180,3 +183,40 @@ export function selectedFieldNames(info: GraphQLResolveInfo, ...paths: string[][
 
 /** The fields selected on a connection's nodes, whether reached through `nodes` or `edges { node }`. */
 export const selectedNodeFieldNames = (info: GraphQLResolveInfo): Set<string> => selectedFieldNames(info, ['nodes'], ['edges', 'node']);
+
+/**
+ * `<Name>Sort` ({ column, order }) and the list arguments (where, sort, first, after) of a resource.
+ * Sort columns are an enum of snake_case names, the same words REST uses in `sort[column]`.
+ */
+export function ListArgsType(name: string, where: ClassType<object>, columns: readonly string[]): ClassType<ListArgs> {
+  withFilterOperators(where, name, columns);
+  const Columns = Object.fromEntries(columns.map((column) => [column, column]));
+  registerEnumType(Columns, {
+    name: `${name}SortColumn`,
+    description: `The columns a ${name} list sorts by (REST \`sort[column]\`).`,
+    valuesConfig: Object.fromEntries(columns.map((column) => [column, { description: `By ${humanize(column)}.` }])),
+  });
+
+  @InputType(`${name}Sort`, { description: `How a ${name} list is ordered; uuid (creation order) breaks ties.` })
+  class Sort {
+    @Field(() => Columns, { description: 'The column to sort by.' })
+    column!: string;
+
+    @Field(() => SortOrder, { nullable: true, defaultValue: SortOrder.asc, description: 'Ascending unless `desc`.' })
+    order?: SortOrder;
+  }
+
+  @ArgsType()
+  class Args extends PageArgs {
+    @Field(() => where, {
+      nullable: true,
+      description:
+        'Filters, all of which must hold: a field equals a value (an explicit null matches empty values), or operators (`createdAt: { gte: … }`, `statusIs: { in: […] }`).',
+    })
+    where?: object;
+
+    @Field(() => Sort, { nullable: true, description: 'Ordering; default by uuid (creation order).' })
+    sort?: Sort;
+  }
+  return Args;
+}

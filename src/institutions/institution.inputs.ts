@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { Email, MaxChars, NotBlank, Nullable, Present, Url } from '../graphql/validators.js';
 import { InstitutionStatus } from './institution.entity.js';
 import { EXTERNAL_ID_DESCRIPTION, ExternalIdFilter, ExternalIdInput } from '../resources/external-id.js';

@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { JobStatus } from './job.entity.js';
 
 @InputType({ description: 'Equality filters on jobs.' })

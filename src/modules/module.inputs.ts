@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { AtLeast, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
 import { ModuleLevel, ModuleModality } from './module.entity.js';
 

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { AtLeast, AtMost, Present } from '../graphql/validators.js';
 
 export const MAX_SORT_ORDER = 1_000_000;

@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { MaxChars, Nullable, Present } from '../graphql/validators.js';
 import { PortfolioSlug } from './portfolio-slug.js';
 

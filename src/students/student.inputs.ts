@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { DateScalar } from '../graphql/scalars.js';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { BeforeToday, Email, MaxChars, NotBlank, Nullable, Present } from '../graphql/validators.js';
 import { EXTERNAL_ID_DESCRIPTION, ExternalIdFilter, ExternalIdInput } from '../resources/external-id.js';
 

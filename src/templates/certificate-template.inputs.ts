@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType } from '../graphql/connection.js';
 import { FREE_JSON_MAX_BYTES, MaxChars, MaxJsonBytes, NotBlank, Nullable, Present } from '../graphql/validators.js';
 import { TemplateStatus } from './certificate-template.entity.js';
 

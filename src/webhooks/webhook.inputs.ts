@@ -1,7 +1,6 @@
 import { ArrayMaxSize, ArrayNotEmpty, ValidateBy } from 'class-validator';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
-import { PageArgs } from '../graphql/connection.js';
-import { ListArgsType } from '../graphql/list-args.js';
+import { ListArgsType, PageArgs } from '../graphql/connection.js';
 import { MaxChars, Nullable, Present, Url } from '../graphql/validators.js';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from './webhook-events.js';
