@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
-import { jobFinishedEvent } from '../webhooks/webhook-events.js';
+import type { WebhookEvent } from '../webhooks/webhook-events.js';
 import { webhookMessagesInsert } from '../webhooks/webhook.repository.js';
 import type { StoredItemResult } from './job.views.js';
 
@@ -12,7 +12,8 @@ const COMPLETE = `update jobs set status = 'completed', finished_at = now(), loc
   where uuid = ? and tenant_uuid = ? and status <> 'completed'
   returning uuid, kind, total, done, failed, finished_at`;
 
-interface CompletedJob {
+/** A job as its completion returns it. */
+export interface CompletedJob {
   uuid: string;
   kind: string;
   total: number;
@@ -54,13 +55,13 @@ export async function saveJobProgress(
   await em.getConnection().execute(PROGRESS, [JSON.stringify(results), results.length - failed, failed, leaseSeconds, uuid, tenantUuid], 'run');
 }
 
-/** The job completed, and `job.finished` queued in the same transaction (once: completing a completed job does nothing). */
-export async function completeJob(em: EntityManager, uuid: string, tenantUuid: string): Promise<void> {
+/** Marks the job completed and queues `finished`'s event in the same transaction (once: completing a completed job does nothing). */
+export async function completeJob(em: EntityManager, uuid: string, tenantUuid: string, finished: (job: CompletedJob) => WebhookEvent): Promise<void> {
   const connection = em.getConnection();
   await connection.transactional(async (trx) => {
     const [job] = await connection.execute<CompletedJob[]>(COMPLETE, [uuid, tenantUuid], 'all', trx);
     if (!job) return;
-    const insert = webhookMessagesInsert([jobFinishedEvent({ ...job, finishedAt: new Date(job.finished_at) })], tenantUuid);
+    const insert = webhookMessagesInsert([finished(job)], tenantUuid);
     await connection.execute(insert.sql, insert.params, 'run', trx);
   });
 }

@@ -3,6 +3,7 @@ import { ResourceBase } from '../resources/resource.service.js';
 import { Job, JobStatus } from './job.entity.js';
 import { completeJob, saveJobProgress } from './job.repository.js';
 import type { StoredItemResult } from './job.views.js';
+import { jobFinishedEvent } from '../webhooks/webhook-events.js';
 
 /** How long a worker holds a job between two progress saves before another may take it over. */
 export const JOB_LEASE_SECONDS = 120;
@@ -35,7 +36,7 @@ export class JobService extends ResourceBase<Job> {
 
   /** The job completed, and `job.finished` queued in the same transaction (once: completing a completed job does nothing). */
   async complete(ctx: RequestContext, uuid: string): Promise<void> {
-    await completeJob(ctx.em, uuid, ctx.tenant.uuid);
+    await completeJob(ctx.em, uuid, ctx.tenant.uuid, (job) => jobFinishedEvent({ ...job, finishedAt: new Date(job.finished_at) }));
   }
 }
 
